@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/* Program sources, build options, builds with their logs, and the per-context program cache. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "embedded.h"
+#include "program.h"
+
+hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precision,
+                                unsigned n_photons, char *buf, size_t size) {
+  const int is_double = precision == HEGETCL_PRECISION_DOUBLE;
+  if (is_double && !ctx->info.has_fp64)
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "double precision was asked for, but %s does not offer cl_khr_fp64: use "
+                   "--precision float or another --device",
+                   ctx->info.name);
+  const char *werror = getenv("HEGETCL_WERROR");
+  const char *dir = getenv("HEGETCL_CL_DIR");
+  const int n = snprintf(buf, size, "-cl-std=CL1.2 -D REAL=%s -D REAL_IS_DOUBLE=%d -D N_PHOTONS=%u%s%s%s%s",
+                         is_double ? "double" : "float", is_double, n_photons,
+                         is_double ? "" : " -cl-single-precision-constant",
+                         werror != NULL && strcmp(werror, "1") == 0 ? " -Werror" : "",
+                         dir != NULL && dir[0] ? " -I " : "", dir != NULL ? dir : "");
+  if (n < 0 || (size_t)n >= size)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "build options do not fit in %zu bytes", size);
+  return HEGETCL_OK;
+}
+
+static const hg_embedded_file *find_embedded(const char *path) {
+  for (size_t i = 0; i < hg_embedded_count; ++i)
+    if (strcmp(hg_embedded_files[i].path, path) == 0) return &hg_embedded_files[i];
+  return NULL;
+}
+
+/* FNV-1a, to key generated sources without keeping them. */
+static unsigned long long fnv1a(const char *text) {
+  unsigned long long h = 1469598103934665603ull;
+  for (; *text; ++text) h = (h ^ (unsigned char)*text) * 1099511628211ull;
+  return h;
+}
+
+static char *make_key(const hg_source_part *parts, size_t n_parts, const char *options) {
+  size_t size = strlen(options) + 1;
+  for (size_t i = 0; i < n_parts; ++i)
+    size += (parts[i].cl_file ? strlen(parts[i].cl_file) : 20) + 2;
+  char *key = malloc(size);
+  if (key == NULL) return NULL;
+  size_t used = (size_t)snprintf(key, size, "%s", options);
+  for (size_t i = 0; i < n_parts; ++i) {
+    if (parts[i].cl_file)
+      used += (size_t)snprintf(key + used, size - used, "|%s", parts[i].cl_file);
+    else
+      used += (size_t)snprintf(key + used, size - used, "|%016llx", fnv1a(parts[i].generated));
+  }
+  return key;
+}
+
+/* Reads the build log (its size first, then exactly that many bytes) into a new string. */
+static char *build_log(hegetcl_context *ctx, cl_program program) {
+  size_t size = 0;
+  if (clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) !=
+          CL_SUCCESS ||
+      size == 0)
+    return NULL;
+  char *log = malloc(size);
+  if (log == NULL) return NULL;
+  if (clGetProgramBuildInfo(program, ctx->device, CL_PROGRAM_BUILD_LOG, size, log, NULL) !=
+      CL_SUCCESS) {
+    free(log);
+    return NULL;
+  }
+  log[size - 1] = '\0';
+  return log;
+}
+
+static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
+                            const char *options, cl_program *out) {
+  const char **strings = calloc(n_parts, sizeof *strings);
+  size_t *lengths = calloc(n_parts, sizeof *lengths);
+  char **includes = calloc(n_parts, sizeof *includes);
+  char files[1024] = "";
+  hegetcl_status status = HEGETCL_OK;
+  cl_program program = NULL;
+  if (strings == NULL || lengths == NULL || includes == NULL) {
+    status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for program sources");
+    goto fail;
+  }
+  const char *dir = getenv("HEGETCL_CL_DIR");
+  const int from_dir = dir != NULL && dir[0] != '\0';
+  for (size_t i = 0; i < n_parts; ++i) {
+    const size_t used = strlen(files);
+    snprintf(files + used, sizeof files - used, "%s%s", used ? ", " : "",
+             parts[i].cl_file ? parts[i].cl_file : "(generated source)");
+    if (parts[i].generated != NULL) {
+      strings[i] = parts[i].generated;
+      lengths[i] = strlen(parts[i].generated);
+    } else if (from_dir) {
+      const size_t size = strlen(parts[i].cl_file) + 16;
+      includes[i] = malloc(size);
+      if (includes[i] == NULL) {
+        status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for program sources");
+        goto fail;
+      }
+      snprintf(includes[i], size, "#include \"%s\"\n", parts[i].cl_file);
+      strings[i] = includes[i];
+      lengths[i] = strlen(includes[i]);
+    } else {
+      const hg_embedded_file *file = find_embedded(parts[i].cl_file);
+      if (file == NULL) {
+        status = hg_fail(ctx, HEGETCL_ERR_INPUT,
+                         "cl/%s is not among the embedded sources: add it to the embed list in "
+                         "meson.build, or set HEGETCL_CL_DIR to the cl/ folder",
+                         parts[i].cl_file);
+        goto fail;
+      }
+      strings[i] = (const char *)file->data;
+      lengths[i] = file->size;
+    }
+  }
+  cl_int err = CL_SUCCESS;
+  program = clCreateProgramWithSource(ctx->context, (cl_uint)n_parts, strings, lengths, &err);
+  status = hg_cl_check(ctx, err, "clCreateProgramWithSource", "for %s", files);
+  if (status != HEGETCL_OK) goto fail;
+  err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char *log = build_log(ctx, program);
+    status = hg_fail(ctx, err == CL_BUILD_PROGRAM_FAILURE ? HEGETCL_ERR_PROGRAM_BUILD
+                                                          : HEGETCL_ERR_OPENCL,
+                     "clBuildProgram: %s (%d) building %s with options '%s' on %s; compiler "
+                     "log:\n%s",
+                     hg_cl_error_name(err) ? hg_cl_error_name(err) : "unknown OpenCL error",
+                     (int)err, files, options, ctx->info.name, log ? log : "(no log)");
+    free(log);
+    goto fail;
+  }
+  *out = program;
+  program = NULL;
+fail:
+  if (program != NULL) clReleaseProgram(program);
+  for (size_t i = 0; includes != NULL && i < n_parts; ++i) free(includes[i]);
+  free(includes);
+  free(lengths);
+  free(strings);
+  return status;
+}
+
+hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
+                              const char *options, cl_program *out, double *build_seconds) {
+  if (build_seconds != NULL) *build_seconds = 0;
+  char *key = make_key(parts, n_parts, options);
+  if (key == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for a program key");
+  for (size_t i = 0; i < ctx->n_programs; ++i)
+    if (strcmp(ctx->programs[i].key, key) == 0) {
+      free(key);
+      *out = ctx->programs[i].program;
+      return HEGETCL_OK;
+    }
+  if (ctx->n_programs == ctx->programs_capacity) {
+    const size_t capacity = ctx->programs_capacity ? 2 * ctx->programs_capacity : 8;
+    hg_program_entry *grown = realloc(ctx->programs, capacity * sizeof *grown);
+    if (grown == NULL) {
+      free(key);
+      return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the program cache");
+    }
+    ctx->programs = grown;
+    ctx->programs_capacity = capacity;
+  }
+  const double start = hg_now_seconds();
+  cl_program program = NULL;
+  const hegetcl_status status = build(ctx, parts, n_parts, options, &program);
+  if (status != HEGETCL_OK) {
+    free(key);
+    return status;
+  }
+  const double seconds = hg_now_seconds() - start;
+  ctx->programs[ctx->n_programs].key = key;
+  ctx->programs[ctx->n_programs].program = program;
+  ctx->programs[ctx->n_programs].build_seconds = seconds;
+  ++ctx->n_programs;
+  if (build_seconds != NULL) *build_seconds = seconds;
+  *out = program;
+  return HEGETCL_OK;
+}
+
+hegetcl_status hg_kernel_create(hegetcl_context *ctx, cl_program program, const char *name,
+                                cl_kernel *out) {
+  cl_int err = CL_SUCCESS;
+  *out = clCreateKernel(program, name, &err);
+  return hg_cl_check(ctx, err, "clCreateKernel", "creating kernel %s", name);
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/* Building OpenCL programs from the cl/ sources (embedded, or read from HEGETCL_CL_DIR) plus
+ * generated text, with the options that select precision and process size; cached per context. */
+#ifndef HG_PROGRAM_H
+#define HG_PROGRAM_H
+
+#include <stddef.h>
+
+#include "context.h"
+#include "hegetcl/amplitude.h"
+
+/* One piece of a program's source: a cl/ file (path relative to cl/) or generated text. */
+typedef struct {
+  const char *cl_file;
+  const char *generated;
+} hg_source_part;
+
+/* Writes the build options for a precision and photon count into buf: -cl-std=CL1.2, REAL,
+ * REAL_IS_DOUBLE, N_PHOTONS, -cl-single-precision-constant for float, -Werror when the
+ * environment sets HEGETCL_WERROR=1, and -I <dir> when HEGETCL_CL_DIR is set. Fails with
+ * HEGETCL_ERR_UNSUPPORTED for double on a device without cl_khr_fp64. */
+hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precision,
+                                unsigned n_photons, char *buf, size_t size);
+
+/* The program of these parts and options, built on first use and cached in the context. A failed
+ * build gives HEGETCL_ERR_PROGRAM_BUILD with the files, options, device and the whole log.
+ * *build_seconds (may be NULL) receives the time the build took, 0 when it came from the cache. */
+hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
+                              const char *options, cl_program *out, double *build_seconds);
+
+/* A kernel of a program, its creation checked. */
+hegetcl_status hg_kernel_create(hegetcl_context *ctx, cl_program program, const char *name,
+                                cl_kernel *out);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/* OpenCL devices and the hegetcl context that owns one device, its queue and its programs. */
+#ifndef HEGETCL_DEVICE_H
+#define HEGETCL_DEVICE_H
+
+#include <stddef.h>
+
+#include "hegetcl/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What hegetcl reports about a device, and writes into every output. */
+typedef struct {
+  unsigned platform_index, device_index;
+  char platform[128];
+  char name[128];
+  char vendor[128];
+  char driver_version[64];
+  char device_version[64];   /* CL_DEVICE_VERSION, e.g. "OpenCL 3.0 CUDA" */
+  char opencl_c_version[64]; /* CL_DEVICE_OPENCL_C_VERSION */
+  int is_gpu;                /* CL_DEVICE_TYPE_GPU */
+  int has_fp64;              /* cl_khr_fp64 listed */
+  unsigned compute_units;
+  unsigned long long global_memory_bytes;
+} hegetcl_device_info;
+
+typedef struct hegetcl_context hegetcl_context;
+
+/* Lists every device of every platform into infos[0..capacity) and sets *count to how many there
+ * are (which may exceed capacity). No platform at all is HEGETCL_ERR_NO_DEVICE, with the ICD hint
+ * written into message (message_size bytes, may be 0). */
+hegetcl_status hegetcl_device_list(hegetcl_device_info *infos, size_t capacity, size_t *count,
+                                   char *message, size_t message_size);
+
+/* Creates a context on the device that spec names:
+ *   NULL, "" or "auto"  a GPU if there is one (the first by platform, device order), else a CPU
+ *                       device such as PoCL's; the choice is reported by hegetcl_context_device;
+ *   "gpu", "cpu"        the only device of that type (several: HEGETCL_ERR_INPUT listing them);
+ *   "P:D"               platform index P, device index D;
+ *   any other text      the only device whose platform, name or vendor contains it (case-blind).
+ * *out is set even on failure (unless memory ran out), so hegetcl_last_error can be read; destroy
+ * it either way. HEGETCL_DEVICE, when set, is used where spec is NULL. */
+hegetcl_status hegetcl_context_create(const char *spec, hegetcl_context **out);
+
+/* Releases the context and every program and buffer it owns; NULL is a no-op. */
+void hegetcl_context_destroy(hegetcl_context *ctx);
+
+/* The message of the last failure on this context ("" if none). */
+const char *hegetcl_last_error(const hegetcl_context *ctx);
+
+/* The context's device. */
+hegetcl_status hegetcl_context_device(const hegetcl_context *ctx, hegetcl_device_info *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: MIT */
+/* The whole public API of hegetcl. */
+#ifndef HEGETCL_H
+#define HEGETCL_H
+
+#include "hegetcl/amplitude.h"
+#include "hegetcl/device.h"
+#include "hegetcl/status.h"
+
+#define HEGETCL_VERSION "0.1.0"
+
+#endif

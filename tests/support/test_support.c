@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* What the tests share: the device under test, random phase-space points, reference paths. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layout.h"
+#include "test_support.h"
+
+hegetcl_context *ts_context_create(void) {
+  const char *spec = getenv("HEGETCL_TEST_DEVICE");
+  if (spec == NULL) spec = getenv("HEGETCL_DEVICE");
+  hegetcl_context *ctx = NULL;
+  const hegetcl_status status = hegetcl_context_create(spec ? spec : "auto", &ctx);
+  if (status != HEGETCL_OK) {
+    print_error("no device for the tests: %s\n", hegetcl_last_error(ctx));
+    hegetcl_context_destroy(ctx);
+    return NULL;
+  }
+  return ctx;
+}
+
+const char *ts_device_name(hegetcl_context *ctx) {
+  static hegetcl_device_info info;
+  if (hegetcl_context_device(ctx, &info) != HEGETCL_OK) return "(no device)";
+  return info.name;
+}
+
+int ts_has_fp64(hegetcl_context *ctx) {
+  hegetcl_device_info info;
+  return hegetcl_context_device(ctx, &info) == HEGETCL_OK && info.has_fp64;
+}
+
+static uint64_t splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static double uniform(uint64_t *state) {
+  return ((double)(splitmix64(state) >> 11) + 0.5) * 0x1p-53;
+}
+
+/* RAMBO (Kleiss, Stirling, Ellis 1986) for n massless particles at total energy w, c.m. frame. */
+static void rambo(unsigned n, double w, uint64_t *state, double p[][4]) {
+  double q[16][4], r[4] = {0, 0, 0, 0};
+  for (unsigned i = 0; i < n; ++i) {
+    const double c = 2 * uniform(state) - 1, s = sqrt(1 - c * c);
+    const double f = 2 * 3.14159265358979323846 * uniform(state);
+    q[i][0] = -log(uniform(state) * uniform(state));
+    q[i][3] = q[i][0] * c;
+    q[i][2] = q[i][0] * s * cos(f);
+    q[i][1] = q[i][0] * s * sin(f);
+    for (int k = 0; k < 4; ++k) r[k] += q[i][k];
+  }
+  const double rmas = sqrt(r[0] * r[0] - r[1] * r[1] - r[2] * r[2] - r[3] * r[3]);
+  const double g = r[0] / rmas, a = 1 / (1 + g), x = w / rmas;
+  double b[3];
+  for (int k = 0; k < 3; ++k) b[k] = -r[k + 1] / rmas;
+  for (unsigned i = 0; i < n; ++i) {
+    const double bq = b[0] * q[i][1] + b[1] * q[i][2] + b[2] * q[i][3];
+    for (int k = 1; k < 4; ++k) p[i][k] = x * (q[i][k] + b[k - 1] * (q[i][0] + a * bq));
+    p[i][0] = x * (g * q[i][0] + bq);
+  }
+}
+
+void ts_random_points(unsigned n_photons, double sqrt_s, size_t n_events, uint64_t seed,
+                      double pt_min_frac, double *momenta) {
+  uint64_t state = seed;
+  const unsigned n_particles = n_photons + 2;
+  for (size_t e = 0; e < n_events; ++e) {
+    double p[16][4];
+    int ok = 0;
+    while (!ok) {
+      rambo(n_photons, sqrt_s, &state, p);
+      ok = 1;
+      for (unsigned i = 0; i < n_photons && ok; ++i) {
+        ok = hypot(p[i][1], p[i][2]) > pt_min_frac * sqrt_s;
+        for (unsigned j = 0; j < i && ok; ++j) {
+          const double dot = p[i][1] * p[j][1] + p[i][2] * p[j][2] + p[i][3] * p[j][3];
+          ok = dot / (p[i][0] * p[j][0]) < cos(0.1);
+        }
+      }
+    }
+    const double beams[2][4] = {{sqrt_s / 2, 0, 0, sqrt_s / 2}, {sqrt_s / 2, 0, 0, -sqrt_s / 2}};
+    for (unsigned i = 0; i < n_particles; ++i)
+      for (int c = 0; c < 4; ++c)
+        momenta[HG_SOA_INDEX(c, i, n_particles, n_events, e)] =
+            i < 2 ? beams[i][c] : p[i - 2][c];
+  }
+}
+
+const char *ts_refs_path(unsigned n_photons, char *buf, size_t size) {
+  const char *dir = getenv("HEGETCL_REFS_DIR");
+  snprintf(buf, size, "%s/me_points_n%u.txt", dir ? dir : "../shared/refs/mg5", n_photons);
+  return buf;
+}
+
+double ts_rel_diff(double a, double b) { return b != 0 ? fabs(a / b - 1) : fabs(a); }
