@@ -6,6 +6,7 @@
 
 #include "embedded.h"
 #include "program.h"
+#include "strbuf.h"
 
 hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precision,
                                 unsigned n_photons, char *buf, size_t size) {
@@ -54,6 +55,58 @@ static char *make_key(const hg_source_part *parts, size_t n_parts, const char *o
       used += (size_t)snprintf(key + used, size - used, "|%016llx", fnv1a(parts[i].generated));
   }
   return key;
+}
+
+/* The file and line that line `line` (1-based) of the concatenated sources came from, following
+ * the #line directives embed_cl.py and the code generator insert. */
+static void source_position(const char *const *strings, const size_t *lengths, size_t n_parts,
+                            unsigned long line, char *out, size_t size) {
+  unsigned long current = 1, file_line = 1;
+  char file[256] = "(source)";
+  for (size_t part = 0; part < n_parts; ++part) {
+    const char *text = strings[part];
+    for (size_t i = 0; i < lengths[part];) {
+      const char *end = memchr(text + i, '\n', lengths[part] - i);
+      const size_t stop = end != NULL ? (size_t)(end - text) : lengths[part];
+      if (current == line) {
+        snprintf(out, size, "%s:%lu", file, file_line);
+        return;
+      }
+      unsigned long directive = 0;
+      char name[256];
+      if (sscanf(text + i, "#line %lu \"%255[^\"]\"", &directive, name) == 2 && directive > 0) {
+        file_line = directive;
+        snprintf(file, sizeof file, "%s", name);
+      } else {
+        ++file_line;
+      }
+      ++current;
+      i = stop + 1;
+    }
+  }
+  snprintf(out, size, "line %lu", line);
+}
+
+char *hg_annotate_build_log(const char *log, const char *const *strings, const size_t *lengths,
+                          size_t n_parts) {
+  static const char tag[] = "<kernel>:";
+  hg_strbuf out = {0};
+  const char *at = log;
+  for (;;) {
+    const char *hit = strstr(at, tag);
+    if (hit == NULL) break;
+    char *after = NULL;
+    const unsigned long line = strtoul(hit + sizeof tag - 1, &after, 10);
+    hg_strbuf_printf(&out, "%.*s", (int)(after - at), at);
+    if (after != hit + sizeof tag - 1) {
+      char where[300];
+      source_position(strings, lengths, n_parts, line, where, sizeof where);
+      hg_strbuf_printf(&out, " [%s]", where);
+    }
+    at = after;
+  }
+  hg_strbuf_printf(&out, "%s", at);
+  return out.failed ? NULL : out.data;
 }
 
 /* Reads the build log (its size first, then exactly that many bytes) into a new string. */
@@ -124,7 +177,13 @@ static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, s
   if (status != HEGETCL_OK) goto fail;
   err = clBuildProgram(program, 1, &ctx->device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
-    char *log = build_log(ctx, program);
+    char *raw = build_log(ctx, program);
+    char *log = raw != NULL ? hg_annotate_build_log(raw, strings, lengths, n_parts) : NULL;
+    if (log == NULL) {
+      log = raw;
+      raw = NULL;
+    }
+    free(raw);
     status = hg_fail(ctx, err == CL_BUILD_PROGRAM_FAILURE ? HEGETCL_ERR_PROGRAM_BUILD
                                                           : HEGETCL_ERR_OPENCL,
                      "clBuildProgram: %s (%d) building %s with options '%s' on %s; compiler "

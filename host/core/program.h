@@ -28,6 +28,12 @@ hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precisio
 hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
                               const char *options, cl_program *out, double *build_seconds);
 
+/* A new string: the build log with each "<kernel>:LINE:" (how NVIDIA's compiler names the source,
+ * ignoring #line file names) followed by " [cl/file:line]" that line stands for in the parts'
+ * concatenated text. NULL when memory runs out. */
+char *hg_annotate_build_log(const char *log, const char *const *strings, const size_t *lengths,
+                            size_t n_parts);
+
 /* A kernel of a program, its creation checked. */
 hegetcl_status hg_kernel_create(hegetcl_context *ctx, cl_program program, const char *name,
                                 cl_kernel *out);

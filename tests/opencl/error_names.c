@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "core/context.h"
+#include "core/program.h"
 
 static void every_opencl_1_2_code_has_its_name(void **state) {
   (void)state;
@@ -57,11 +58,24 @@ static void every_status_has_a_name_and_a_meaning(void **state) {
   assert_string_equal(hegetcl_status_name((hegetcl_status)-77), "HEGETCL_UNKNOWN_STATUS");
 }
 
+/* NVIDIA's compiler reports "<kernel>:LINE:COL"; the log then names the cl/ file and line. */
+static void build_logs_name_the_cl_file_and_line(void **state) {
+  (void)state;
+  const char *const parts[] = {"#line 1 \"cl/a.cl\"\nx\ny\n", "#line 5 \"cl/b.cl\"\nz\n"};
+  const size_t lengths[] = {strlen(parts[0]), strlen(parts[1])};
+  char *log = hg_annotate_build_log("<kernel>:3:1: error: y\n<kernel>:5:2: error: z\n", parts,
+                                    lengths, 2);
+  assert_non_null(log);
+  assert_string_equal(log, "<kernel>:3 [cl/a.cl:2]:1: error: y\n<kernel>:5 [cl/b.cl:5]:2: error: z\n");
+  free(log);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(every_opencl_1_2_code_has_its_name),
       cmocka_unit_test(an_opencl_failure_names_call_code_and_action),
       cmocka_unit_test(every_status_has_a_name_and_a_meaning),
+      cmocka_unit_test(build_logs_name_the_cl_file_and_line),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
