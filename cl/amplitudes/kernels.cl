@@ -18,6 +18,67 @@ HG_INLINE hg_coupling hg_photon_coupling(REAL coupling) {
   return gc;
 }
 
+/* The external wavefunctions of one event in the helicity configuration config (bit i: particle
+ * i has helicity +1): the quark (ixxxx1), the antiquark (oxxxx2) and the photons (vxxxx0). */
+typedef struct {
+  hg_wave fi, fo, photons[N_PHOTONS];
+} hg_externals;
+
+HG_INLINE hg_externals hg_load_externals(__global const REAL *momenta, hg_u32 n_events,
+                                         size_t event, hg_u32 config) {
+  hg_externals x;
+  x.fi = ixxxx1(hg_load_momentum(momenta, n_events, event, 0), HG_HELICITY_OF(config, 0), 1);
+  x.fo = oxxxx2(hg_load_momentum(momenta, n_events, event, 1), HG_HELICITY_OF(config, 1), -1);
+  for (int k = 0; k < N_PHOTONS; ++k)
+    x.photons[k] =
+        vxxxx0(hg_load_momentum(momenta, n_events, event, 2 + k), HG_HELICITY_OF(config, 2 + k), 1);
+  return x;
+}
+
+#if defined(HG_DIAGRAM_PARTS)
+/* The diagram engine split over kernels (host/amplitude/diagrams_codegen.c defines the parts
+ * hg_diagrams_part_<p> and the list HG_DIAGRAM_PARTS). For one helicity configuration the host
+ * launches every part in order, each adding its diagrams' sum into partial (part 0 stores it, so
+ * the buffer needs no clearing), then amplitude_accumulate; the in-order queue keeps them apart.
+ * partial holds the real parts at [event] and the imaginary parts at [n_events + event]. */
+HG_INLINE void hg_add_partial(__global REAL *partial, hg_u32 n_events, size_t event, int first,
+                              hg_complex a) {
+  const REAL re = first ? (REAL)0 : partial[event];
+  const REAL im = first ? (REAL)0 : partial[n_events + event];
+  partial[event] = re + a.re;
+  partial[n_events + event] = im + a.im;
+}
+
+/* Part p's kernel, amplitude_diagrams_part_<p> (HG_KERNEL_AMPLITUDE_DIAGRAMS_PART and p): its
+ * diagrams' amplitude in configuration config for every event (batch-uniform, the summed mode),
+ * or helicity[event] when per_event is non-zero (the per-helicity mode). */
+#define HG_DIAGRAMS_PART_KERNEL(part)                                                              \
+  __kernel void amplitude_diagrams_part_##part(                                                    \
+      __global const REAL *restrict momenta, const hg_u32 n_events, const REAL coupling,           \
+      __global const hg_u32 *restrict helicity, const hg_u32 config, const hg_u32 per_event,       \
+      __global REAL *restrict partial) {                                                           \
+    const size_t event = get_global_id(0);                                                         \
+    if (event >= n_events) return;                                                                 \
+    const hg_externals x =                                                                         \
+        hg_load_externals(momenta, n_events, event, per_event ? helicity[event] : config);         \
+    hg_add_partial(partial, n_events, event, (part) == 0,                                          \
+                   hg_diagrams_part_##part(x.fi, x.fo, x.photons, hg_photon_coupling(coupling)));  \
+  }
+HG_DIAGRAM_PARTS(HG_DIAGRAMS_PART_KERNEL)
+
+/* me[event] (0 when first is non-zero) plus factor |partial[event]|^2: factor is me_factor for
+ * one configuration per event, 2 me_factor for each configuration of the summed mode (the
+ * flipped configuration's conjugate amplitude, as in amplitude_summed). */
+__kernel void amplitude_accumulate(__global const REAL *restrict partial, const hg_u32 n_events,
+                                   const REAL factor, const hg_u32 first,
+                                   __global REAL *restrict me) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  const REAL re = partial[event], im = partial[n_events + event];
+  me[event] = (first ? (REAL)0 : me[event]) + factor * (re * re + im * im);
+}
+
+#else
 /* The helicity-summed, spin- and colour-averaged |M|^2 times me_factor = 1/(12 n!) (host's
  * hg_me_factor()). Only the quark-line chirality with h_q = -1, h_qbar = +1 is evaluated and
  * doubled: flipping every helicity conjugates the amplitude (CONVENTIONS.md, "helicity sum"); the
@@ -54,15 +115,10 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
                                  __global REAL *restrict me) {
   const size_t event = get_global_id(0);
   if (event >= n_events) return;
-  const hg_coupling gc = hg_photon_coupling(coupling);
   const hg_u32 config = helicity[event];
-  const int quark_helicity = HG_HELICITY_OF(config, 0);
-  const hg_wave fi = ixxxx1(hg_load_momentum(momenta, n_events, event, 0), quark_helicity, 1);
-  const hg_wave fo =
-      oxxxx2(hg_load_momentum(momenta, n_events, event, 1), HG_HELICITY_OF(config, 1), -1);
-  hg_wave photons[N_PHOTONS];
-  for (int k = 0; k < N_PHOTONS; ++k)
-    photons[k] = vxxxx0(hg_load_momentum(momenta, n_events, event, 2 + k),
-                        HG_HELICITY_OF(config, 2 + k), 1);
-  me[event] = hg_cabs2(hg_engine_amplitude(fi, fo, photons, quark_helicity, gc)) * me_factor;
+  const hg_externals x = hg_load_externals(momenta, n_events, event, config);
+  me[event] = hg_cabs2(hg_engine_amplitude(x.fi, x.fo, x.photons, HG_HELICITY_OF(config, 0),
+                                           hg_photon_coupling(coupling))) *
+              me_factor;
 }
+#endif

@@ -5,5 +5,8 @@
 
 #define HG_KERNEL_AMPLITUDE_SUMMED "amplitude_summed"
 #define HG_KERNEL_AMPLITUDE_HELICITY "amplitude_helicity"
+/* The split diagram engine: part p's kernel is this prefix followed by p (kernels.cl). */
+#define HG_KERNEL_AMPLITUDE_DIAGRAMS_PART "amplitude_diagrams_part_"
+#define HG_KERNEL_AMPLITUDE_ACCUMULATE "amplitude_accumulate"
 
 #endif

@@ -13,8 +13,8 @@
 
 static const char *const engine_names[HEGETCL_ENGINE_COUNT] = {"permutation", "unrolled",
                                                                "diagrams", "recursive"};
-/* The diagram engine's straight-line code grows as n!; the recursive engine's private currents
- * as 2^n. */
+/* The diagram engine's straight-line code grows as n! (split over kernels from
+ * HG_DIAGRAMS_SPLIT_MIN_PHOTONS on); the recursive engine's private currents as 2^n. */
 static const unsigned engine_max_photons[HEGETCL_ENGINE_COUNT] = {8, 8, 8, 12};
 
 void hegetcl_process_defaults(hegetcl_process *p, unsigned n_photons) {
@@ -90,6 +90,30 @@ static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_process *p) {
   return HEGETCL_OK;
 }
 
+static hegetcl_status create_engine_kernels(hegetcl_amplitude *amp) {
+  hegetcl_status status =
+      hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
+  if (status != HEGETCL_OK) return status;
+  return hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
+}
+
+/* The split diagram engine's kernels: amplitude_diagrams_part_<p> for every part, and
+ * amplitude_accumulate. */
+static hegetcl_status create_part_kernels(hegetcl_amplitude *amp) {
+  amp->parts = calloc(amp->n_parts, sizeof *amp->parts);
+  amp->part_local = calloc(amp->n_parts + 1, sizeof *amp->part_local);
+  if (amp->parts == NULL || amp->part_local == NULL)
+    return hg_fail(amp->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for %u kernels", amp->n_parts);
+  for (unsigned p = 0; p < amp->n_parts; ++p) {
+    char name[64];
+    snprintf(name, sizeof name, "%s%u", HG_KERNEL_AMPLITUDE_DIAGRAMS_PART, p);
+    const hegetcl_status status = hg_kernel_create(amp->ctx, amp->program, name, &amp->parts[p]);
+    if (status != HEGETCL_OK) return status;
+  }
+  return hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_ACCUMULATE,
+                          &amp->accumulate);
+}
+
 hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_process *process,
                                         hegetcl_amplitude **out) {
   *out = NULL;
@@ -116,8 +140,15 @@ hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_proc
   case HEGETCL_ENGINE_RECURSIVE:
     parts[n_parts++] = (hg_source_part){"amplitudes/recursive.cl", NULL};
     break;
-  case HEGETCL_ENGINE_DIAGRAMS:
-    status = hg_diagrams_source(process->n_photons, &generated);
+  case HEGETCL_ENGINE_DIAGRAMS: {
+    /* one part: hg_engine_amplitude for kernels.cl's amplitude_summed and amplitude_helicity;
+     * several: one kernel per part and amplitude_accumulate (diagrams_codegen.h) */
+    unsigned n_diagram_parts = 0;
+    status = hg_diagrams_source_parts(
+        process->n_photons,
+        hg_diagrams_part_count(process->n_photons) > 1 ? HG_DIAGRAMS_PER_PART : 0, &generated,
+        &n_diagram_parts);
+    amp->n_parts = n_diagram_parts > 1 ? n_diagram_parts : 0;
     if (status != HEGETCL_OK) {
       hg_fail(ctx, status, "generating the diagram code for %u photons failed",
               process->n_photons);
@@ -127,12 +158,11 @@ hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_proc
     parts[n_parts++] = (hg_source_part){NULL, generated};
     break;
   }
+  }
   parts[n_parts++] = (hg_source_part){"amplitudes/kernels.cl", NULL};
   status = hg_program_get(ctx, parts, n_parts, amp->options, &amp->program, &amp->build_seconds);
   if (status != HEGETCL_OK) goto fail;
-  status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
-  if (status != HEGETCL_OK) goto fail;
-  status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
+  status = amp->n_parts > 0 ? create_part_kernels(amp) : create_engine_kernels(amp);
   if (status != HEGETCL_OK) goto fail;
   free(generated);
   *out = amp;
@@ -147,7 +177,8 @@ static void release_buffers(hegetcl_amplitude *amp) {
   if (amp->momenta != NULL) clReleaseMemObject(amp->momenta);
   if (amp->helicities != NULL) clReleaseMemObject(amp->helicities);
   if (amp->me != NULL) clReleaseMemObject(amp->me);
-  amp->momenta = amp->helicities = amp->me = NULL;
+  if (amp->partial != NULL) clReleaseMemObject(amp->partial);
+  amp->momenta = amp->helicities = amp->me = amp->partial = NULL;
   free(amp->staging);
   amp->staging = NULL;
   amp->capacity = 0;
@@ -158,6 +189,11 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   release_buffers(amp);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
+  for (unsigned p = 0; amp->parts != NULL && p < amp->n_parts; ++p)
+    if (amp->parts[p] != NULL) clReleaseKernel(amp->parts[p]);
+  free(amp->parts);
+  free(amp->part_local);
+  if (amp->accumulate != NULL) clReleaseKernel(amp->accumulate);
   free(amp); /* the program belongs to the context's cache */
 }
 
@@ -187,14 +223,33 @@ static hegetcl_status reserve(hegetcl_amplitude *amp, size_t n_events) {
   status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating helicities for %zu events",
                        n_events);
   if (status != HEGETCL_OK) return status;
-  amp->me = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, n_events * real, NULL, &err);
+  /* read and written: amplitude_accumulate adds to it */
+  amp->me = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, n_events * real, NULL, &err);
   status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating |M|^2 for %zu events", n_events);
   if (status != HEGETCL_OK) return status;
+  if (amp->n_parts > 0) {
+    amp->partial =
+        clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 2 * n_events * real, NULL, &err);
+    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating partial amplitudes for %zu events",
+                         n_events);
+    if (status != HEGETCL_OK) return status;
+  }
   amp->staging = malloc(4 * n_particles * n_events * real);
   if (amp->staging == NULL)
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory to stage %zu events", n_events);
   amp->capacity = n_events;
   return HEGETCL_OK;
+}
+
+/* The private arrays a work-group of a CPU device may hold together; PoCL's threads have the
+ * default 8 MiB stack. */
+#define HG_CPU_WORK_GROUP_STACK_BYTES ((size_t)4 << 20)
+
+/* Bytes of private arrays one work-item holds where they can matter: the recursive engine's two
+ * arrays of 2^n - 1 complex currents (cl/amplitudes/recursive.cl); 0 for the other engines. */
+static size_t private_array_bytes(const hegetcl_amplitude *amp) {
+  if (amp->process.engine != HEGETCL_ENGINE_RECURSIVE) return 0;
+  return 2 * (((size_t)1 << amp->process.n_photons) - 1) * 2 * hg_amplitude_real_size(amp);
 }
 
 hegetcl_status hg_amplitude_local_size(hegetcl_amplitude *amp, cl_kernel kernel, size_t *local) {
@@ -213,11 +268,21 @@ hegetcl_status hg_amplitude_local_size(hegetcl_amplitude *amp, cl_kernel kernel,
                        "clGetKernelWorkGroupInfo",
                        "asking CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE");
   if (status != HEGETCL_OK) return status;
+  /* A CPU device (PoCL's pthread driver) runs a work-group on one thread's stack, the private
+   * arrays of all its work-items together, and crashes beyond the stack; CL_KERNEL_PRIVATE_MEM_SIZE
+   * does not tell (PoCL reports 1024), so the recursive engine's currents are counted here. */
+  const size_t per_item = private_array_bytes(amp);
+  const size_t stack_max = per_item > 0 ? HG_CPU_WORK_GROUP_STACK_BYTES / per_item : 0;
+  const int stack_bound = !ctx->info.is_gpu && per_item > 0 && stack_max < max;
+  if (stack_bound) max = stack_max > 0 ? stack_max : 1;
   if (amp->local_size != 0) {
     if (amp->local_size > max)
       return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                     "local size %zu: this kernel allows at most %zu on %s; choose a smaller one",
-                     amp->local_size, max, ctx->info.name);
+                     "local size %zu: this kernel allows at most %zu on %s%s; choose a smaller one",
+                     amp->local_size, max, ctx->info.name,
+                     stack_bound ? " (a work-group of a CPU device shares one thread's stack, and "
+                                   "each work-item of the recursive engine holds its currents)"
+                                 : "");
     *local = amp->local_size;
     return HEGETCL_OK;
   }
@@ -234,59 +299,185 @@ hegetcl_status hegetcl_amplitude_set_local_size(hegetcl_amplitude *amp, size_t l
   return HEGETCL_OK;
 }
 
-/* Converts the caller's double momenta into the program's precision and uploads them. */
-static hegetcl_status upload_momenta(hegetcl_amplitude *amp, size_t n_events,
-                                     const double *momenta) {
+/* Sets a real kernel argument, converted to the program's precision. */
+static cl_int set_real_arg(hegetcl_amplitude *amp, cl_kernel kernel, cl_uint index, double value) {
+  const float value_f = (float)value;
+  return amp->process.precision == HEGETCL_PRECISION_DOUBLE
+             ? clSetKernelArg(kernel, index, sizeof(double), &value)
+             : clSetKernelArg(kernel, index, sizeof(float), &value_f);
+}
+
+static double photon_coupling(const hegetcl_amplitude *amp) {
+  return sqrt(4.0 * 3.14159265358979323846 * amp->process.alpha) * amp->process.quark_charge;
+}
+
+hegetcl_status hg_amplitude_set_common_args(hegetcl_amplitude *amp, cl_kernel kernel,
+                                            cl_mem momenta, cl_uint n_events, cl_uint *next) {
+  cl_int err = clSetKernelArg(kernel, 0, sizeof(cl_mem), &momenta);
+  err |= clSetKernelArg(kernel, 1, sizeof(cl_uint), &n_events);
+  err |= set_real_arg(amp, kernel, 2, photon_coupling(amp));
+  err |= set_real_arg(amp, kernel, 3, hegetcl_me_factor(amp->process.n_photons));
+  *next = 4;
+  return hg_cl_check(amp->ctx, err, "clSetKernelArg", "setting the amplitude kernel's arguments");
+}
+
+hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
+                                   const uint32_t *helicity) {
+  hegetcl_status status = reserve(amp, n_events);
+  if (status != HEGETCL_OK) return status;
   const size_t count = 4 * (amp->process.n_photons + 2) * n_events;
   const size_t real = hg_amplitude_real_size(amp);
   if (real == sizeof(double))
     memcpy(amp->staging, momenta, count * sizeof(double));
   else
     for (size_t i = 0; i < count; ++i) ((float *)amp->staging)[i] = (float)momenta[i];
+  status = hg_cl_check(amp->ctx,
+                       clEnqueueWriteBuffer(amp->ctx->queue, amp->momenta, CL_TRUE, 0,
+                                            count * real, amp->staging, 0, NULL, NULL),
+                       "clEnqueueWriteBuffer", "uploading momenta of %zu events", n_events);
+  if (status != HEGETCL_OK || helicity == NULL) return status;
   return hg_cl_check(amp->ctx,
-                     clEnqueueWriteBuffer(amp->ctx->queue, amp->momenta, CL_TRUE, 0, count * real,
-                                          amp->staging, 0, NULL, NULL),
-                     "clEnqueueWriteBuffer", "uploading momenta of %zu events", n_events);
+                     clEnqueueWriteBuffer(amp->ctx->queue, amp->helicities, CL_TRUE, 0,
+                                          n_events * sizeof(cl_uint), helicity, 0, NULL, NULL),
+                     "clEnqueueWriteBuffer", "uploading helicities of %zu events", n_events);
 }
 
-hegetcl_status hg_amplitude_set_common_args(hegetcl_amplitude *amp, cl_kernel kernel,
-                                            cl_mem momenta, cl_uint n_events, cl_uint *next) {
-  hegetcl_context *ctx = amp->ctx;
-  const double coupling =
-      sqrt(4.0 * 3.14159265358979323846 * amp->process.alpha) * amp->process.quark_charge;
-  const double factor = hegetcl_me_factor(amp->process.n_photons);
-  const int is_double = amp->process.precision == HEGETCL_PRECISION_DOUBLE;
-  const float coupling_f = (float)coupling, factor_f = (float)factor;
-  cl_int err = clSetKernelArg(kernel, 0, sizeof(cl_mem), &momenta);
-  err |= clSetKernelArg(kernel, 1, sizeof(cl_uint), &n_events);
-  err |= is_double ? clSetKernelArg(kernel, 2, sizeof(double), &coupling)
-                   : clSetKernelArg(kernel, 2, sizeof(float), &coupling_f);
-  err |= is_double ? clSetKernelArg(kernel, 3, sizeof(double), &factor)
-                   : clSetKernelArg(kernel, 3, sizeof(float), &factor_f);
-  *next = 4;
-  return hg_cl_check(ctx, err, "clSetKernelArg", "setting the amplitude kernel's arguments");
-}
-
-/* Launches kernel over n_events, then reads me back as doubles and checks they are finite. */
-static hegetcl_status launch_and_read(hegetcl_amplitude *amp, cl_kernel kernel, const char *name,
-                                      size_t n_events, double *me) {
-  hegetcl_context *ctx = amp->ctx;
-  size_t local = 0;
-  hegetcl_status status = hg_amplitude_local_size(amp, kernel, &local);
-  if (status != HEGETCL_OK) return status;
+/* Enqueues kernel over n_events with the given local size; event (may be NULL) receives the
+ * launch's profiling event. */
+static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const char *name,
+                             size_t n_events, size_t local, cl_event *event) {
   const size_t global = (n_events + local - 1) / local * local;
-  status = hg_cl_check(
-      ctx, clEnqueueNDRangeKernel(ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL, NULL),
-      "clEnqueueNDRangeKernel", "launching %s (%s, n = %u, %s) for %zu events, local size %zu",
-      name, hegetcl_engine_name(amp->process.engine), amp->process.n_photons,
-      hegetcl_precision_name(amp->process.precision), n_events, local);
+  return hg_cl_check(amp->ctx,
+                     clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0,
+                                            NULL, event),
+                     "clEnqueueNDRangeKernel",
+                     "launching %s (%s, n = %u, %s) for %zu events, local size %zu", name,
+                     hegetcl_engine_name(amp->process.engine), amp->process.n_photons,
+                     hegetcl_precision_name(amp->process.precision), n_events, local);
+}
+
+/* The part kernels' arguments but the helicity configuration (4), and amplitude_accumulate's
+ * but its factor (2) and first flag (3); their local sizes into part_local. */
+static hegetcl_status prepare_parts(hegetcl_amplitude *amp, cl_uint n_events, cl_uint per_event) {
+  hegetcl_context *ctx = amp->ctx;
+  for (unsigned p = 0; p <= amp->n_parts; ++p) {
+    cl_kernel kernel = p < amp->n_parts ? amp->parts[p] : amp->accumulate;
+    const hegetcl_status status = hg_amplitude_local_size(amp, kernel, &amp->part_local[p]);
+    if (status != HEGETCL_OK) return status;
+  }
+  cl_int err = CL_SUCCESS;
+  for (unsigned p = 0; p < amp->n_parts; ++p) {
+    err |= clSetKernelArg(amp->parts[p], 0, sizeof(cl_mem), &amp->momenta);
+    err |= clSetKernelArg(amp->parts[p], 1, sizeof(cl_uint), &n_events);
+    err |= set_real_arg(amp, amp->parts[p], 2, photon_coupling(amp));
+    err |= clSetKernelArg(amp->parts[p], 3, sizeof(cl_mem), &amp->helicities);
+    err |= clSetKernelArg(amp->parts[p], 5, sizeof(cl_uint), &per_event);
+    err |= clSetKernelArg(amp->parts[p], 6, sizeof(cl_mem), &amp->partial);
+  }
+  err |= clSetKernelArg(amp->accumulate, 0, sizeof(cl_mem), &amp->partial);
+  err |= clSetKernelArg(amp->accumulate, 1, sizeof(cl_uint), &n_events);
+  err |= clSetKernelArg(amp->accumulate, 4, sizeof(cl_mem), &amp->me);
+  return hg_cl_check(ctx, err, "clSetKernelArg", "setting the arguments of the %u diagram parts",
+                     amp->n_parts);
+}
+
+/* One helicity configuration of the split diagram engine: every part, then amplitude_accumulate
+ * adding factor |amp|^2 (to 0 when first). first_event and last_event (may be NULL) receive the
+ * first and the last launch's profiling events. */
+static hegetcl_status run_parts(hegetcl_amplitude *amp, size_t n_events, cl_uint config,
+                                double factor, cl_uint first, cl_event *first_event,
+                                cl_event *last_event) {
+  hegetcl_status status = HEGETCL_OK;
+  for (unsigned p = 0; p < amp->n_parts && status == HEGETCL_OK; ++p) {
+    status = hg_cl_check(amp->ctx, clSetKernelArg(amp->parts[p], 4, sizeof(cl_uint), &config),
+                         "clSetKernelArg", "setting the helicity configuration of part %u", p);
+    if (status == HEGETCL_OK)
+      status = launch(amp, amp->parts[p], HG_KERNEL_AMPLITUDE_DIAGRAMS_PART, n_events,
+                      amp->part_local[p], p == 0 ? first_event : NULL);
+  }
   if (status != HEGETCL_OK) return status;
+  cl_int err = set_real_arg(amp, amp->accumulate, 2, factor);
+  err |= clSetKernelArg(amp->accumulate, 3, sizeof(cl_uint), &first);
+  status = hg_cl_check(amp->ctx, err, "clSetKernelArg", "setting the arguments of %s",
+                       HG_KERNEL_AMPLITUDE_ACCUMULATE);
+  if (status != HEGETCL_OK) return status;
+  return launch(amp, amp->accumulate, HG_KERNEL_AMPLITUDE_ACCUMULATE, n_events,
+                amp->part_local[amp->n_parts], last_event);
+}
+
+/* The split diagram engine over the uploaded events; see hg_amplitude_run. */
+static hegetcl_status run_split(hegetcl_amplitude *amp, size_t n_events, int per_helicity,
+                                cl_event *first_event, cl_event *last_event) {
+  hegetcl_status status = prepare_parts(amp, (cl_uint)n_events, per_helicity ? 1u : 0u);
+  if (status != HEGETCL_OK) return status;
+  const double me_factor = hegetcl_me_factor(amp->process.n_photons);
+  if (per_helicity) return run_parts(amp, n_events, 0, me_factor, 1, first_event, last_event);
+  /* as amplitude_summed: quark -1 (bit 0 clear), antiquark +1 (bit 1 set), photons neither all
+   * -1 nor all +1, each configuration counted twice for its flipped partner */
+  const cl_uint last = (1u << amp->process.n_photons) - 2;
+  for (cl_uint photons = 1; photons <= last && status == HEGETCL_OK; ++photons) {
+    cl_event *last_launch = photons == last ? last_event : NULL;
+    status = run_parts(amp, n_events, 2u | (photons << 2), 2 * me_factor, photons == 1,
+                       photons == 1 ? first_event : NULL, last_launch);
+  }
+  return status;
+}
+
+hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per_helicity,
+                                double *kernel_seconds) {
+  hegetcl_context *ctx = amp->ctx;
+  cl_event first = NULL, last = NULL;
+  cl_event *first_event = kernel_seconds != NULL ? &first : NULL;
+  cl_event *last_event = kernel_seconds != NULL ? &last : NULL;
+  hegetcl_status status = HEGETCL_OK;
+  if (amp->n_parts > 0) {
+    status = run_split(amp, n_events, per_helicity, first_event, last_event);
+  } else {
+    cl_kernel kernel = per_helicity ? amp->helicity : amp->summed;
+    const char *name = per_helicity ? HG_KERNEL_AMPLITUDE_HELICITY : HG_KERNEL_AMPLITUDE_SUMMED;
+    cl_uint next = 0;
+    size_t local = 0;
+    status = hg_amplitude_set_common_args(amp, kernel, amp->momenta, (cl_uint)n_events, &next);
+    cl_int err = CL_SUCCESS;
+    if (per_helicity) err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->helicities);
+    err |= clSetKernelArg(kernel, next, sizeof(cl_mem), &amp->me);
+    if (status == HEGETCL_OK)
+      status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the buffers of %s", name);
+    if (status == HEGETCL_OK) status = hg_amplitude_local_size(amp, kernel, &local);
+    if (status == HEGETCL_OK) status = launch(amp, kernel, name, n_events, local, first_event);
+  }
+  if (status == HEGETCL_OK && kernel_seconds != NULL) {
+    cl_event end = last != NULL ? last : first;
+    cl_ulong start_ns = 0, end_ns = 0;
+    status = hg_cl_check(ctx, clWaitForEvents(1, &end), "clWaitForEvents",
+                         "waiting for the amplitude kernels");
+    if (status == HEGETCL_OK)
+      status = hg_cl_check(ctx,
+                           clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START,
+                                                   sizeof start_ns, &start_ns, NULL),
+                           "clGetEventProfilingInfo", "reading the first kernel's start");
+    if (status == HEGETCL_OK)
+      status = hg_cl_check(ctx,
+                           clGetEventProfilingInfo(end, CL_PROFILING_COMMAND_END, sizeof end_ns,
+                                                   &end_ns, NULL),
+                           "clGetEventProfilingInfo", "reading the last kernel's end");
+    *kernel_seconds = status == HEGETCL_OK ? (double)(end_ns - start_ns) * 1e-9 : 0;
+  }
+  if (first != NULL) clReleaseEvent(first);
+  if (last != NULL) clReleaseEvent(last);
+  return status;
+}
+
+hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double *me) {
+  hegetcl_context *ctx = amp->ctx;
   const size_t real = hg_amplitude_real_size(amp);
-  status = hg_cl_check(ctx,
-                       clEnqueueReadBuffer(ctx->queue, amp->me, CL_TRUE, 0, n_events * real,
-                                           amp->staging, 0, NULL, NULL),
-                       "clEnqueueReadBuffer", "reading |M|^2 of %zu events from %s", n_events,
-                       name);
+  const hegetcl_status status =
+      hg_cl_check(ctx,
+                  clEnqueueReadBuffer(ctx->queue, amp->me, CL_TRUE, 0, n_events * real,
+                                      amp->staging, 0, NULL, NULL),
+                  "clEnqueueReadBuffer", "reading |M|^2 of %zu events (%s, n = %u, %s)",
+                  n_events, hegetcl_engine_name(amp->process.engine), amp->process.n_photons,
+                  hegetcl_precision_name(amp->process.precision));
   if (status != HEGETCL_OK) return status;
   size_t bad = 0, first_bad = 0;
   for (size_t e = 0; e < n_events; ++e) {
@@ -295,12 +486,20 @@ static hegetcl_status launch_and_read(hegetcl_amplitude *amp, cl_kernel kernel, 
   }
   if (bad > 0)
     return hg_fail(ctx, HEGETCL_ERR_NONFINITE,
-                   "%s (%s, n = %u, %s): %zu of %zu events gave a non-finite |M|^2, the first "
-                   "event %zu; check its momenta (massless, quark along +z, antiquark along -z, "
-                   "no photon collinear to another or to a beam)",
-                   name, hegetcl_engine_name(amp->process.engine), amp->process.n_photons,
+                   "%s engine (n = %u, %s): %zu of %zu events gave a non-finite |M|^2, the "
+                   "first event %zu; check its momenta (massless, quark along +z, antiquark "
+                   "along -z, no photon collinear to another or to a beam)",
+                   hegetcl_engine_name(amp->process.engine), amp->process.n_photons,
                    hegetcl_precision_name(amp->process.precision), bad, n_events, first_bad);
   return HEGETCL_OK;
+}
+
+hegetcl_status hg_amplitude_launch_local_size(hegetcl_amplitude *amp, int per_helicity,
+                                              size_t *local) {
+  cl_kernel kernel = amp->n_parts > 0 ? amp->parts[0]
+                     : per_helicity   ? amp->helicity
+                                      : amp->summed;
+  return hg_amplitude_local_size(amp, kernel, local);
 }
 
 static hegetcl_status check_batch(hegetcl_amplitude *amp, size_t n_events, const void *momenta,
@@ -311,22 +510,16 @@ static hegetcl_status check_batch(hegetcl_amplitude *amp, size_t n_events, const
                    "n_events = %zu: a batch holds 1 to 4294967295 events", n_events);
   if (momenta == NULL || me == NULL)
     return hg_fail(amp->ctx, HEGETCL_ERR_INPUT, "momenta and me must not be NULL");
-  return reserve(amp, n_events);
+  return HEGETCL_OK;
 }
 
 hegetcl_status hegetcl_amplitude_evaluate(hegetcl_amplitude *amp, size_t n_events,
                                           const double *momenta, double *me) {
   hegetcl_status status = check_batch(amp, n_events, momenta, me);
-  if (status != HEGETCL_OK) return status;
-  status = upload_momenta(amp, n_events, momenta);
-  if (status != HEGETCL_OK) return status;
-  cl_uint next = 0;
-  status = hg_amplitude_set_common_args(amp, amp->summed, amp->momenta, (cl_uint)n_events, &next);
-  if (status != HEGETCL_OK) return status;
-  status = hg_cl_check(amp->ctx, clSetKernelArg(amp->summed, next, sizeof(cl_mem), &amp->me),
-                       "clSetKernelArg", "setting the output of %s", HG_KERNEL_AMPLITUDE_SUMMED);
-  if (status != HEGETCL_OK) return status;
-  return launch_and_read(amp, amp->summed, HG_KERNEL_AMPLITUDE_SUMMED, n_events, me);
+  if (status == HEGETCL_OK) status = hg_amplitude_upload(amp, n_events, momenta, NULL);
+  if (status == HEGETCL_OK) status = hg_amplitude_run(amp, n_events, 0, NULL);
+  if (status == HEGETCL_OK) status = hg_amplitude_read(amp, n_events, me);
+  return status;
 }
 
 hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_t n_events,
@@ -341,21 +534,8 @@ hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_
       return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,
                      "helicity[%zu] = %u: configurations of %u photons lie in 0..%u", e,
                      helicity[e], amp->process.n_photons, limit - 1);
-  status = upload_momenta(amp, n_events, momenta);
-  if (status != HEGETCL_OK) return status;
-  status = hg_cl_check(amp->ctx,
-                       clEnqueueWriteBuffer(amp->ctx->queue, amp->helicities, CL_TRUE, 0,
-                                            n_events * sizeof(cl_uint), helicity, 0, NULL, NULL),
-                       "clEnqueueWriteBuffer", "uploading helicities of %zu events", n_events);
-  if (status != HEGETCL_OK) return status;
-  cl_uint next = 0;
-  status =
-      hg_amplitude_set_common_args(amp, amp->helicity, amp->momenta, (cl_uint)n_events, &next);
-  if (status != HEGETCL_OK) return status;
-  cl_int err = clSetKernelArg(amp->helicity, next, sizeof(cl_mem), &amp->helicities);
-  err |= clSetKernelArg(amp->helicity, next + 1, sizeof(cl_mem), &amp->me);
-  status = hg_cl_check(amp->ctx, err, "clSetKernelArg", "setting the buffers of %s",
-                       HG_KERNEL_AMPLITUDE_HELICITY);
-  if (status != HEGETCL_OK) return status;
-  return launch_and_read(amp, amp->helicity, HG_KERNEL_AMPLITUDE_HELICITY, n_events, me);
+  status = hg_amplitude_upload(amp, n_events, momenta, helicity);
+  if (status == HEGETCL_OK) status = hg_amplitude_run(amp, n_events, 1, NULL);
+  if (status == HEGETCL_OK) status = hg_amplitude_read(amp, n_events, me);
+  return status;
 }

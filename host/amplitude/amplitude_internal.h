@@ -4,6 +4,7 @@
 #define HG_AMPLITUDE_INTERNAL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/context.h"
 #include "hegetcl/amplitude.h"
@@ -12,9 +13,13 @@ struct hegetcl_amplitude {
   hegetcl_context *ctx;
   hegetcl_process process;
   char options[512];
-  cl_program program; /* owned by the context's cache */
-  cl_kernel summed, helicity;
+  cl_program program;             /* owned by the context's cache */
+  cl_kernel summed, helicity;     /* NULL for the split diagram engine */
+  cl_kernel *parts, accumulate;   /* the split diagram engine's kernels (n_parts > 0) */
+  size_t *part_local;             /* their local sizes, set at each run */
+  unsigned n_parts;               /* 0 unless the diagram engine is split */
   cl_mem momenta, helicities, me; /* kept between calls, grown as needed */
+  cl_mem partial;                 /* the split engine's partial amplitudes, 2 REALs per event */
   void *staging;                  /* host copy in the program's precision */
   size_t capacity;                /* events the buffers hold */
   size_t local_size;              /* 0: chosen from the kernel's limits */
@@ -32,5 +37,28 @@ hegetcl_status hg_amplitude_local_size(hegetcl_amplitude *amp, cl_kernel kernel,
  * the index of the next argument. */
 hegetcl_status hg_amplitude_set_common_args(hegetcl_amplitude *amp, cl_kernel kernel,
                                             cl_mem momenta, cl_uint n_events, cl_uint *next);
+
+/* Makes the device buffers hold n_events, converts momenta (the layout of
+ * hegetcl_amplitude_evaluate) to the program's precision and uploads them, and helicity too
+ * unless it is NULL (it is not checked here). */
+hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
+                                   const uint32_t *helicity);
+
+/* Enqueues the amplitude's kernels over the n_events already uploaded, helicity-summed or, with
+ * per_helicity, one configuration per event from the uploaded helicities, writing the device's
+ * |M|^2 buffer. With kernel_seconds (may be NULL) it waits for them and stores the profiled time
+ * from the first kernel's start to the last one's end (the queue profiles); without, the kernels
+ * are only enqueued. The split diagram engine launches its parts and amplitude_accumulate once
+ * per photon helicity configuration in the summed mode, once in the per-helicity mode. */
+hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per_helicity,
+                                double *kernel_seconds);
+
+/* Reads the n_events |M|^2 back as doubles into me, HEGETCL_ERR_NONFINITE naming the first
+ * non-finite one. */
+hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double *me);
+
+/* The local size the amplitude's (first) kernel is launched with in a mode. */
+hegetcl_status hg_amplitude_launch_local_size(hegetcl_amplitude *amp, int per_helicity,
+                                              size_t *local);
 
 #endif

@@ -19,20 +19,22 @@ static int usage(FILE *out) {
           "                           MadGraph reference files (../shared/refs/mg5 format) with\n"
           "                           every engine and compare\n"
           "  diagrams N               print the diagram engine's generated OpenCL C for N photons\n"
+          "                           (from N = %d on, every part of the split form)\n"
           "\n"
           "options (me):\n"
           "  --device SPEC            auto (default: a GPU, else the CPU), gpu, cpu, P:D, or a\n"
           "                           part of a device name; HEGETCL_DEVICE sets the default\n"
           "  --precision P            double (default) or float\n"
-          "  --engine E               permutation, unrolled, diagrams, recursive, or all (default)\n"
+          "  --engine E               permutation, unrolled, diagrams, recursive or all (default)\n"
           "  --alpha A                fine-structure constant (default 1/132.507)\n"
-          "  --charge Q               quark charge in units of e (default 2/3)\n");
+          "  --charge Q               quark charge in units of e (default 2/3)\n",
+          HG_DIAGRAMS_SPLIT_MIN_PHOTONS);
   return out == stderr ? 2 : 0;
 }
 
 static int fail(const char *what, hegetcl_status status, const char *message) {
-  fprintf(stderr, "hegetcl: error: %s: %s (%s)\n", what, message[0] ? message : hegetcl_status_meaning(status),
-          hegetcl_status_name(status));
+  fprintf(stderr, "hegetcl: error: %s: %s (%s)\n", what,
+          message[0] ? message : hegetcl_status_meaning(status), hegetcl_status_name(status));
   return 1;
 }
 
@@ -95,7 +97,8 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
     process.quark_charge = o->charge;
     hegetcl_amplitude *amp = NULL;
     status = hegetcl_amplitude_create(ctx, &process, &amp);
-    if (status == HEGETCL_OK) status = hegetcl_amplitude_evaluate(amp, points.n_points, points.momenta, me);
+    if (status == HEGETCL_OK)
+      status = hegetcl_amplitude_evaluate(amp, points.n_points, points.momenta, me);
     if (status != HEGETCL_OK) {
       rc = fail("evaluating", status, hegetcl_last_error(ctx));
     } else {
