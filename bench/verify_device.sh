@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Runs the test suite and the benchmark against one OpenCL device, keeping every log:
+#   bash bench/verify_device.sh DEVICE OUT_DIR [SHARED_DIR]
+# DEVICE is a --device spec (gpu, cpu, P:D, a name part); OUT_DIR receives testlog.txt,
+# tests.txt (the closing count), bench.json and bench.txt. SHARED_DIR holds refs/ (default
+# ../shared). The build goes to a temporary folder.
+set -uo pipefail
+device=${1:?usage: verify_device.sh DEVICE OUT_DIR [SHARED_DIR]}
+out=${2:?usage: verify_device.sh DEVICE OUT_DIR [SHARED_DIR]}
+root=$(cd "$(dirname "$0")/.." && pwd)
+shared=${3:-$root/../shared}
+build=$(mktemp -d /tmp/hegetcl-verify.XXXXXX)
+mkdir -p "$out"
+meson setup "$build" "$root" -Dshared_dir="$shared" > "$out/setup.txt" 2>&1 || { cat "$out/setup.txt"; exit 1; }
+ninja -C "$build" > "$out/build.txt" 2>&1 || { tail -40 "$out/build.txt"; exit 1; }
+"$build/hegetcl" devices | tee "$out/devices.txt"
+HEGETCL_TEST_DEVICE=$device meson test -C "$build" --print-errorlogs --num-processes 1 \
+  --timeout-multiplier "${HEGETCL_TIMEOUT_MULTIPLIER:-1}" > "$out/tests.txt" 2>&1
+status=$?
+cp "$build/meson-logs/testlog.txt" "$out/testlog.txt"
+grep -E '^ *[0-9]+/[0-9]+ ' "$out/tests.txt"
+sh "$root/tests/support/summary.sh" "$build" "$status" | tee -a "$out/tests.txt"
+if [ -n "${HEGETCL_BENCH_ARGS:-}" ]; then
+  # shellcheck disable=SC2086
+  "$build/bench/hegetcl-bench" --device "$device" $HEGETCL_BENCH_ARGS --json "$out/bench.json" \
+    > "$out/bench.txt" 2>&1
+  cat "$out/bench.txt"
+fi
+exit "$status"
