@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* The four engines give the same |M|^2 for every helicity configuration, which obey the helicity
+ * selection rules, flip symmetry and the helicity sum. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "layout.h"
+#include "test_support.h"
+
+#define N_MIN 2
+#define N_MAX 8
+#define N_POINTS 100
+/* The first points of each batch also go through the summed kernel. */
+#define N_SUMMED_POINTS 25
+#define SQRT_S_GEV 500.0
+#define PT_MIN_FRAC 0.05
+
+/* Engines run on every configuration at n: all four up to 7. At n = 8 (100 points x 1024
+ * configurations) the loop engines would take minutes on PoCL's two cores, so only the recursive
+ * one does, and the unrolled one joins through the summed kernel on N8_SUMMED_POINTS points. */
+static unsigned engines_at(unsigned n) { return n < N_MAX ? 0xfu : 1u << HEGETCL_ENGINE_RECURSIVE; }
+#define N8_SUMMED_ENGINE HEGETCL_ENGINE_UNROLLED
+#define N8_SUMMED_POINTS 4
+
+/* The engine every other is compared with: the recursive one runs at every n. */
+#define BASE_ENGINE HEGETCL_ENGINE_RECURSIVE
+
+/* double: rounding of the n! diagram sum stays near 1e-14 of the amplitude; float: 24-bit
+ * rounding of the same sum, whose cancellations cost up to two digits. */
+static double tolerance(hegetcl_precision precision) {
+  return precision == HEGETCL_PRECISION_DOUBLE ? 1e-12 : 1e-4;
+}
+/* Vanishing configurations against the point's summed |M|^2: rounding noise of amplitudes that
+ * cancel exactly, |A|^2 ~ (eps sqrt(S))^2: measured at most 2e-26 (double, n = 2; below 1e-29
+ * from n = 3) and 5e-14 (float). */
+static double vanishing_tolerance(hegetcl_precision precision) {
+  return precision == HEGETCL_PRECISION_DOUBLE ? 1e-13 : 1e-10;
+}
+
+/* Bit i of a configuration is particle i's helicity: 0 the quark, 1 the antiquark, 2.. photons. */
+static int vanishes(uint32_t config, unsigned n) {
+  const uint32_t photons = config >> 2, all = (1u << n) - 1;
+  return (config & 1u) == ((config >> 1) & 1u) || photons == 0 || photons == all;
+}
+
+/* How far a is from b, one configuration's |M|^2 at a point whose configurations sum to scale.
+ * Rounding acts on the amplitude, whose error is a fraction of the point's amplitude scale
+ * sqrt(scale), so |M|^2 = |A|^2 is off by about 2 sqrt(b) sqrt(scale) times that fraction: the
+ * difference is measured in units of sqrt(b * scale), which is the relative difference for the
+ * leading configurations and does not blow up for configurations 1e-8 of the sum (plain ratios
+ * reach 1e-13 in double and 1e-4 in float there). A configuration that vanishes is measured
+ * against scale. */
+static double configuration_difference(double a, double b, double scale, int vanishing) {
+  const double unit = vanishing ? scale : sqrt(b * scale);
+  return unit > 0 ? fabs(a - b) / unit : fabs(a - b);
+}
+
+static hegetcl_context *ctx;
+static hegetcl_amplitude *amps[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
+static hegetcl_status create_status[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
+static char create_message[HEGETCL_ENGINE_COUNT][N_MAX + 1][2][1024];
+
+/* One (n, precision): N_POINTS points, every engine's per-configuration values (event =
+ * point * n_configs + config), their sums over configurations per point, and the summed kernel's
+ * values on the first N_SUMMED_POINTS points. */
+typedef struct {
+  int attempted, done;
+  uint32_t n_configs;
+  double *momenta;
+  double *per_helicity[HEGETCL_ENGINE_COUNT];
+  double *sum_over_configs[HEGETCL_ENGINE_COUNT];
+  double *summed[HEGETCL_ENGINE_COUNT];
+  double *batch;      /* the points repeated for every configuration, while evaluating */
+  uint32_t *helicity; /* the configuration of each event of batch */
+} results;
+static results cache[N_MAX + 1][2];
+
+static int uses_precision(hegetcl_precision precision) {
+  return precision == HEGETCL_PRECISION_FLOAT || ts_has_fp64(ctx);
+}
+
+static int uses_engine(unsigned engine, unsigned n) {
+  return ((engines_at(n) >> engine) & 1u) || (n == N_MAX && engine == N8_SUMMED_ENGINE);
+}
+
+static int setup(void **state) {
+  (void)state;
+  ctx = ts_context_create();
+  if (ctx == NULL) return -1;
+  for (unsigned n = N_MIN; n <= N_MAX; ++n)
+    for (int p = 0; p < 2; ++p) {
+      if (!uses_precision((hegetcl_precision)p)) continue;
+      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+        if (!uses_engine(engine, n)) continue;
+        hegetcl_process process;
+        hegetcl_process_defaults(&process, n);
+        process.engine = (hegetcl_engine)engine;
+        process.precision = (hegetcl_precision)p;
+        create_status[engine][n][p] = hegetcl_amplitude_create(ctx, &process, &amps[engine][n][p]);
+        if (create_status[engine][n][p] != HEGETCL_OK)
+          snprintf(create_message[engine][n][p], sizeof create_message[engine][n][p], "%s",
+                   hegetcl_last_error(ctx));
+      }
+    }
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  for (unsigned n = N_MIN; n <= N_MAX; ++n)
+    for (int p = 0; p < 2; ++p) {
+      results *r = &cache[n][p];
+      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+        hegetcl_amplitude_destroy(amps[engine][n][p]);
+        free(r->per_helicity[engine]);
+        free(r->sum_over_configs[engine]);
+        free(r->summed[engine]);
+      }
+      free(r->momenta);
+      free(r->batch);
+      free(r->helicity);
+    }
+  hegetcl_context_destroy(ctx);
+  return 0;
+}
+
+static hegetcl_amplitude *amplitude(unsigned engine, unsigned n, hegetcl_precision precision) {
+  if (create_status[engine][n][precision] != HEGETCL_OK)
+    fail_msg("creating the %s engine for n=%u in %s failed: %s: %s",
+             hegetcl_engine_name((hegetcl_engine)engine), n, hegetcl_precision_name(precision),
+             hegetcl_status_name(create_status[engine][n][precision]),
+             create_message[engine][n][precision]);
+  return amps[engine][n][precision];
+}
+
+static void *allocate(size_t size) {
+  void *p = malloc(size);
+  assert_non_null(p);
+  return p;
+}
+
+/* Evaluates every engine of n on N_POINTS points x all configurations, one call each, and the
+ * summed kernel on the first N_SUMMED_POINTS; once per (n, precision), shared by the tests. */
+static const results *evaluate(unsigned n, hegetcl_precision precision) {
+  results *r = &cache[n][precision];
+  if (r->done) return r;
+  if (r->attempted)
+    fail_msg("the evaluation for n=%u in %s failed in an earlier test", n,
+             hegetcl_precision_name(precision));
+  r->attempted = 1;
+  const unsigned n_particles = n + 2;
+  r->n_configs = 1u << n_particles;
+  const size_t n_events = (size_t)N_POINTS * r->n_configs;
+  r->momenta = allocate(4 * n_particles * N_POINTS * sizeof *r->momenta);
+  r->batch = allocate(4 * n_particles * n_events * sizeof *r->batch);
+  r->helicity = allocate(n_events * sizeof *r->helicity);
+  ts_random_points(n, SQRT_S_GEV, N_POINTS, 0x5eed0000u + n, PT_MIN_FRAC, r->momenta);
+  for (size_t point = 0; point < N_POINTS; ++point)
+    for (uint32_t config = 0; config < r->n_configs; ++config) {
+      const size_t event = point * r->n_configs + config;
+      r->helicity[event] = config;
+      for (int c = 0; c < 4; ++c)
+        for (unsigned i = 0; i < n_particles; ++i)
+          r->batch[HG_SOA_INDEX(c, i, n_particles, n_events, event)] =
+              r->momenta[HG_SOA_INDEX(c, i, n_particles, N_POINTS, point)];
+    }
+  double summed_momenta[4 * (N_MAX + 2) * N_SUMMED_POINTS];
+  for (int c = 0; c < 4; ++c)
+    for (unsigned i = 0; i < n_particles; ++i)
+      for (size_t point = 0; point < N_SUMMED_POINTS; ++point)
+        summed_momenta[HG_SOA_INDEX(c, i, n_particles, N_SUMMED_POINTS, point)] =
+            r->momenta[HG_SOA_INDEX(c, i, n_particles, N_POINTS, point)];
+  for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+    if (!((engines_at(n) >> engine) & 1u)) continue;
+    hegetcl_amplitude *amp = amplitude(engine, n, precision);
+    double *per_helicity = r->per_helicity[engine] = allocate(n_events * sizeof(double));
+    double *summed = r->summed[engine] = allocate(N_SUMMED_POINTS * sizeof(double));
+    double *sum = r->sum_over_configs[engine] = allocate(N_POINTS * sizeof(double));
+    for (size_t e = 0; e < n_events; ++e) per_helicity[e] = -1; /* poison */
+    for (size_t e = 0; e < N_SUMMED_POINTS; ++e) summed[e] = -1;
+    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate_helicity(amp, n_events, r->batch, r->helicity,
+                                                          per_helicity));
+    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, N_SUMMED_POINTS, summed_momenta, summed));
+    for (size_t point = 0; point < N_POINTS; ++point) {
+      sum[point] = 0;
+      for (uint32_t config = 0; config < r->n_configs; ++config)
+        sum[point] += per_helicity[point * r->n_configs + config];
+    }
+  }
+  free(r->batch);
+  free(r->helicity);
+  r->batch = NULL;
+  r->helicity = NULL;
+  r->done = 1;
+  return r;
+}
+
+static void skip_without_fp64(hegetcl_precision precision) {
+  if (!uses_precision(precision)) {
+    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
+                  ts_device_name(ctx));
+    skip();
+  }
+}
+
+/* Fails unless every value is a |M|^2 (the poison, -1, is not). */
+static void assert_written(const results *r, unsigned engine, unsigned n,
+                           hegetcl_precision precision) {
+  for (size_t e = 0; e < (size_t)N_POINTS * r->n_configs; ++e)
+    if (!(r->per_helicity[engine][e] >= 0))
+      fail_msg("n=%u %s %s on %s, point %zu, helicity configuration 0x%zx: %.17g is no |M|^2", n,
+               hegetcl_engine_name((hegetcl_engine)engine), hegetcl_precision_name(precision),
+               ts_device_name(ctx), e / r->n_configs, e % r->n_configs, r->per_helicity[engine][e]);
+}
+
+static void engines_agree_per_configuration(unsigned n, hegetcl_precision precision) {
+  skip_without_fp64(precision);
+  const results *r = evaluate(n, precision);
+  const double tol = tolerance(precision);
+  double worst = 0, worst_ratio = 0;
+  for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+    if (r->per_helicity[engine] == NULL) continue;
+    assert_written(r, engine, n, precision);
+    if (engine == BASE_ENGINE) continue;
+    for (size_t point = 0; point < N_POINTS; ++point) {
+      const double scale = r->sum_over_configs[BASE_ENGINE][point];
+      for (uint32_t config = 0; config < r->n_configs; ++config) {
+        const size_t event = point * r->n_configs + config;
+        const double a = r->per_helicity[engine][event], b = r->per_helicity[BASE_ENGINE][event];
+        const int zero = vanishes(config, n);
+        const double diff = configuration_difference(a, b, scale, zero);
+        if (diff > worst) worst = diff;
+        if (!zero && ts_rel_diff(a, b) > worst_ratio) worst_ratio = ts_rel_diff(a, b);
+        if (!(diff <= tol))
+          fail_msg("n=%u %s on %s, point %zu, helicity configuration 0x%x%s: %s %.17g, %s %.17g, "
+                   "ratio %.17g, point's sum %.17g, difference %.3g (tolerance %g)",
+                   n, hegetcl_precision_name(precision), ts_device_name(ctx), point, config,
+                   zero ? " (vanishing)" : "", hegetcl_engine_name((hegetcl_engine)engine), a,
+                   hegetcl_engine_name(BASE_ENGINE), b, a / b, scale, diff, tol);
+      }
+    }
+  }
+  print_message("# n=%u %s: worst difference from the %s engine %.3g, worst ratio - 1 %.3g\n", n,
+                hegetcl_precision_name(precision), hegetcl_engine_name(BASE_ENGINE), worst,
+                worst_ratio);
+}
+
+static void summed_equals_sum_over_configurations(unsigned n, hegetcl_precision precision) {
+  skip_without_fp64(precision);
+  const results *r = evaluate(n, precision);
+  const double tol = tolerance(precision);
+  double worst = 0;
+  for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+    if (r->per_helicity[engine] == NULL) continue;
+    assert_written(r, engine, n, precision);
+    for (size_t point = 0; point < N_SUMMED_POINTS; ++point) {
+      const double summed = r->summed[engine][point], sum = r->sum_over_configs[engine][point];
+      const double diff = ts_rel_diff(summed, sum);
+      if (diff > worst) worst = diff;
+      if (!(diff <= tol) || !(summed > 0))
+        fail_msg("n=%u %s %s on %s, point %zu: summed kernel %.17g, sum over the %u "
+                 "configurations %.17g, ratio %.17g (tolerance %g)",
+                 n, hegetcl_engine_name((hegetcl_engine)engine), hegetcl_precision_name(precision),
+                 ts_device_name(ctx), point, summed, r->n_configs, sum, summed / sum, tol);
+    }
+  }
+  print_message("# n=%u %s: worst summed kernel / sum over configurations - 1: %.3g\n", n,
+                hegetcl_precision_name(precision), worst);
+}
+
+static void forbidden_configurations_vanish(unsigned n, hegetcl_precision precision) {
+  skip_without_fp64(precision);
+  const results *r = evaluate(n, precision);
+  const double tol = vanishing_tolerance(precision);
+  double worst = 0;
+  for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+    if (r->per_helicity[engine] == NULL) continue;
+    assert_written(r, engine, n, precision);
+    for (size_t point = 0; point < N_POINTS; ++point) {
+      const double scale = r->sum_over_configs[engine][point];
+      for (uint32_t config = 0; config < r->n_configs; ++config) {
+        if (!vanishes(config, n)) continue;
+        const double value = r->per_helicity[engine][point * r->n_configs + config];
+        if (value / scale > worst) worst = value / scale;
+        if (!(value <= tol * scale))
+          fail_msg("n=%u %s %s on %s, point %zu, helicity configuration 0x%x (%s): %.17g, the "
+                   "point's sum over configurations %.17g, ratio %.3g (tolerance %g)",
+                   n, hegetcl_engine_name((hegetcl_engine)engine),
+                   hegetcl_precision_name(precision), ts_device_name(ctx), point, config,
+                   (config & 1u) == ((config >> 1) & 1u) ? "equal quark helicities"
+                                                         : "photons all alike",
+                   value, scale, value / scale, tol);
+      }
+    }
+  }
+  print_message("# n=%u %s: largest vanishing configuration / point's sum: %.3g\n", n,
+                hegetcl_precision_name(precision), worst);
+}
+
+static void flip_leaves_squared_amplitude(unsigned n, hegetcl_precision precision) {
+  skip_without_fp64(precision);
+  const results *r = evaluate(n, precision);
+  const double tol = tolerance(precision);
+  const uint32_t flip = r->n_configs - 1;
+  double worst = 0, worst_ratio = 0;
+  for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+    if (r->per_helicity[engine] == NULL) continue;
+    assert_written(r, engine, n, precision);
+    for (size_t point = 0; point < N_POINTS; ++point) {
+      const double scale = r->sum_over_configs[engine][point];
+      for (uint32_t config = 0; config < r->n_configs; ++config) {
+        if (config > (config ^ flip)) continue;
+        const double a = r->per_helicity[engine][point * r->n_configs + config];
+        const double b = r->per_helicity[engine][point * r->n_configs + (config ^ flip)];
+        const int zero = vanishes(config, n);
+        const double diff = configuration_difference(a, b, scale, zero);
+        if (diff > worst) worst = diff;
+        if (!zero && ts_rel_diff(a, b) > worst_ratio) worst_ratio = ts_rel_diff(a, b);
+        if (!(diff <= tol))
+          fail_msg("n=%u %s %s on %s, point %zu: configuration 0x%x gives %.17g, its flip 0x%x "
+                   "%.17g, ratio %.17g, point's sum %.17g, difference %.3g (tolerance %g)",
+                   n, hegetcl_engine_name((hegetcl_engine)engine),
+                   hegetcl_precision_name(precision), ts_device_name(ctx), point, config, a,
+                   config ^ flip, b, a / b, scale, diff, tol);
+      }
+    }
+  }
+  print_message("# n=%u %s: worst flip difference %.3g, worst ratio - 1 %.3g\n", n,
+                hegetcl_precision_name(precision), worst, worst_ratio);
+}
+
+/* At n = 8: N8_SUMMED_ENGINE's summed kernel against the recursive engine's sum over
+ * configurations on the first points. */
+static void summed_engines_agree_n8(hegetcl_precision precision) {
+  skip_without_fp64(precision);
+  const results *r = evaluate(N_MAX, precision);
+  hegetcl_amplitude *amp = amplitude(N8_SUMMED_ENGINE, N_MAX, precision);
+  double me[N8_SUMMED_POINTS];
+  for (size_t e = 0; e < N8_SUMMED_POINTS; ++e) me[e] = -1; /* poison */
+  const unsigned n_particles = N_MAX + 2;
+  double momenta[4 * (N_MAX + 2) * N8_SUMMED_POINTS];
+  for (int c = 0; c < 4; ++c)
+    for (unsigned i = 0; i < n_particles; ++i)
+      for (size_t e = 0; e < N8_SUMMED_POINTS; ++e)
+        momenta[HG_SOA_INDEX(c, i, n_particles, N8_SUMMED_POINTS, e)] =
+            r->momenta[HG_SOA_INDEX(c, i, n_particles, N_POINTS, e)];
+  TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, N8_SUMMED_POINTS, momenta, me));
+  const double tol = tolerance(precision);
+  double worst = 0;
+  for (size_t e = 0; e < N8_SUMMED_POINTS; ++e) {
+    const double base = r->sum_over_configs[BASE_ENGINE][e], diff = ts_rel_diff(me[e], base);
+    if (diff > worst) worst = diff;
+    if (!(diff <= tol) || !(me[e] > 0))
+      fail_msg("n=8 %s on %s, point %zu: %s summed %.17g, %s summed over configurations %.17g, "
+               "ratio %.17g (tolerance %g)",
+               hegetcl_precision_name(precision), ts_device_name(ctx), e,
+               hegetcl_engine_name(N8_SUMMED_ENGINE), me[e], hegetcl_engine_name(BASE_ENGINE), base,
+               me[e] / base, tol);
+  }
+  print_message("# n=8 %s: worst %s summed / %s sum - 1: %.3g\n", hegetcl_precision_name(precision),
+                hegetcl_engine_name(N8_SUMMED_ENGINE), hegetcl_engine_name(BASE_ENGINE), worst);
+}
+
+#define AGREE_CASE(n, p, P)                                                                        \
+  static void engines_agree_on_every_helicity_configuration_n##n##_##p(void **state) {             \
+    (void)state;                                                                                   \
+    engines_agree_per_configuration(n, P);                                                         \
+  }
+#define PROPERTY_CASES(n, p, P)                                                                    \
+  static void summed_kernel_equals_sum_over_helicity_configurations_n##n##_##p(void **state) {     \
+    (void)state;                                                                                   \
+    summed_equals_sum_over_configurations(n, P);                                                   \
+  }                                                                                                \
+  static void equal_quark_helicities_or_alike_photons_vanish_n##n##_##p(void **state) {            \
+    (void)state;                                                                                   \
+    forbidden_configurations_vanish(n, P);                                                         \
+  }                                                                                                \
+  static void flipping_every_helicity_keeps_squared_amplitude_n##n##_##p(void **state) {           \
+    (void)state;                                                                                   \
+    flip_leaves_squared_amplitude(n, P);                                                           \
+  }
+#define CASES(n)                                                                                   \
+  AGREE_CASE(n, double, HEGETCL_PRECISION_DOUBLE)                                                  \
+  AGREE_CASE(n, float, HEGETCL_PRECISION_FLOAT)                                                    \
+  PROPERTY_CASES(n, double, HEGETCL_PRECISION_DOUBLE)                                              \
+  PROPERTY_CASES(n, float, HEGETCL_PRECISION_FLOAT)
+CASES(2)
+CASES(3)
+CASES(4)
+CASES(5)
+CASES(6)
+CASES(7)
+PROPERTY_CASES(8, double, HEGETCL_PRECISION_DOUBLE)
+PROPERTY_CASES(8, float, HEGETCL_PRECISION_FLOAT)
+
+static void unrolled_and_recursive_summed_values_agree_n8_double(void **state) {
+  (void)state;
+  summed_engines_agree_n8(HEGETCL_PRECISION_DOUBLE);
+}
+static void unrolled_and_recursive_summed_values_agree_n8_float(void **state) {
+  (void)state;
+  summed_engines_agree_n8(HEGETCL_PRECISION_FLOAT);
+}
+
+#define PROPERTY_TESTS(n, p)                                                                       \
+  cmocka_unit_test(summed_kernel_equals_sum_over_helicity_configurations_n##n##_##p),              \
+      cmocka_unit_test(equal_quark_helicities_or_alike_photons_vanish_n##n##_##p),                 \
+      cmocka_unit_test(flipping_every_helicity_keeps_squared_amplitude_n##n##_##p)
+#define TESTS(n, p)                                                                                \
+  cmocka_unit_test(engines_agree_on_every_helicity_configuration_n##n##_##p), PROPERTY_TESTS(n, p)
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      TESTS(2, double),
+      TESTS(3, double),
+      TESTS(4, double),
+      TESTS(5, double),
+      TESTS(6, double),
+      TESTS(7, double),
+      PROPERTY_TESTS(8, double),
+      cmocka_unit_test(unrolled_and_recursive_summed_values_agree_n8_double),
+      TESTS(2, float),
+      TESTS(3, float),
+      TESTS(4, float),
+      TESTS(5, float),
+      TESTS(6, float),
+      TESTS(7, float),
+      PROPERTY_TESTS(8, float),
+      cmocka_unit_test(unrolled_and_recursive_summed_values_agree_n8_float),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}

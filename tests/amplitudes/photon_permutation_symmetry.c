@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/* Permuting the photon momenta leaves every engine's helicity-summed |M|^2 unchanged (identical
+ * photons, n = 2..7). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "layout.h"
+#include "test_support.h"
+
+#define N_MIN 2
+#define N_MAX 7
+#define N_POINTS 12
+#define N_PERMUTATIONS 3 /* random ones per point, none the identity */
+#define SQRT_S_GEV 500.0
+#define PT_MIN_FRAC 0.05
+
+/* double: the n! diagrams are summed in another order, rounding near 1e-14; float: 24-bit
+ * rounding over the same sums, whose cancellations cost up to two digits. */
+static double tolerance(hegetcl_precision precision) {
+  return precision == HEGETCL_PRECISION_DOUBLE ? 1e-12 : 1e-4;
+}
+
+static hegetcl_context *ctx;
+static hegetcl_amplitude *amps[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
+static hegetcl_status create_status[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
+static char create_message[HEGETCL_ENGINE_COUNT][N_MAX + 1][2][1024];
+
+static int uses_precision(hegetcl_precision precision) {
+  return precision == HEGETCL_PRECISION_FLOAT || ts_has_fp64(ctx);
+}
+
+static int setup(void **state) {
+  (void)state;
+  ctx = ts_context_create();
+  if (ctx == NULL) return -1;
+  for (unsigned n = N_MIN; n <= N_MAX; ++n)
+    for (int p = 0; p < 2; ++p) {
+      if (!uses_precision((hegetcl_precision)p)) continue;
+      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+        hegetcl_process process;
+        hegetcl_process_defaults(&process, n);
+        process.engine = (hegetcl_engine)engine;
+        process.precision = (hegetcl_precision)p;
+        create_status[engine][n][p] = hegetcl_amplitude_create(ctx, &process, &amps[engine][n][p]);
+        if (create_status[engine][n][p] != HEGETCL_OK)
+          snprintf(create_message[engine][n][p], sizeof create_message[engine][n][p], "%s",
+                   hegetcl_last_error(ctx));
+      }
+    }
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  for (unsigned n = N_MIN; n <= N_MAX; ++n)
+    for (int p = 0; p < 2; ++p)
+      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine)
+        hegetcl_amplitude_destroy(amps[engine][n][p]);
+  hegetcl_context_destroy(ctx);
+  return 0;
+}
+
+static hegetcl_amplitude *amplitude(unsigned engine, unsigned n, hegetcl_precision precision) {
+  if (create_status[engine][n][precision] != HEGETCL_OK)
+    fail_msg("creating the %s engine for n=%u in %s failed: %s: %s",
+             hegetcl_engine_name((hegetcl_engine)engine), n, hegetcl_precision_name(precision),
+             hegetcl_status_name(create_status[engine][n][precision]),
+             create_message[engine][n][precision]);
+  return amps[engine][n][precision];
+}
+
+static uint64_t splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* A uniformly drawn permutation of 0..n-1 other than the identity (Fisher-Yates, redrawn). */
+static void random_permutation(unsigned n, uint64_t *rng, unsigned *perm) {
+  int identity = 1;
+  while (identity) {
+    for (unsigned i = 0; i < n; ++i) perm[i] = i;
+    for (unsigned i = n - 1; i > 0; --i) {
+      const unsigned j = (unsigned)(splitmix64(rng) % (i + 1));
+      const unsigned t = perm[i];
+      perm[i] = perm[j];
+      perm[j] = t;
+    }
+    for (unsigned i = 0; i < n; ++i) identity &= perm[i] == i;
+  }
+}
+
+static void check(unsigned n, hegetcl_precision precision) {
+  if (!uses_precision(precision)) {
+    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
+                  ts_device_name(ctx));
+    skip();
+  }
+  enum { PER_POINT = N_PERMUTATIONS + 1, N_EVENTS = N_POINTS * PER_POINT };
+  const unsigned n_particles = n + 2;
+  double points[4 * (N_MAX + 2) * N_POINTS], momenta[4 * (N_MAX + 2) * N_EVENTS], me[N_EVENTS];
+  unsigned perms[N_EVENTS][N_MAX];
+  ts_random_points(n, SQRT_S_GEV, N_POINTS, 0x9e70000u + n, PT_MIN_FRAC, points);
+  uint64_t rng = 0xbe1a0000u + n;
+  /* event point * PER_POINT + k: k = 0 the point itself, k > 0 its photons permuted */
+  for (size_t point = 0; point < N_POINTS; ++point)
+    for (unsigned k = 0; k < PER_POINT; ++k) {
+      const size_t event = point * PER_POINT + k;
+      if (k == 0)
+        for (unsigned j = 0; j < n; ++j) perms[event][j] = j;
+      else
+        random_permutation(n, &rng, perms[event]);
+      for (int c = 0; c < 4; ++c)
+        for (unsigned i = 0; i < n_particles; ++i) {
+          const unsigned source = i < 2 ? i : 2 + perms[event][i - 2];
+          momenta[HG_SOA_INDEX(c, i, n_particles, N_EVENTS, event)] =
+              points[HG_SOA_INDEX(c, source, n_particles, N_POINTS, point)];
+        }
+    }
+  const double tol = tolerance(precision);
+  double worst = 0;
+  for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+    for (size_t e = 0; e < N_EVENTS; ++e) me[e] = -1; /* poison */
+    TS_ASSERT_OK(
+        ctx, hegetcl_amplitude_evaluate(amplitude(engine, n, precision), N_EVENTS, momenta, me));
+    for (size_t point = 0; point < N_POINTS; ++point) {
+      const double original = me[point * PER_POINT];
+      if (!(original > 0))
+        fail_msg("n=%u %s %s on %s, point %zu: |M|^2 = %.17g is not positive", n,
+                 hegetcl_engine_name((hegetcl_engine)engine), hegetcl_precision_name(precision),
+                 ts_device_name(ctx), point, original);
+      for (unsigned k = 1; k < PER_POINT; ++k) {
+        const size_t event = point * PER_POINT + k;
+        const double rel = ts_rel_diff(me[event], original);
+        if (rel > worst) worst = rel;
+        if (!(rel <= tol)) {
+          char order[4 * N_MAX + 1];
+          for (unsigned j = 0; j < n; ++j)
+            snprintf(order + 2 * j, sizeof order - 2 * j, "%u%s", perms[event][j],
+                     j + 1 < n ? "," : "");
+          fail_msg("n=%u %s %s on %s, point %zu: photons in the order (%s) give %.17g, in their "
+                   "own order %.17g, ratio %.17g (tolerance %g)",
+                   n, hegetcl_engine_name((hegetcl_engine)engine),
+                   hegetcl_precision_name(precision), ts_device_name(ctx), point, order, me[event],
+                   original, me[event] / original, tol);
+        }
+      }
+    }
+  }
+  print_message("# n=%u %s: worst permuted / original - 1: %.3g\n", n,
+                hegetcl_precision_name(precision), worst);
+}
+
+#define CASE(n, p, P)                                                                              \
+  static void permuting_photons_leaves_summed_squared_amplitude_n##n##_##p(void **state) {         \
+    (void)state;                                                                                   \
+    check(n, P);                                                                                   \
+  }
+#define CASES(n)                                                                                   \
+  CASE(n, double, HEGETCL_PRECISION_DOUBLE)                                                        \
+  CASE(n, float, HEGETCL_PRECISION_FLOAT)
+CASES(2)
+CASES(3)
+CASES(4)
+CASES(5)
+CASES(6)
+CASES(7)
+
+#define TEST(n, p) cmocka_unit_test(permuting_photons_leaves_summed_squared_amplitude_n##n##_##p)
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      TEST(2, double), TEST(3, double), TEST(4, double), TEST(5, double),
+      TEST(6, double), TEST(7, double), TEST(2, float),  TEST(3, float),
+      TEST(4, float),  TEST(5, float),  TEST(6, float),  TEST(7, float),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
