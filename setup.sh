@@ -50,4 +50,4 @@ fi
 echo "== matrix-element throughput (hegetcl-bench; JSON in build/bench.json)"
 # n up to 7: the diagram engine's n = 8 program takes minutes to compile (README, "Throughput")
 ./build/bench/hegetcl-bench --device "$device" --n 2-7 --precision double --mode summed \
-  --max-seconds 2 --json build/bench.json
+  --max-seconds 4 --json build/bench.json
