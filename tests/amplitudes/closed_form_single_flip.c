@@ -49,9 +49,7 @@ static double tolerance(hegetcl_precision precision) {
 static size_t points_for(unsigned n) { return n <= 7 ? MAX_POINTS : n <= 10 ? 2 : 1; }
 
 static hegetcl_context *ctx;
-static hegetcl_amplitude *amps[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
-static hegetcl_status create_status[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
-static char create_message[HEGETCL_ENGINE_COUNT][N_MAX + 1][2][1024];
+static ts_amplitude_set amps;
 
 static int uses_precision(hegetcl_precision precision) {
   return precision == HEGETCL_PRECISION_FLOAT || ts_has_fp64(ctx);
@@ -70,43 +68,21 @@ static int setup(void **state) {
   (void)state;
   ctx = ts_context_create();
   if (ctx == NULL) return -1;
-  for (unsigned n = 2; n <= N_MAX; ++n)
-    for (int p = 0; p < 2; ++p)
-      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
-        if (!wanted(engine, n, (hegetcl_precision)p)) continue;
-        hegetcl_process process;
-        hegetcl_process_defaults(&process, n);
-        process.engine = (hegetcl_engine)engine;
-        process.precision = (hegetcl_precision)p;
-        create_status[engine][n][p] = hegetcl_amplitude_create(ctx, &process, &amps[engine][n][p]);
-        if (create_status[engine][n][p] != HEGETCL_OK)
-          snprintf(create_message[engine][n][p], sizeof create_message[engine][n][p], "%s",
-                   hegetcl_last_error(ctx));
-      }
+  ts_amplitude_set_create(ctx, 2, N_MAX, wanted, &amps);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine)
-    for (unsigned n = 2; n <= N_MAX; ++n)
-      for (int p = 0; p < 2; ++p) hegetcl_amplitude_destroy(amps[engine][n][p]);
+  ts_amplitude_set_destroy(&amps);
   hegetcl_context_destroy(ctx);
   return 0;
 }
 
 static hegetcl_amplitude *amplitude_for(unsigned engine, unsigned n, hegetcl_precision p) {
-  if (create_status[engine][n][p] != HEGETCL_OK) fail_msg("%s", create_message[engine][n][p]);
-  assert_non_null(amps[engine][n][p]);
-  return amps[engine][n][p];
-}
-
-static void skip_without_fp64(hegetcl_precision precision) {
-  if (!uses_precision(precision)) {
-    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
-                  ts_device_name(ctx));
-    skip();
-  }
+  hegetcl_amplitude *amp = ts_amplitude_set_get(&amps, engine, n, p);
+  assert_non_null(amp);
+  return amp;
 }
 
 /* A single-flip configuration: its index (bit i: particle i has helicity +1), the odd photon
@@ -257,7 +233,7 @@ static void check_engine(unsigned engine, unsigned n, hegetcl_precision precisio
 
 static void every_single_flip_configuration_matches_the_closed_form_up_to_12_photons(void **state) {
   (void)state;
-  skip_without_fp64(HEGETCL_PRECISION_DOUBLE);
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   for (unsigned n = 2; n <= N_MAX; ++n)
     check_engine(HEGETCL_ENGINE_RECURSIVE, n, HEGETCL_PRECISION_DOUBLE);
 }
@@ -275,7 +251,7 @@ static void check_every_engine(hegetcl_precision precision) {
 
 static void every_engine_matches_the_closed_form_up_to_7_photons_double(void **state) {
   (void)state;
-  skip_without_fp64(HEGETCL_PRECISION_DOUBLE);
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   check_every_engine(HEGETCL_PRECISION_DOUBLE);
 }
 
@@ -325,7 +301,7 @@ static void check_full_sum(hegetcl_precision precision, unsigned n_max) {
 static void
 single_flip_configurations_make_up_the_helicity_sum_only_up_to_3_photons_double(void **state) {
   (void)state;
-  skip_without_fp64(HEGETCL_PRECISION_DOUBLE);
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   check_full_sum(HEGETCL_PRECISION_DOUBLE, N_FULL_SUM_MAX);
 }
 

@@ -57,9 +57,7 @@ static double configuration_difference(double a, double b, double scale, int van
 }
 
 static hegetcl_context *ctx;
-static hegetcl_amplitude *amps[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
-static hegetcl_status create_status[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
-static char create_message[HEGETCL_ENGINE_COUNT][N_MAX + 1][2][1024];
+static ts_amplitude_set amps;
 
 /* One (n, precision): N_POINTS points, every engine's per-configuration values (event =
  * point * n_configs + config), their sums over configurations per point, and the summed kernel's
@@ -76,11 +74,8 @@ typedef struct {
 } results;
 static results cache[N_MAX + 1][2];
 
-static int uses_precision(hegetcl_precision precision) {
-  return precision == HEGETCL_PRECISION_FLOAT || ts_has_fp64(ctx);
-}
-
-static int uses_engine(unsigned engine, unsigned n) {
+static int wanted(unsigned engine, unsigned n, hegetcl_precision precision) {
+  (void)precision;
   return ((engines_at(n) >> engine) & 1u) || (n == N_MAX && engine == N8_SUMMED_ENGINE);
 }
 
@@ -88,21 +83,7 @@ static int setup(void **state) {
   (void)state;
   ctx = ts_context_create();
   if (ctx == NULL) return -1;
-  for (unsigned n = N_MIN; n <= N_MAX; ++n)
-    for (int p = 0; p < 2; ++p) {
-      if (!uses_precision((hegetcl_precision)p)) continue;
-      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
-        if (!uses_engine(engine, n)) continue;
-        hegetcl_process process;
-        hegetcl_process_defaults(&process, n);
-        process.engine = (hegetcl_engine)engine;
-        process.precision = (hegetcl_precision)p;
-        create_status[engine][n][p] = hegetcl_amplitude_create(ctx, &process, &amps[engine][n][p]);
-        if (create_status[engine][n][p] != HEGETCL_OK)
-          snprintf(create_message[engine][n][p], sizeof create_message[engine][n][p], "%s",
-                   hegetcl_last_error(ctx));
-      }
-    }
+  ts_amplitude_set_create(ctx, N_MIN, N_MAX, wanted, &amps);
   return 0;
 }
 
@@ -112,7 +93,6 @@ static int teardown(void **state) {
     for (int p = 0; p < 2; ++p) {
       results *r = &cache[n][p];
       for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
-        hegetcl_amplitude_destroy(amps[engine][n][p]);
         free(r->per_helicity[engine]);
         free(r->sum_over_configs[engine]);
         free(r->summed[engine]);
@@ -121,17 +101,9 @@ static int teardown(void **state) {
       free(r->batch);
       free(r->helicity);
     }
+  ts_amplitude_set_destroy(&amps);
   hegetcl_context_destroy(ctx);
   return 0;
-}
-
-static hegetcl_amplitude *amplitude(unsigned engine, unsigned n, hegetcl_precision precision) {
-  if (create_status[engine][n][precision] != HEGETCL_OK)
-    fail_msg("creating the %s engine for n=%u in %s failed: %s: %s",
-             hegetcl_engine_name((hegetcl_engine)engine), n, hegetcl_precision_name(precision),
-             hegetcl_status_name(create_status[engine][n][precision]),
-             create_message[engine][n][precision]);
-  return amps[engine][n][precision];
 }
 
 static void *allocate(size_t size) {
@@ -173,7 +145,7 @@ static const results *evaluate(unsigned n, hegetcl_precision precision) {
             r->momenta[HG_SOA_INDEX(c, i, n_particles, N_POINTS, point)];
   for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     if (!((engines_at(n) >> engine) & 1u)) continue;
-    hegetcl_amplitude *amp = amplitude(engine, n, precision);
+    hegetcl_amplitude *amp = ts_amplitude_set_get(&amps, engine, n, precision);
     double *per_helicity = r->per_helicity[engine] = allocate(n_events * sizeof(double));
     double *summed = r->summed[engine] = allocate(N_SUMMED_POINTS * sizeof(double));
     double *sum = r->sum_over_configs[engine] = allocate(N_POINTS * sizeof(double));
@@ -196,14 +168,6 @@ static const results *evaluate(unsigned n, hegetcl_precision precision) {
   return r;
 }
 
-static void skip_without_fp64(hegetcl_precision precision) {
-  if (!uses_precision(precision)) {
-    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
-                  ts_device_name(ctx));
-    skip();
-  }
-}
-
 /* Fails unless every value is a |M|^2 (the poison, -1, is not). */
 static void assert_written(const results *r, unsigned engine, unsigned n,
                            hegetcl_precision precision) {
@@ -215,7 +179,7 @@ static void assert_written(const results *r, unsigned engine, unsigned n,
 }
 
 static void engines_agree_per_configuration(unsigned n, hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   const results *r = evaluate(n, precision);
   const double tol = tolerance(precision);
   double worst = 0, worst_ratio = 0;
@@ -247,7 +211,7 @@ static void engines_agree_per_configuration(unsigned n, hegetcl_precision precis
 }
 
 static void summed_equals_sum_over_configurations(unsigned n, hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   const results *r = evaluate(n, precision);
   const double tol = tolerance(precision);
   double worst = 0;
@@ -270,7 +234,7 @@ static void summed_equals_sum_over_configurations(unsigned n, hegetcl_precision 
 }
 
 static void forbidden_configurations_vanish(unsigned n, hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   const results *r = evaluate(n, precision);
   const double tol = vanishing_tolerance(precision);
   double worst = 0;
@@ -299,7 +263,7 @@ static void forbidden_configurations_vanish(unsigned n, hegetcl_precision precis
 }
 
 static void flip_leaves_squared_amplitude(unsigned n, hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   const results *r = evaluate(n, precision);
   const double tol = tolerance(precision);
   const uint32_t flip = r->n_configs - 1;
@@ -333,9 +297,9 @@ static void flip_leaves_squared_amplitude(unsigned n, hegetcl_precision precisio
 /* At n = 8: N8_SUMMED_ENGINE's summed kernel against the recursive engine's sum over
  * configurations on the first points. */
 static void summed_engines_agree_n8(hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   const results *r = evaluate(N_MAX, precision);
-  hegetcl_amplitude *amp = amplitude(N8_SUMMED_ENGINE, N_MAX, precision);
+  hegetcl_amplitude *amp = ts_amplitude_set_get(&amps, N8_SUMMED_ENGINE, N_MAX, precision);
   double me[N8_SUMMED_POINTS];
   for (size_t e = 0; e < N8_SUMMED_POINTS; ++e) me[e] = -1; /* poison */
   const unsigned n_particles = N_MAX + 2;

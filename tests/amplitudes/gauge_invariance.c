@@ -72,14 +72,6 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* splitmix64, for the sampled helicity configurations. */
-static uint64_t next_random(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /* Helicity configurations (bit i: particle i has helicity +1) with h_ubar = -h_u, photon k's bit
  * left 0 (its polarisation is replaced): all 2^n for n <= 4, else the two with all other photons
  * alike and N_SAMPLED_CONFIGS - 2 random ones. */
@@ -93,7 +85,7 @@ static size_t others_configs(unsigned n, unsigned k, uint64_t *random, uint32_t 
     return count;
   }
   for (; count < N_SAMPLED_CONFIGS; ++count) {
-    const uint64_t r = next_random(random);
+    const uint64_t r = ts_splitmix64(random);
     const uint32_t quark = (uint32_t)(r & 1u);
     const uint32_t photons = count == 0   ? 0u
                              : count == 1 ? photon_mask
@@ -172,11 +164,7 @@ static void check(unsigned engine, unsigned n, hegetcl_precision precision, doub
 }
 
 static void check_all(hegetcl_precision precision) {
-  if (!uses_precision(precision)) {
-    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
-                  ts_device_name(ctx));
-    skip();
-  }
+  ts_skip_without_fp64(ctx, precision);
   for (unsigned n = N_MIN; n <= N_MAX; ++n)
     for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
       double worst = 0;

@@ -26,63 +26,21 @@ static double tolerance(hegetcl_precision precision, double rapidity) {
 }
 
 static hegetcl_context *ctx;
-static hegetcl_amplitude *amps[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
-static hegetcl_status create_status[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
-static char create_message[HEGETCL_ENGINE_COUNT][N_MAX + 1][2][1024];
-
-static int uses_precision(hegetcl_precision precision) {
-  return precision == HEGETCL_PRECISION_FLOAT || ts_has_fp64(ctx);
-}
+static ts_amplitude_set amps;
 
 static int setup(void **state) {
   (void)state;
   ctx = ts_context_create();
   if (ctx == NULL) return -1;
-  for (unsigned n = N_MIN; n <= N_MAX; ++n)
-    for (int p = 0; p < 2; ++p) {
-      if (!uses_precision((hegetcl_precision)p)) continue;
-      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
-        hegetcl_process process;
-        hegetcl_process_defaults(&process, n);
-        process.engine = (hegetcl_engine)engine;
-        process.precision = (hegetcl_precision)p;
-        create_status[engine][n][p] = hegetcl_amplitude_create(ctx, &process, &amps[engine][n][p]);
-        if (create_status[engine][n][p] != HEGETCL_OK)
-          snprintf(create_message[engine][n][p], sizeof create_message[engine][n][p], "%s",
-                   hegetcl_last_error(ctx));
-      }
-    }
+  ts_amplitude_set_create(ctx, N_MIN, N_MAX, NULL, &amps);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  for (unsigned n = N_MIN; n <= N_MAX; ++n)
-    for (int p = 0; p < 2; ++p)
-      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine)
-        hegetcl_amplitude_destroy(amps[engine][n][p]);
+  ts_amplitude_set_destroy(&amps);
   hegetcl_context_destroy(ctx);
   return 0;
-}
-
-static hegetcl_amplitude *amplitude(unsigned engine, unsigned n, hegetcl_precision precision) {
-  if (create_status[engine][n][precision] != HEGETCL_OK)
-    fail_msg("creating the %s engine for n=%u in %s failed: %s: %s",
-             hegetcl_engine_name((hegetcl_engine)engine), n, hegetcl_precision_name(precision),
-             hegetcl_status_name(create_status[engine][n][precision]),
-             create_message[engine][n][precision]);
-  return amps[engine][n][precision];
-}
-
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static double uniform(uint64_t *state) {
-  return ((double)(splitmix64(state) >> 11) + 0.5) * 0x1p-53;
 }
 
 /* A rotation by angle about z, then a boost along z with rapidity: px, py of the beams stay 0. */
@@ -100,11 +58,7 @@ static void transform(beam_transform t, const double in[4], double out[4]) {
 }
 
 static void check(unsigned n, hegetcl_precision precision) {
-  if (!uses_precision(precision)) {
-    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
-                  ts_device_name(ctx));
-    skip();
-  }
+  ts_skip_without_fp64(ctx, precision);
   enum { PER_POINT = N_TRANSFORMS + 1, N_EVENTS = N_POINTS * PER_POINT };
   const unsigned n_particles = n + 2;
   double points[4 * (N_MAX + 2) * N_POINTS], momenta[4 * (N_MAX + 2) * N_EVENTS], me[N_EVENTS];
@@ -115,8 +69,8 @@ static void check(unsigned n, hegetcl_precision precision) {
   for (size_t point = 0; point < N_POINTS; ++point)
     for (unsigned k = 0; k < PER_POINT; ++k) {
       const size_t event = point * PER_POINT + k;
-      transforms[event].angle = k == 0 ? 0 : 2 * 3.14159265358979323846 * uniform(&rng);
-      transforms[event].rapidity = k == 0 ? 0 : MAX_RAPIDITY * (2 * uniform(&rng) - 1);
+      transforms[event].angle = k == 0 ? 0 : 2 * 3.14159265358979323846 * ts_uniform(&rng);
+      transforms[event].rapidity = k == 0 ? 0 : MAX_RAPIDITY * (2 * ts_uniform(&rng) - 1);
       for (unsigned i = 0; i < n_particles; ++i) {
         double p[4], q[4];
         for (int c = 0; c < 4; ++c) p[c] = points[HG_SOA_INDEX(c, i, n_particles, N_POINTS, point)];
@@ -131,8 +85,8 @@ static void check(unsigned n, hegetcl_precision precision) {
   double worst = 0, worst_scaled = 0;
   for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     for (size_t e = 0; e < N_EVENTS; ++e) me[e] = -1; /* poison */
-    TS_ASSERT_OK(
-        ctx, hegetcl_amplitude_evaluate(amplitude(engine, n, precision), N_EVENTS, momenta, me));
+    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(ts_amplitude_set_get(&amps, engine, n, precision),
+                                                 N_EVENTS, momenta, me));
     for (size_t point = 0; point < N_POINTS; ++point) {
       const double original = me[point * PER_POINT];
       if (!(original > 0))

@@ -144,25 +144,6 @@ static int teardown(void **state) {
   return 0;
 }
 
-static void skip_without_fp64(hegetcl_precision precision) {
-  if (!uses_precision(precision)) {
-    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
-                  ts_device_name(ctx));
-    skip();
-  }
-}
-
-static uint64_t next_random(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static double uniform(uint64_t *state) {
-  return ((double)(next_random(state) >> 11) + 0.5) * 0x1p-53;
-}
-
 /* A Lorentz transformation as a 4x4 matrix acting on (E, px, py, pz). */
 typedef struct {
   double m[4][4];
@@ -171,7 +152,8 @@ typedef struct {
 /* A uniformly random rotation (a random unit quaternion, K. Shoemake, Graphics Gems III 1992)
  * followed by a boost of rapidity up to rapidity_max in a uniformly random direction. */
 static lorentz random_transformation(uint64_t *random, double rapidity_max) {
-  const double u1 = uniform(random), u2 = 2 * PI * uniform(random), u3 = 2 * PI * uniform(random);
+  const double u1 = ts_uniform(random), u2 = 2 * PI * ts_uniform(random),
+               u3 = 2 * PI * ts_uniform(random);
   const double a = sqrt(1 - u1) * sin(u2), b = sqrt(1 - u1) * cos(u2), c = sqrt(u1) * sin(u3),
                d = sqrt(u1) * cos(u3);
   const double r[3][3] = {
@@ -179,10 +161,10 @@ static lorentz random_transformation(uint64_t *random, double rapidity_max) {
       {2 * (b * c + a * d), 1 - 2 * (b * b + d * d), 2 * (c * d - a * b)},
       {2 * (b * d - a * c), 2 * (c * d + a * b), 1 - 2 * (b * b + c * c)},
   };
-  const double cos_theta = 2 * uniform(random) - 1, phi = 2 * PI * uniform(random);
+  const double cos_theta = 2 * ts_uniform(random) - 1, phi = 2 * PI * ts_uniform(random);
   const double sin_theta = sqrt(1 - cos_theta * cos_theta);
   const double axis[3] = {sin_theta * cos(phi), sin_theta * sin(phi), cos_theta};
-  const double rapidity = rapidity_max * uniform(random);
+  const double rapidity = rapidity_max * ts_uniform(random);
   const double gamma = cosh(rapidity), gamma_beta = sinh(rapidity);
   double boost[4][4];
   boost[0][0] = gamma;
@@ -300,7 +282,7 @@ static void check(unsigned engine, unsigned n, hegetcl_precision precision, doub
 }
 
 static void check_all(hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   for (unsigned n = N_MIN; n <= N_MAX; ++n)
     for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
       if (!wanted(engine, n)) continue;
@@ -330,12 +312,12 @@ static void random_rotations_and_boosts_leave_the_helicity_sum_unchanged_float(v
 }
 
 static void check_variants(hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   if (variants_status[precision] != HEGETCL_OK) fail_msg("%s", variants_message[precision]);
   enum { N_ENERGIES = 16 };
   double energies[N_ENERGIES];
   uint64_t random = 0x72000u;
-  for (int i = 0; i < N_ENERGIES; ++i) energies[i] = pow(10.0, 4 * uniform(&random) - 1);
+  for (int i = 0; i < N_ENERGIES; ++i) energies[i] = pow(10.0, 4 * ts_uniform(&random) - 1);
   /* the float probe sees the energies rounded to float: give it those */
   if (precision == HEGETCL_PRECISION_FLOAT)
     for (int i = 0; i < N_ENERGIES; ++i) energies[i] = (float)energies[i];

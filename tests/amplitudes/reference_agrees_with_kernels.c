@@ -25,32 +25,13 @@ static double tolerance(hegetcl_precision precision) {
 }
 
 static hegetcl_context *ctx;
-static hegetcl_amplitude *amps[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
-static hegetcl_status create_status[HEGETCL_ENGINE_COUNT][N_MAX + 1][2];
-static char create_message[HEGETCL_ENGINE_COUNT][N_MAX + 1][2][1024];
-
-static int uses_precision(hegetcl_precision precision) {
-  return precision == HEGETCL_PRECISION_FLOAT || ts_has_fp64(ctx);
-}
+static ts_amplitude_set amps;
 
 static int setup(void **state) {
   (void)state;
   ctx = ts_context_create();
   if (ctx == NULL) return -1;
-  for (unsigned n = N_MIN; n <= N_MAX; ++n)
-    for (int p = 0; p < 2; ++p) {
-      if (!uses_precision((hegetcl_precision)p)) continue;
-      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
-        hegetcl_process process;
-        hegetcl_process_defaults(&process, n);
-        process.engine = (hegetcl_engine)engine;
-        process.precision = (hegetcl_precision)p;
-        create_status[engine][n][p] = hegetcl_amplitude_create(ctx, &process, &amps[engine][n][p]);
-        if (create_status[engine][n][p] != HEGETCL_OK)
-          snprintf(create_message[engine][n][p], sizeof create_message[engine][n][p], "%s",
-                   hegetcl_last_error(ctx));
-      }
-    }
+  ts_amplitude_set_create(ctx, N_MIN, N_MAX, NULL, &amps);
   return 0;
 }
 
@@ -87,29 +68,9 @@ static int teardown(void **state) {
   (void)state;
   free_batch();
   reference_free();
-  for (unsigned n = N_MIN; n <= N_MAX; ++n)
-    for (int p = 0; p < 2; ++p)
-      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine)
-        hegetcl_amplitude_destroy(amps[engine][n][p]);
+  ts_amplitude_set_destroy(&amps);
   hegetcl_context_destroy(ctx);
   return 0;
-}
-
-static hegetcl_amplitude *amplitude(unsigned engine, unsigned n, hegetcl_precision precision) {
-  if (create_status[engine][n][precision] != HEGETCL_OK)
-    fail_msg("creating the %s engine for n=%u in %s failed: %s: %s",
-             hegetcl_engine_name((hegetcl_engine)engine), n, hegetcl_precision_name(precision),
-             hegetcl_status_name(create_status[engine][n][precision]),
-             create_message[engine][n][precision]);
-  return amps[engine][n][precision];
-}
-
-static void skip_without_fp64(hegetcl_precision precision) {
-  if (!uses_precision(precision)) {
-    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
-                  ts_device_name(ctx));
-    skip();
-  }
 }
 
 /* Bit i of a configuration is particle i's helicity: 0 the quark, 1 the antiquark, 2.. photons. */
@@ -185,7 +146,7 @@ static const reference_values *reference(unsigned n) {
 /* Every engine's per-configuration values (N_POINTS x 2^(n+2) in one call) against the
  * reference's; configurations that vanish are compared on the point's summed value. */
 static void engines_match_reference_per_configuration(unsigned n, hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   const reference_values *r = reference(n);
   const unsigned n_particles = n + 2;
   const uint32_t n_configs = 1u << n_particles;
@@ -211,7 +172,7 @@ static void engines_match_reference_per_configuration(unsigned n, hegetcl_precis
   const double tol = tolerance(precision);
   double worst = 0, worst_ratio = 0;
   for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
-    hegetcl_amplitude *amp = amplitude(engine, n, precision);
+    hegetcl_amplitude *amp = ts_amplitude_set_get(&amps, engine, n, precision);
     for (size_t e = 0; e < n_events; ++e) me[e] = -1; /* poison */
     TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate_helicity(amp, n_events, batch, helicity, me));
     for (size_t event = 0; event < n_events; ++event) {
@@ -238,15 +199,15 @@ static void engines_match_reference_per_configuration(unsigned n, hegetcl_precis
 
 /* Every engine's summed kernel against the reference's sum over configurations. */
 static void engines_match_reference_summed(unsigned n, hegetcl_precision precision) {
-  skip_without_fp64(precision);
+  ts_skip_without_fp64(ctx, precision);
   const reference_values *r = reference(n);
   const double tol = tolerance(precision);
   double worst = 0;
   for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     double me[N_POINTS];
     for (size_t e = 0; e < N_POINTS; ++e) me[e] = -1; /* poison */
-    TS_ASSERT_OK(
-        ctx, hegetcl_amplitude_evaluate(amplitude(engine, n, precision), N_POINTS, r->momenta, me));
+    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(ts_amplitude_set_get(&amps, engine, n, precision),
+                                                 N_POINTS, r->momenta, me));
     for (size_t point = 0; point < N_POINTS; ++point) {
       const double rel = ts_rel_diff(me[point], r->summed[point]);
       if (rel > worst) worst = rel;

@@ -32,24 +32,74 @@ int ts_has_fp64(hegetcl_context *ctx) {
   return hegetcl_context_device(ctx, &info) == HEGETCL_OK && info.has_fp64;
 }
 
-static uint64_t splitmix64(uint64_t *state) {
+void ts_skip_without_fp64(hegetcl_context *ctx, hegetcl_precision precision) {
+  if (precision == HEGETCL_PRECISION_DOUBLE && !ts_has_fp64(ctx)) {
+    print_message("# SKIP: %s has no cl_khr_fp64, so double precision cannot run\n",
+                  ts_device_name(ctx));
+    skip();
+  }
+}
+
+void ts_amplitude_set_create(hegetcl_context *ctx, unsigned n_min, unsigned n_max,
+                             ts_amplitude_wanted wanted, ts_amplitude_set *set) {
+  memset(set, 0, sizeof *set);
+  if (n_max > TS_AMPLITUDE_SET_N_MAX) n_max = TS_AMPLITUDE_SET_N_MAX;
+  const int fp64 = ts_has_fp64(ctx);
+  for (unsigned n = n_min; n <= n_max; ++n)
+    for (int p = 0; p < 2; ++p) {
+      if (p == HEGETCL_PRECISION_DOUBLE && !fp64) continue;
+      for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
+        if (wanted != NULL && !wanted(engine, n, (hegetcl_precision)p)) continue;
+        hegetcl_process process;
+        hegetcl_process_defaults(&process, n);
+        process.engine = (hegetcl_engine)engine;
+        process.precision = (hegetcl_precision)p;
+        hegetcl_status *status = &set->status[engine][n][p];
+        *status = hegetcl_amplitude_create(ctx, &process, &set->amps[engine][n][p]);
+        if (*status != HEGETCL_OK)
+          snprintf(set->message[engine][n][p], sizeof set->message[engine][n][p], "%s",
+                   hegetcl_last_error(ctx));
+      }
+    }
+}
+
+hegetcl_amplitude *ts_amplitude_set_get(const ts_amplitude_set *set, unsigned engine, unsigned n,
+                                        hegetcl_precision precision) {
+  if (set->status[engine][n][precision] != HEGETCL_OK)
+    fail_msg("creating the %s engine for n=%u in %s failed: %s: %s",
+             hegetcl_engine_name((hegetcl_engine)engine), n, hegetcl_precision_name(precision),
+             hegetcl_status_name(set->status[engine][n][precision]),
+             set->message[engine][n][precision]);
+  return set->amps[engine][n][precision];
+}
+
+void ts_amplitude_set_destroy(ts_amplitude_set *set) {
+  for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine)
+    for (unsigned n = 0; n <= TS_AMPLITUDE_SET_N_MAX; ++n)
+      for (int p = 0; p < 2; ++p) {
+        hegetcl_amplitude_destroy(set->amps[engine][n][p]);
+        set->amps[engine][n][p] = NULL;
+      }
+}
+
+uint64_t ts_splitmix64(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
 
-static double uniform(uint64_t *state) {
-  return ((double)(splitmix64(state) >> 11) + 0.5) * 0x1p-53;
+double ts_uniform(uint64_t *state) {
+  return ((double)(ts_splitmix64(state) >> 11) + 0.5) * 0x1p-53;
 }
 
 /* RAMBO (Kleiss, Stirling, Ellis 1986) for n massless particles at total energy w, c.m. frame. */
 static void rambo(unsigned n, double w, uint64_t *state, double p[][4]) {
   double q[16][4], r[4] = {0, 0, 0, 0};
   for (unsigned i = 0; i < n; ++i) {
-    const double c = 2 * uniform(state) - 1, s = sqrt(1 - c * c);
-    const double f = 2 * 3.14159265358979323846 * uniform(state);
-    q[i][0] = -log(uniform(state) * uniform(state));
+    const double c = 2 * ts_uniform(state) - 1, s = sqrt(1 - c * c);
+    const double f = 2 * 3.14159265358979323846 * ts_uniform(state);
+    q[i][0] = -log(ts_uniform(state) * ts_uniform(state));
     q[i][3] = q[i][0] * c;
     q[i][2] = q[i][0] * s * cos(f);
     q[i][1] = q[i][0] * s * sin(f);
@@ -87,8 +137,7 @@ void ts_random_points(unsigned n_photons, double sqrt_s, size_t n_events, uint64
     const double beams[2][4] = {{sqrt_s / 2, 0, 0, sqrt_s / 2}, {sqrt_s / 2, 0, 0, -sqrt_s / 2}};
     for (unsigned i = 0; i < n_particles; ++i)
       for (int c = 0; c < 4; ++c)
-        momenta[HG_SOA_INDEX(c, i, n_particles, n_events, e)] =
-            i < 2 ? beams[i][c] : p[i - 2][c];
+        momenta[HG_SOA_INDEX(c, i, n_particles, n_events, e)] = i < 2 ? beams[i][c] : p[i - 2][c];
   }
 }
 

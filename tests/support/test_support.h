@@ -35,11 +35,45 @@ double ts_rel_diff(double a, double b);
 /* Whether the context's device can run double precision. */
 int ts_has_fp64(hegetcl_context *ctx);
 
+/* The next value of a splitmix64 stream, and a uniform draw in (0, 1) from its top 53 bits. */
+uint64_t ts_splitmix64(uint64_t *state);
+double ts_uniform(uint64_t *state);
+
+/* Skips the calling test, saying why, when precision is double and the device has no fp64. */
+void ts_skip_without_fp64(hegetcl_context *ctx, hegetcl_precision precision);
+
+/* The largest photon count an amplitude set holds. */
+#define TS_AMPLITUDE_SET_N_MAX 12
+
+/* Which (engine, n, precision) an amplitude set creates; NULL creates every one. */
+typedef int (*ts_amplitude_wanted)(unsigned engine, unsigned n, hegetcl_precision precision);
+
+/* One amplitude per engine, n and precision, with each creation's status and message, so that a
+ * failed creation fails only the tests that use it. */
+typedef struct {
+  hegetcl_amplitude *amps[HEGETCL_ENGINE_COUNT][TS_AMPLITUDE_SET_N_MAX + 1][2];
+  hegetcl_status status[HEGETCL_ENGINE_COUNT][TS_AMPLITUDE_SET_N_MAX + 1][2];
+  char message[HEGETCL_ENGINE_COUNT][TS_AMPLITUDE_SET_N_MAX + 1][2][1024];
+} ts_amplitude_set;
+
+/* Creates the wanted amplitudes for n_min <= n <= n_max (at most TS_AMPLITUDE_SET_N_MAX), double
+ * ones only where the device has fp64, recording each status and the library's message. */
+void ts_amplitude_set_create(hegetcl_context *ctx, unsigned n_min, unsigned n_max,
+                             ts_amplitude_wanted wanted, ts_amplitude_set *set);
+
+/* The amplitude for (engine, n, precision); fails the calling test with the recorded message when
+ * its creation failed. */
+hegetcl_amplitude *ts_amplitude_set_get(const ts_amplitude_set *set, unsigned engine, unsigned n,
+                                        hegetcl_precision precision);
+
+/* Destroys every amplitude of the set (not the context). */
+void ts_amplitude_set_destroy(ts_amplitude_set *set);
+
 /* Asserts status is HEGETCL_OK, printing the context's message otherwise. */
-#define TS_ASSERT_OK(ctx, status)                                                                   \
-  do {                                                                                              \
-    const hegetcl_status ts_status_ = (status);                                                     \
-    if (ts_status_ != HEGETCL_OK)                                                                   \
+#define TS_ASSERT_OK(ctx, status)                                                                  \
+  do {                                                                                             \
+    const hegetcl_status ts_status_ = (status);                                                    \
+    if (ts_status_ != HEGETCL_OK)                                                                  \
       fail_msg("%s: %s", hegetcl_status_name(ts_status_), hegetcl_last_error(ctx));                \
   } while (0)
 
