@@ -114,6 +114,41 @@ static hegetcl_status create_part_kernels(hegetcl_amplitude *amp) {
                           &amp->accumulate);
 }
 
+hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, unsigned n_photons,
+                                 hg_source_part *parts, size_t *n_parts, char **generated,
+                                 unsigned *n_diagram_parts) {
+  *n_parts = 0;
+  *generated = NULL;
+  *n_diagram_parts = 1;
+  switch (engine) {
+  case HEGETCL_ENGINE_PERMUTATION:
+    parts[(*n_parts)++] = (hg_source_part){"amplitudes/permutation.cl", NULL};
+    return HEGETCL_OK;
+  case HEGETCL_ENGINE_UNROLLED:
+    parts[(*n_parts)++] = (hg_source_part){"amplitudes/unrolled.cl", NULL};
+    return HEGETCL_OK;
+  case HEGETCL_ENGINE_RECURSIVE:
+    parts[(*n_parts)++] = (hg_source_part){"amplitudes/recursive.cl", NULL};
+    return HEGETCL_OK;
+  case HEGETCL_ENGINE_DIAGRAMS: {
+    /* one part: hg_engine_amplitude for kernels.cl's amplitude_summed and amplitude_helicity;
+     * several: one kernel per part and amplitude_accumulate (diagrams_codegen.h) */
+    const hegetcl_status status = hg_diagrams_source_parts(
+        n_photons, hg_diagrams_part_count(n_photons) > 1 ? HG_DIAGRAMS_PER_PART : 0, generated,
+        n_diagram_parts);
+    if (status != HEGETCL_OK)
+      return hg_fail(ctx, status, "generating the diagram code for %u photons failed",
+                     n_photons);
+    parts[(*n_parts)++] = (hg_source_part){"amplitudes/engine_common.cl", NULL};
+    parts[(*n_parts)++] = (hg_source_part){NULL, *generated};
+    return HEGETCL_OK;
+  }
+  }
+  return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                 "engine %d is not an engine: use permutation, unrolled, diagrams or recursive",
+                 (int)engine);
+}
+
 hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_process *process,
                                         hegetcl_amplitude **out) {
   *out = NULL;
@@ -130,35 +165,11 @@ hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_proc
   if (status != HEGETCL_OK) goto fail;
   hg_source_part parts[3];
   size_t n_parts = 0;
-  switch (process->engine) {
-  case HEGETCL_ENGINE_PERMUTATION:
-    parts[n_parts++] = (hg_source_part){"amplitudes/permutation.cl", NULL};
-    break;
-  case HEGETCL_ENGINE_UNROLLED:
-    parts[n_parts++] = (hg_source_part){"amplitudes/unrolled.cl", NULL};
-    break;
-  case HEGETCL_ENGINE_RECURSIVE:
-    parts[n_parts++] = (hg_source_part){"amplitudes/recursive.cl", NULL};
-    break;
-  case HEGETCL_ENGINE_DIAGRAMS: {
-    /* one part: hg_engine_amplitude for kernels.cl's amplitude_summed and amplitude_helicity;
-     * several: one kernel per part and amplitude_accumulate (diagrams_codegen.h) */
-    unsigned n_diagram_parts = 0;
-    status = hg_diagrams_source_parts(
-        process->n_photons,
-        hg_diagrams_part_count(process->n_photons) > 1 ? HG_DIAGRAMS_PER_PART : 0, &generated,
-        &n_diagram_parts);
-    amp->n_parts = n_diagram_parts > 1 ? n_diagram_parts : 0;
-    if (status != HEGETCL_OK) {
-      hg_fail(ctx, status, "generating the diagram code for %u photons failed",
-              process->n_photons);
-      goto fail;
-    }
-    parts[n_parts++] = (hg_source_part){"amplitudes/engine_common.cl", NULL};
-    parts[n_parts++] = (hg_source_part){NULL, generated};
-    break;
-  }
-  }
+  unsigned n_diagram_parts = 0;
+  status = hg_engine_sources(ctx, process->engine, process->n_photons, parts, &n_parts,
+                             &generated, &n_diagram_parts);
+  if (status != HEGETCL_OK) goto fail;
+  amp->n_parts = n_diagram_parts > 1 ? n_diagram_parts : 0;
   parts[n_parts++] = (hg_source_part){"amplitudes/kernels.cl", NULL};
   status = hg_program_get(ctx, parts, n_parts, amp->options, &amp->program, &amp->build_seconds);
   if (status != HEGETCL_OK) goto fail;

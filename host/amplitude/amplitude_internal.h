@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "core/context.h"
+#include "core/program.h"
 #include "hegetcl/amplitude.h"
 
 struct hegetcl_amplitude {
@@ -25,6 +26,14 @@ struct hegetcl_amplitude {
   size_t local_size;              /* 0: chosen from the kernel's limits */
   double build_seconds;           /* 0 when the program came from the cache */
 };
+
+/* The sources of an engine's hg_engine_amplitude (or, for the split diagram engine, its part
+ * functions) for n photons, written into parts (room for 2) ahead of the caller's kernels; the
+ * diagram engine's generated text is returned in *generated (the caller frees it) and its number of
+ * parts in *n_diagram_parts (1 for every other engine). */
+hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, unsigned n_photons,
+                                 hg_source_part *parts, size_t *n_parts, char **generated,
+                                 unsigned *n_diagram_parts);
 
 /* Sizeof the program's REAL. */
 size_t hg_amplitude_real_size(const hegetcl_amplitude *amp);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amplitude/diagrams_codegen.h"
+#include "amplitude/amplitude_internal.h"
 #include "core/context.h"
 #include "core/program.h"
 #include "probe.h"
@@ -94,29 +94,12 @@ hegetcl_status ts_probe_build(hegetcl_context *ctx, int engine, hegetcl_precisio
   char *generated = NULL;
   hg_source_part parts[4];
   size_t n_parts = 0;
-  switch (engine) {
-  case TS_PROBE_HELAS_ONLY:
+  if (engine == TS_PROBE_HELAS_ONLY) {
     parts[n_parts++] = (hg_source_part){"amplitudes/engine_common.cl", NULL};
-    break;
-  case HEGETCL_ENGINE_PERMUTATION:
-    parts[n_parts++] = (hg_source_part){"amplitudes/permutation.cl", NULL};
-    break;
-  case HEGETCL_ENGINE_UNROLLED:
-    parts[n_parts++] = (hg_source_part){"amplitudes/unrolled.cl", NULL};
-    break;
-  case HEGETCL_ENGINE_RECURSIVE:
-    parts[n_parts++] = (hg_source_part){"amplitudes/recursive.cl", NULL};
-    break;
-  case HEGETCL_ENGINE_DIAGRAMS:
-    status = hg_diagrams_source(n_photons, &generated);
-    if (status != HEGETCL_OK)
-      return hg_fail(ctx, status, "generating the diagram code for %u photons failed", n_photons);
-    parts[n_parts++] = (hg_source_part){"amplitudes/engine_common.cl", NULL};
-    parts[n_parts++] = (hg_source_part){NULL, generated};
-    out->n_diagram_parts = hg_diagrams_part_count(n_photons);
-    break;
-  default:
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "engine %d is not an engine", engine);
+  } else {
+    status = hg_engine_sources(ctx, (hegetcl_engine)engine, n_photons, parts, &n_parts,
+                               &generated, &out->n_diagram_parts);
+    if (status != HEGETCL_OK) return status;
   }
   parts[n_parts++] = (hg_source_part){NULL, ts_probe_preamble};
   parts[n_parts++] = (hg_source_part){NULL, kernel_text};
