@@ -10,12 +10,14 @@
 typedef uint hg_u32;
 typedef ulong hg_u64;
 #define HG_INLINE static inline
+#define HG_GLOBAL __global /* a pointer into a buffer; host C has one address space */
 #else
 #include <math.h>
 #include <stdint.h>
 typedef uint32_t hg_u32;
 typedef uint64_t hg_u64;
 #define HG_INLINE static inline
+#define HG_GLOBAL
 #endif
 
 #endif

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* The packed PDF grid of cl/pdf/lhapdf6_interp.h, made from a loaded LHAPDF 6 member (internal). */
+#ifndef HG_PDF_LHAPDF6_GRID_H
+#define HG_PDF_LHAPDF6_GRID_H
+
+#include <stddef.h>
+
+#include "hegetcl/pdf.h"
+
+/* A new grid in the layout of cl/pdf/lhapdf6_interp.h holding the flavours pids[0..n_pids) (0 is
+ * the gluon), slot i for pids[i], for hg_pdf_xfxq2 on a device or the host; free() it. A pid the
+ * set lacks is HEGETCL_ERR_INPUT with a message naming the set's flavours. */
+hegetcl_status hg_pdf_pack(const hegetcl_pdf *pdf, const int *pids, size_t n_pids, double **grid,
+                           size_t *n_doubles, char *message, size_t size);
+
+/* The slot of pid (0 is the gluon) in the member's own grid, -1 if the set lacks it. */
+int hg_pdf_slot(const hegetcl_pdf *pdf, int pid);
+
+/* The member's own grid: every flavour, slot i for hegetcl_pdf_flavours()[i]. */
+const double *hg_pdf_grid(const hegetcl_pdf *pdf, size_t *n_doubles);
+
+#endif
