@@ -2,11 +2,15 @@
 # SPDX-License-Identifier: MIT
 # Sets hegetcl up on a Debian machine and runs the main job:
 #   1. installs the Debian packages it needs (OpenCL ICD loader and headers, PoCL for the CPU,
-#      Meson, ninja, cmocka), unless they are there already;
-#   2. configures and builds into build/;
-#   3. runs the main job: lists the OpenCL devices, evaluates u ubar -> n photons with every
-#      engine at MadGraph5_aMC@NLO's reference points (n = 2..6) and prints the agreement, then
-#      times every engine with hegetcl-bench.
+#      Meson, ninja, cmocka, Random123), unless they are there already, and the Python package
+#      parton (PyPI; the tests' independent PDF reader);
+#   2. makes the PDF set cteq6l1 (LHAPDF ID 10042) available in the LHAPDF data path: copied
+#      from ../shared/pdfsets when that exists (offline), else fetched from the LHAPDF server;
+#   3. configures and builds into build/;
+#   4. runs the main job: lists the OpenCL devices, evaluates u ubar -> n photons with every
+#      engine at MadGraph5_aMC@NLO's reference points (n = 2..6) and prints the agreement,
+#      integrates sigma(p p -> 2 and 3 photons) in the HEGET paper's set-up, then times every
+#      engine with hegetcl-bench.
 # usage: bash setup.sh [--deps-only] [--device SPEC]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -23,7 +27,7 @@ while [ $# -gt 0 ]; do
 done
 
 packages=(ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo meson ninja-build
-          pkg-config libcmocka-dev python3 gcc)
+          pkg-config libcmocka-dev librandom123-dev python3 python3-pip gcc curl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -35,6 +39,29 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
+if ! python3 -c 'import parton' 2>/dev/null; then
+  echo "setup.sh: installing the Python package parton (PyPI)"
+  python3 -m pip install --quiet parton 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages parton
+fi
+
+# The PDF set: LHAPDF_DATA_PATH's first folder, else the user's LHAPDF folder.
+pdf_set=cteq6l1
+pdf_dir=${LHAPDF_DATA_PATH:-${XDG_DATA_HOME:-$HOME/.local/share}/LHAPDF}
+pdf_dir=${pdf_dir%%:*}
+if [ ! -f "$pdf_dir/$pdf_set/$pdf_set.info" ]; then
+  mkdir -p "$pdf_dir"
+  if [ -f "../shared/pdfsets/$pdf_set/$pdf_set.info" ]; then
+    echo "setup.sh: copying the PDF set $pdf_set from ../shared/pdfsets into $pdf_dir"
+    cp -r "../shared/pdfsets/$pdf_set" "$pdf_dir/"
+  else
+    url="https://lhapdfsets.web.cern.ch/current/$pdf_set.tar.gz"
+    echo "setup.sh: fetching the PDF set $pdf_set from $url into $pdf_dir"
+    curl -fsSL "$url" | tar -xz -C "$pdf_dir" ||
+      { echo "setup.sh: could not fetch $url: put $pdf_set/ into $pdf_dir by hand" >&2; exit 1; }
+  fi
+fi
+export LHAPDF_DATA_PATH=$pdf_dir${LHAPDF_DATA_PATH:+:$LHAPDF_DATA_PATH}
 [ "$deps_only" -eq 1 ] && exit 0
 
 [ -f build/build.ninja ] || meson setup build
@@ -47,6 +74,11 @@ if [ -d "$refs" ]; then
   echo "== |M|^2 against MadGraph5_aMC@NLO ($refs)"
   ./build/hegetcl me --device "$device" "$refs"/me_points_n{2,3,4,5,6}.txt | grep largest
 fi
+echo "== sigma(p p -> n photons), the HEGET paper's set-up (u from proton 1, as its table)"
+for n in 2 3; do
+  ./build/hegetcl xsec --n "$n" --device "$device" --orientation u-first --target-error 0.003 \
+    --quiet --json "build/xsec_n$n.json"
+done
 echo "== matrix-element throughput (hegetcl-bench; JSON in build/bench.json)"
 # n up to 7: the diagram engine's n = 8 program takes minutes to compile (README, "Throughput")
 ./build/bench/hegetcl-bench --device "$device" --n 2-7 --precision double --mode summed \

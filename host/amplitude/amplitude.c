@@ -216,8 +216,7 @@ size_t hg_amplitude_real_size(const hegetcl_amplitude *amp) {
   return amp->process.precision == HEGETCL_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
 }
 
-/* Makes the buffers hold at least n_events; they are kept for the next call. */
-static hegetcl_status reserve(hegetcl_amplitude *amp, size_t n_events) {
+hegetcl_status hg_amplitude_reserve(hegetcl_amplitude *amp, size_t n_events) {
   if (n_events <= amp->capacity) return HEGETCL_OK;
   release_buffers(amp);
   hegetcl_context *ctx = amp->ctx;
@@ -225,12 +224,12 @@ static hegetcl_status reserve(hegetcl_amplitude *amp, size_t n_events) {
   const size_t n_particles = amp->process.n_photons + 2;
   cl_int err = CL_SUCCESS;
   amp->momenta =
-      clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, 4 * n_particles * n_events * real, NULL, &err);
+      clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 4 * n_particles * n_events * real, NULL, &err);
   hegetcl_status status =
       hg_cl_check(ctx, err, "clCreateBuffer", "allocating momenta for %zu events", n_events);
   if (status != HEGETCL_OK) return status;
   amp->helicities =
-      clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, n_events * sizeof(cl_uint), NULL, &err);
+      clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, n_events * sizeof(cl_uint), NULL, &err);
   status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating helicities for %zu events",
                        n_events);
   if (status != HEGETCL_OK) return status;
@@ -334,7 +333,7 @@ hegetcl_status hg_amplitude_set_common_args(hegetcl_amplitude *amp, cl_kernel ke
 
 hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
                                    const uint32_t *helicity) {
-  hegetcl_status status = reserve(amp, n_events);
+  hegetcl_status status = hg_amplitude_reserve(amp, n_events);
   if (status != HEGETCL_OK) return status;
   const size_t count = 4 * (amp->process.n_photons + 2) * n_events;
   const size_t real = hg_amplitude_real_size(amp);

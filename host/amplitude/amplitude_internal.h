@@ -35,6 +35,9 @@ hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, un
                                  hg_source_part *parts, size_t *n_parts, char **generated,
                                  unsigned *n_diagram_parts);
 
+/* Makes the device buffers (momenta, helicities, |M|^2) hold at least n_events; kept for later
+ * calls. Kernels of other programs (the cross-section sampler) may fill momenta and helicities. */
+hegetcl_status hg_amplitude_reserve(hegetcl_amplitude *amp, size_t n_events);
 /* Sizeof the program's REAL. */
 size_t hg_amplitude_real_size(const hegetcl_amplitude *amp);
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The hegetcl command: list devices, evaluate |M|^2 at reference points, show generated code. */
+/* The hegetcl command: list devices, evaluate |M|^2 at reference points, show generated code,
+ * integrate cross sections. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "amplitude/diagrams_codegen.h"
+#include "cli/commands.h"
 #include "hegetcl/hegetcl.h"
 #include "io/mg5_points.h"
 
@@ -20,6 +22,8 @@ static int usage(FILE *out) {
           "                           every engine and compare\n"
           "  diagrams N               print the diagram engine's generated OpenCL C for N photons\n"
           "                           (from N = %d on, every part of the split form)\n"
+          "  xsec --n N [OPTIONS]     sigma(p p -> N photons) with VEGAS on the device\n"
+          "                           (hegetcl xsec --help lists its options)\n"
           "\n"
           "options (me):\n"
           "  --device SPEC            auto (default: a GPU, else the CPU), gpu, cpu, P:D, or a\n"
@@ -193,6 +197,7 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "devices") == 0) return cmd_devices();
   if (strcmp(argv[1], "me") == 0) return cmd_me(argc - 2, argv + 2);
   if (strcmp(argv[1], "diagrams") == 0 && argc == 3) return cmd_diagrams(argv[2]);
+  if (strcmp(argv[1], "xsec") == 0) return hg_cli_xsec(argc - 2, argv + 2);
   fprintf(stderr, "hegetcl: error: unknown command '%s'\n", argv[1]);
   return usage(stderr);
 }

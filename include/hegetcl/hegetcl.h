@@ -5,7 +5,10 @@
 
 #include "hegetcl/amplitude.h"
 #include "hegetcl/device.h"
+#include "hegetcl/pdf.h"
 #include "hegetcl/status.h"
+#include "hegetcl/vegas.h"
+#include "hegetcl/xsec.h"
 
 #define HEGETCL_VERSION "0.1.0"
 

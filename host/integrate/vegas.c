@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/* VEGAS: device reduction launches, grid refinement, and the inverse-variance combination. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "integrate/vegas.h"
+#include "shared/kernel_names.h"
+
+/* Must match cl/integrate/reduce.cl. */
+#define HG_REDUCE_LOCAL 128
+#define HG_REDUCE_SUMS 4
+/* Events per work-group of the reduction. */
+#define HG_REDUCE_PER_GROUP (8 * HG_REDUCE_LOCAL)
+
+struct hg_vegas {
+  hegetcl_context *ctx;
+  hegetcl_vegas_settings settings;
+  unsigned dims, bins;
+  cl_kernel reduce;
+  cl_mem grid, sums, hist;
+  size_t max_groups;
+  double *edges, *d, *scratch, *sums_host, *hist_host;
+  double *estimates, *variances; /* of the combined iterations */
+};
+
+void hegetcl_vegas_settings_defaults(hegetcl_vegas_settings *s) {
+  s->bins = 64;
+  s->alpha = 1.5;
+  s->adapt_iterations = 5;
+  s->adapt_events = 200000;
+  s->events_per_iteration = 1000000;
+  s->min_iterations = 3;
+  s->max_iterations = 100;
+  s->max_events = 1000000000;
+  s->target_rel_error = 2e-3;
+  s->batch_size = (size_t)1 << 20;
+  s->seed = 1;
+}
+
+const double *hg_vegas_edges(const hg_vegas *v) { return v->edges; }
+
+static hegetcl_status check_settings(hegetcl_context *ctx, const hegetcl_vegas_settings *s) {
+  if (s->bins < 2 || s->bins > 255)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "VEGAS bins = %u: must be between 2 and 255 (bin indices are stored as bytes)",
+                   s->bins);
+  if (!(s->alpha >= 0.0) || !isfinite(s->alpha))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "VEGAS alpha = %g: must be a finite number >= 0",
+                   s->alpha);
+  if (s->events_per_iteration < 2 || (s->adapt_iterations > 0 && s->adapt_events < 2))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "events per iteration must be at least 2 (got %llu, adapting %llu)",
+                   (unsigned long long)s->events_per_iteration,
+                   (unsigned long long)s->adapt_events);
+  if (s->max_iterations < 1 || s->min_iterations > s->max_iterations)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "iterations: min %u, max %u: max must be at least 1 and at least min",
+                   s->min_iterations, s->max_iterations);
+  if (!(s->target_rel_error >= 0.0))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "target relative error = %g: must be >= 0",
+                   s->target_rel_error);
+  if (s->batch_size < HG_REDUCE_LOCAL || s->batch_size > UINT32_MAX / 2)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "batch size %zu: must be between %d and %u",
+                   s->batch_size, HG_REDUCE_LOCAL, UINT32_MAX / 2);
+  return HEGETCL_OK;
+}
+
+hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigned dims,
+                               const hegetcl_vegas_settings *settings, hg_vegas **out) {
+  *out = NULL;
+  hegetcl_status status = check_settings(ctx, settings);
+  if (status != HEGETCL_OK) return status;
+  hg_vegas *v = calloc(1, sizeof *v);
+  if (v == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the VEGAS state");
+  v->ctx = ctx;
+  v->settings = *settings;
+  v->dims = dims;
+  v->bins = settings->bins;
+  const size_t batch = settings->batch_size;
+  v->max_groups = (batch + HG_REDUCE_PER_GROUP - 1) / HG_REDUCE_PER_GROUP;
+  const size_t n_edges = (size_t)dims * (v->bins + 1), n_hist = (size_t)dims * v->bins;
+  v->edges = malloc(n_edges * sizeof *v->edges);
+  v->d = malloc(n_hist * sizeof *v->d);
+  v->scratch = malloc(2 * ((size_t)v->bins + 1) * sizeof *v->scratch);
+  v->sums_host = malloc(v->max_groups * HG_REDUCE_SUMS * sizeof *v->sums_host);
+  v->hist_host = malloc(v->max_groups * n_hist * sizeof *v->hist_host);
+  v->estimates = malloc(settings->max_iterations * sizeof *v->estimates);
+  v->variances = malloc(settings->max_iterations * sizeof *v->variances);
+  if (!v->edges || !v->d || !v->scratch || !v->sums_host || !v->hist_host || !v->estimates ||
+      !v->variances) {
+    hg_vegas_destroy(v);
+    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory for a VEGAS grid of %u x %u",
+                   dims, v->bins);
+  }
+  for (unsigned j = 0; j < dims; ++j)
+    for (unsigned i = 0; i <= v->bins; ++i)
+      v->edges[(size_t)j * (v->bins + 1) + i] = (double)i / (double)v->bins;
+  cl_int err = CL_SUCCESS;
+  v->reduce = clCreateKernel(program, HG_KERNEL_VEGAS_REDUCE, &err);
+  status = hg_cl_check(ctx, err, "clCreateKernel", "creating %s", HG_KERNEL_VEGAS_REDUCE);
+  if (status == HEGETCL_OK) {
+    v->grid = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, n_edges * sizeof(double), NULL, &err);
+    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the VEGAS grid");
+  }
+  if (status == HEGETCL_OK) {
+    v->sums = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
+                             v->max_groups * HG_REDUCE_SUMS * sizeof(double), NULL, &err);
+    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating VEGAS partial sums");
+  }
+  if (status == HEGETCL_OK) {
+    v->hist = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
+                             v->max_groups * n_hist * sizeof(double), NULL, &err);
+    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating VEGAS partial histograms");
+  }
+  if (status != HEGETCL_OK) {
+    hg_vegas_destroy(v);
+    return status;
+  }
+  *out = v;
+  return HEGETCL_OK;
+}
+
+void hg_vegas_destroy(hg_vegas *v) {
+  if (v == NULL) return;
+  if (v->reduce) clReleaseKernel(v->reduce);
+  if (v->grid) clReleaseMemObject(v->grid);
+  if (v->sums) clReleaseMemObject(v->sums);
+  if (v->hist) clReleaseMemObject(v->hist);
+  free(v->edges);
+  free(v->d);
+  free(v->scratch);
+  free(v->sums_host);
+  free(v->hist_host);
+  free(v->estimates);
+  free(v->variances);
+  free(v);
+}
+
+void hg_vegas_refine_dimension(double *edges, const double *d, unsigned bins, double alpha,
+                               double *scratch) {
+  double *smooth = scratch, *share = scratch + bins;
+  /* neighbour smoothing, as Lepage's VEGAS */
+  double total = 0.0;
+  for (unsigned i = 0; i < bins; ++i) {
+    const double left = i > 0 ? d[i - 1] : d[i], right = i + 1 < bins ? d[i + 1] : d[i];
+    smooth[i] = (i == 0 || i + 1 == bins) ? 0.5 * (d[i] + (i == 0 ? right : left))
+                                          : (left + d[i] + right) / 3.0;
+    total += smooth[i];
+  }
+  if (!(total > 0.0)) return; /* nothing seen: keep the grid */
+  double share_total = 0.0;
+  for (unsigned i = 0; i < bins; ++i) {
+    const double r = smooth[i] / total;
+    /* ((r - 1) / ln r)^alpha, with its limits 0 at r = 0 and 1 at r = 1 */
+    share[i] = r > 0.0 ? (r < 1.0 ? pow((r - 1.0) / log(r), alpha) : 1.0) : 0.0;
+    share_total += share[i];
+  }
+  const double per_bin = share_total / bins;
+  /* new edges where the cumulative share crosses multiples of per_bin; old bins are filled
+   * uniformly */
+  double *next = smooth; /* reuse: new interior edges 1 .. bins - 1 */
+  unsigned k = 0;
+  double acc = 0.0;
+  for (unsigned i = 1; i < bins; ++i) {
+    const double want = per_bin * i;
+    while (k < bins - 1 && acc + share[k] < want) acc += share[k++];
+    const double frac = share[k] > 0.0 ? (want - acc) / share[k] : 0.0;
+    next[i] = edges[k] + (frac < 1.0 ? frac : 1.0) * (edges[k + 1] - edges[k]);
+  }
+  for (unsigned i = 1; i < bins; ++i) edges[i] = next[i];
+  edges[0] = 0.0;
+  edges[bins] = 1.0;
+}
+
+static hegetcl_status reduce_batch(hg_vegas *v, const hg_vegas_buffers *b, size_t n_events,
+                                   double sums[HG_REDUCE_SUMS]) {
+  hegetcl_context *ctx = v->ctx;
+  const cl_uint n = (cl_uint)n_events, per_group = HG_REDUCE_PER_GROUP;
+  const size_t groups = (n_events + HG_REDUCE_PER_GROUP - 1) / HG_REDUCE_PER_GROUP;
+  const cl_uint use_me = b->me != NULL;
+  const cl_mem me = b->me != NULL ? b->me : b->factor;
+  cl_int err = clSetKernelArg(v->reduce, 0, sizeof(cl_mem), &b->factor);
+  err |= clSetKernelArg(v->reduce, 1, sizeof(cl_mem), &me);
+  err |= clSetKernelArg(v->reduce, 2, sizeof(cl_uint), &use_me);
+  err |= clSetKernelArg(v->reduce, 3, sizeof(cl_mem), &b->bins);
+  err |= clSetKernelArg(v->reduce, 4, sizeof(cl_uint), &n);
+  err |= clSetKernelArg(v->reduce, 5, sizeof(cl_uint), &per_group);
+  err |= clSetKernelArg(v->reduce, 6, sizeof(cl_mem), &v->sums);
+  err |= clSetKernelArg(v->reduce, 7, sizeof(cl_mem), &v->hist);
+  hegetcl_status status =
+      hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_VEGAS_REDUCE);
+  if (status != HEGETCL_OK) return status;
+  const size_t local = HG_REDUCE_LOCAL, global = groups * HG_REDUCE_LOCAL;
+  err = clEnqueueNDRangeKernel(ctx->queue, v->reduce, 1, NULL, &global, &local, 0, NULL, NULL);
+  status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
+                       HG_KERNEL_VEGAS_REDUCE, n_events);
+  if (status != HEGETCL_OK) return status;
+  const size_t n_hist = (size_t)v->dims * v->bins;
+  err = clEnqueueReadBuffer(ctx->queue, v->sums, CL_FALSE, 0,
+                            groups * HG_REDUCE_SUMS * sizeof(double), v->sums_host, 0, NULL, NULL);
+  err |= clEnqueueReadBuffer(ctx->queue, v->hist, CL_TRUE, 0, groups * n_hist * sizeof(double),
+                             v->hist_host, 0, NULL, NULL);
+  status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading VEGAS partial sums");
+  if (status != HEGETCL_OK) return status;
+  /* fixed order: group by group */
+  for (size_t g = 0; g < groups; ++g) {
+    for (int k = 0; k < HG_REDUCE_SUMS; ++k) sums[k] += v->sums_host[g * HG_REDUCE_SUMS + k];
+    const double *h = v->hist_host + g * n_hist;
+    for (size_t i = 0; i < n_hist; ++i) v->d[i] += h[i];
+  }
+  return HEGETCL_OK;
+}
+
+static hegetcl_status upload_grid(hg_vegas *v) {
+  const size_t n_edges = (size_t)v->dims * (v->bins + 1);
+  const cl_int err = clEnqueueWriteBuffer(v->ctx->queue, v->grid, CL_TRUE, 0,
+                                          n_edges * sizeof(double), v->edges, 0, NULL, NULL);
+  return hg_cl_check(v->ctx, err, "clEnqueueWriteBuffer", "uploading the VEGAS grid");
+}
+
+/* One iteration of n_events: samples in batches, reduces, refines the grid. */
+static hegetcl_status iterate(hg_vegas *v, uint32_t index, uint64_t n_events,
+                              hg_vegas_sampler sampler, void *user, const hg_vegas_buffers *b,
+                              double *estimate, double *variance, uint64_t *nonzero) {
+  hegetcl_status status = upload_grid(v);
+  if (status != HEGETCL_OK) return status;
+  memset(v->d, 0, (size_t)v->dims * v->bins * sizeof *v->d);
+  double sums[HG_REDUCE_SUMS] = {0.0, 0.0, 0.0, 0.0};
+  for (uint64_t first = 0; first < n_events; first += v->settings.batch_size) {
+    const uint64_t left = n_events - first;
+    const size_t batch = left < v->settings.batch_size ? (size_t)left : v->settings.batch_size;
+    status = sampler(user, index, first, batch, v->grid);
+    if (status == HEGETCL_OK) status = reduce_batch(v, b, batch, sums);
+    if (status != HEGETCL_OK) return status;
+  }
+  if (sums[3] > 0.0)
+    return hg_fail(v->ctx, HEGETCL_ERR_NONFINITE,
+                   "iteration %u: %.0f of %llu events have a non-finite weight (left out of no "
+                   "estimate: the run stops)",
+                   index, sums[3], (unsigned long long)n_events);
+  const double n = (double)n_events;
+  const double mean = sums[0] / n;
+  *estimate = mean;
+  *variance = fmax(sums[1] / n - mean * mean, 0.0) / (n - 1.0);
+  *nonzero = (uint64_t)sums[2];
+  if (sums[2] == 0.0)
+    return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
+                   "iteration %u: none of %llu events has a non-zero weight: the cuts leave no "
+                   "phase space (loosen them or raise the collider energy)",
+                   index, (unsigned long long)n_events);
+  for (unsigned j = 0; j < v->dims; ++j)
+    hg_vegas_refine_dimension(v->edges + (size_t)j * (v->bins + 1), v->d + (size_t)j * v->bins,
+                              v->bins, v->settings.alpha, v->scratch);
+  return HEGETCL_OK;
+}
+
+hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *user,
+                                  const hg_vegas_buffers *buffers, hegetcl_vegas_progress progress,
+                                  void *progress_user, hegetcl_vegas_result *result) {
+  const hegetcl_vegas_settings *s = &v->settings;
+  memset(result, 0, sizeof *result);
+  const double start = hg_now_seconds();
+  uint32_t index = 0;
+  for (unsigned a = 0; a < s->adapt_iterations; ++a, ++index) {
+    const double t0 = hg_now_seconds();
+    double estimate, variance;
+    uint64_t nonzero;
+    hegetcl_status status = iterate(v, index, s->adapt_events, sampler, user, buffers, &estimate,
+                                    &variance, &nonzero);
+    if (status != HEGETCL_OK) return status;
+    result->events_total += s->adapt_events;
+    if (progress) {
+      const hegetcl_vegas_iteration it = {.index = index,
+                                          .adapting = 1,
+                                          .events = s->adapt_events,
+                                          .events_nonzero = nonzero,
+                                          .estimate = estimate,
+                                          .error = sqrt(variance),
+                                          .seconds = hg_now_seconds() - t0};
+      progress(&it, progress_user);
+    }
+  }
+  double inv_sum = 0.0, weighted = 0.0;
+  unsigned k = 0;
+  while (k < s->max_iterations && result->events + s->events_per_iteration <= s->max_events) {
+    const double t0 = hg_now_seconds();
+    double estimate, variance;
+    uint64_t nonzero;
+    hegetcl_status status = iterate(v, index, s->events_per_iteration, sampler, user, buffers,
+                                    &estimate, &variance, &nonzero);
+    if (status != HEGETCL_OK) return status;
+    ++index;
+    if (!(variance > 0.0))
+      return hg_fail(v->ctx, HEGETCL_ERR_NONFINITE,
+                     "iteration %u has zero variance (estimate %g): every weight was equal, so "
+                     "no error can be given; use more events per iteration",
+                     index - 1, estimate);
+    v->estimates[k] = estimate;
+    v->variances[k] = variance;
+    ++k;
+    inv_sum += 1.0 / variance;
+    weighted += estimate / variance;
+    const double combined = weighted / inv_sum;
+    double chi2 = 0.0;
+    for (unsigned i = 0; i < k; ++i)
+      chi2 += (v->estimates[i] - combined) * (v->estimates[i] - combined) / v->variances[i];
+    result->estimate = combined;
+    result->error = sqrt(1.0 / inv_sum);
+    result->chi2_per_dof = k > 1 ? chi2 / (k - 1) : 0.0;
+    result->iterations = k;
+    result->events += s->events_per_iteration;
+    result->events_total += s->events_per_iteration;
+    result->events_nonzero += nonzero;
+    if (progress) {
+      const hegetcl_vegas_iteration it = {.index = index - 1,
+                                          .adapting = 0,
+                                          .events = s->events_per_iteration,
+                                          .events_nonzero = nonzero,
+                                          .estimate = estimate,
+                                          .error = sqrt(variance),
+                                          .combined = combined,
+                                          .combined_error = result->error,
+                                          .chi2_per_dof = result->chi2_per_dof,
+                                          .combined_iterations = k,
+                                          .seconds = hg_now_seconds() - t0};
+      progress(&it, progress_user);
+    }
+    if (k >= s->min_iterations && result->error <= s->target_rel_error * fabs(combined)) {
+      result->reached_target = 1;
+      break;
+    }
+  }
+  result->wall_seconds = hg_now_seconds() - start;
+  if (k == 0)
+    return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
+                   "max events %llu is below events per iteration %llu: no iteration could run",
+                   (unsigned long long)s->max_events,
+                   (unsigned long long)s->events_per_iteration);
+  return HEGETCL_OK;
+}

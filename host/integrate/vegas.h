@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* VEGAS on the device (Lepage, J. Comput. Phys. 27 (1978) 192): the grid on the host and in a
+ * device buffer, the reduction kernel (cl/integrate/reduce.cl), refinement and the combination of
+ * iterations on the host. Any integrand whose sampler writes weight factors and bin indices. */
+#ifndef HG_VEGAS_H
+#define HG_VEGAS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/context.h"
+#include "hegetcl/vegas.h"
+
+/* Enqueues the sampling of events [first_event, first_event + n_events) of iteration `iteration`
+ * (and whatever else makes the weights, e.g. amplitudes), reading the grid from `grid`. */
+typedef hegetcl_status (*hg_vegas_sampler)(void *user, uint32_t iteration, uint64_t first_event,
+                                           size_t n_events, cl_mem grid);
+
+/* The buffers a sampler fills and the reduction reads: factor (doubles), me (|M|^2 in the
+ * program's AMP_REAL, or NULL when the factor is the whole weight), bins (uchar, dims x batch). */
+typedef struct {
+  cl_mem factor, me, bins;
+} hg_vegas_buffers;
+
+typedef struct hg_vegas hg_vegas;
+
+/* A VEGAS integrator over dims dimensions using program's vegas_reduce (built with VEGAS_DIMS =
+ * dims and VEGAS_BINS = settings->bins). */
+hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigned dims,
+                               const hegetcl_vegas_settings *settings, hg_vegas **out);
+void hg_vegas_destroy(hg_vegas *v);
+
+/* Runs the integration (see hegetcl_vegas_settings), calling sampler for every batch. */
+hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *user,
+                                  const hg_vegas_buffers *buffers, hegetcl_vegas_progress progress,
+                                  void *progress_user, hegetcl_vegas_result *result);
+
+/* The grid edges (dims x (bins + 1)), for outputs and tests. */
+const double *hg_vegas_edges(const hg_vegas *v);
+
+/* Lepage's refinement of one dimension's edges (bins + 1 values) from the squared weights per bin
+ * (d, bins values): smoothed, compressed with exponent alpha, then equal shares per new bin. */
+void hg_vegas_refine_dimension(double *edges, const double *d, unsigned bins, double alpha,
+                               double *scratch);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* VEGAS integration settings and results, shared by every integrand (cross sections, tests). */
+#ifndef HEGETCL_VEGAS_H
+#define HEGETCL_VEGAS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How VEGAS runs: adapt_iterations iterations of adapt_events train the grid and are discarded;
+ * then iterations of events_per_iteration each (the grid still adapting) are combined, weighted by
+ * their inverse variances, until the combined relative error reaches target_rel_error (after at
+ * least min_iterations, so that chi^2/dof means something), or max_events (summed over the
+ * combined iterations) or max_iterations is reached. */
+typedef struct {
+  unsigned bins;                 /* grid bins per dimension, 2..255 (default 64) */
+  double alpha;                  /* grid damping exponent (Lepage's alpha, default 1.5) */
+  unsigned adapt_iterations;     /* default 5 */
+  uint64_t adapt_events;         /* per adapting iteration, default 200000 */
+  uint64_t events_per_iteration; /* default 1000000 */
+  unsigned min_iterations;       /* combined iterations at least, default 3 */
+  unsigned max_iterations;       /* combined iterations at most, default 100 */
+  uint64_t max_events;           /* combined events at most, default 1e9 */
+  double target_rel_error;       /* stop when error / |estimate| falls below it, default 2e-3 */
+  size_t batch_size;             /* events per device launch, default 1 << 20 */
+  uint64_t seed;                 /* Philox key */
+} hegetcl_vegas_settings;
+
+/* Fills s with the defaults above and seed 1. */
+void hegetcl_vegas_settings_defaults(hegetcl_vegas_settings *s);
+
+/* One finished iteration, passed to the progress callback. */
+typedef struct {
+  unsigned index;            /* counting the adapting ones; also the Philox counter's iteration */
+  int adapting;              /* 1 for a discarded grid-training iteration */
+  uint64_t events;           /* sampled in this iteration */
+  uint64_t events_nonzero;   /* with a non-zero weight (inside the cuts) */
+  double estimate, error;    /* this iteration's integral and its standard error */
+  double combined, combined_error, chi2_per_dof; /* over the combined iterations so far */
+  unsigned combined_iterations;
+  double seconds;            /* wall time of the iteration */
+} hegetcl_vegas_iteration;
+
+typedef void (*hegetcl_vegas_progress)(const hegetcl_vegas_iteration *iteration, void *user);
+
+/* The outcome of an integration. */
+typedef struct {
+  double estimate, error, chi2_per_dof;
+  unsigned iterations;       /* combined */
+  uint64_t events;           /* combined */
+  uint64_t events_total;     /* including the adapting iterations */
+  uint64_t events_nonzero;   /* combined events with a non-zero weight */
+  int reached_target;        /* 1 when target_rel_error was reached */
+  double wall_seconds;       /* the integration, programs built before excluded */
+} hegetcl_vegas_result;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* Hadronic cross sections of p p -> n photons through q qbar at leading order, integrated with
+ * VEGAS on the OpenCL device. */
+#ifndef HEGETCL_XSEC_H
+#define HEGETCL_XSEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hegetcl/amplitude.h"
+#include "hegetcl/device.h"
+#include "hegetcl/status.h"
+#include "hegetcl/vegas.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How the phase space is mapped onto the unit hypercube (README.md, "Cross sections"). */
+typedef enum {
+  HEGETCL_PHASE_SPACE_COLLIDER = 0, /* pT, eta, phi of n - 1 photons and the last one's rapidity */
+  HEGETCL_PHASE_SPACE_RAMBO = 1     /* log tau, pair rapidity, RAMBO in the parton frame */
+} hegetcl_phase_space;
+
+/* Which initial states count. */
+typedef enum {
+  HEGETCL_ORIENTATION_BOTH = 0,    /* the quark from either proton: the physical p p sum */
+  HEGETCL_ORIENTATION_U_FIRST = 1  /* the quark from proton 1 only (the HEGET paper's table,
+                                      MadGraph's `generate u u~ > n a`): half of BOTH */
+} hegetcl_orientation;
+
+typedef enum {
+  HEGETCL_HELICITY_SUMMED = 0, /* |M|^2 summed over helicities for every event */
+  HEGETCL_HELICITY_SAMPLED = 1 /* one non-vanishing configuration per event, drawn uniformly */
+} hegetcl_helicity_mode;
+
+/* Everything a cross section depends on. */
+typedef struct {
+  hegetcl_process process;      /* n, engine, precision (of |M|^2), alpha, quark charge */
+  int quark_pid;                /* PDG id of the quark, default 2 (u); the antiquark is -pid */
+  double sqrt_s_gev;            /* default 14000 */
+  double mu_f_gev;              /* factorisation scale, default 20 */
+  double pt_min_gev;            /* photon pT cut, default 20 */
+  double eta_max;               /* photon |eta| cut, default 2.5 */
+  double delta_r_min;           /* photon pair Delta R cut, default 0.4 */
+  char pdf_set[256];            /* LHAPDF set name or directory, default "cteq6l1" */
+  int pdf_member;               /* default 0 */
+  hegetcl_phase_space phase_space;
+  hegetcl_orientation orientation;
+  hegetcl_helicity_mode helicity;
+  hegetcl_vegas_settings vegas;
+} hegetcl_xsec_config;
+
+/* The paper's set-up for n photons (README.md): the defaults above, the collider phase space,
+ * helicities summed, both orientations. */
+void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons);
+
+/* Names and parsers of the enums ("collider"/"rambo", "both"/"u-first", "summed"/"sampled"). */
+const char *hegetcl_phase_space_name(hegetcl_phase_space p);
+hegetcl_status hegetcl_phase_space_parse(const char *name, hegetcl_phase_space *out);
+const char *hegetcl_orientation_name(hegetcl_orientation o);
+hegetcl_status hegetcl_orientation_parse(const char *name, hegetcl_orientation *out);
+const char *hegetcl_helicity_mode_name(hegetcl_helicity_mode h);
+hegetcl_status hegetcl_helicity_mode_parse(const char *name, hegetcl_helicity_mode *out);
+
+/* A cross section's result. estimate and error are in fb. */
+typedef struct {
+  hegetcl_vegas_result vegas;
+  double build_seconds;   /* building the programs (0 when cached) */
+  int pdf_lhapdf_id;      /* the set's SetIndex */
+  char pdf_path[1024];    /* the directory the set was read from */
+  char amplitude_options[512], sampler_options[512];
+} hegetcl_xsec_result;
+
+/* Checks the configuration (HEGETCL_ERR_INPUT naming the bad value and the fix), opens the PDF
+ * set, builds the programs and integrates; progress (may be NULL) hears every iteration. */
+hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                hegetcl_vegas_progress progress, void *progress_user,
+                                hegetcl_xsec_result *result);
+
+/* The largest n the cross section accepts (the recursive engine's). */
+#define HEGETCL_MAX_XSEC_PHOTONS 12
+
+/* GeV^-2 in fb: (hbar c)^2 = 0.3893793721 mb GeV^2 (PDG). */
+#define HEGETCL_GEV2_TO_FB 3.893793721e11
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/* VEGAS on the device (host/integrate/vegas.c, cl/integrate/) on integrals with known values:
+ * estimates within 5 sigma, sane chi^2, adaptation shrinking the error of a peaked integrand,
+ * results independent of the batch size, and the device's points equal to the host's Philox and
+ * grid map. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/context.h"
+#include "core/program.h"
+#include "integrate/vegas.h"
+#include "shared/kernel_names.h"
+#include "test_support.h"
+
+#define REAL double
+#define REAL_IS_DOUBLE 1
+#include "integrate/vegas_map.h"
+#include "shared/philox.h"
+
+#define PEAK_CENTRE 0.35
+#define PEAK_WIDTH 0.03
+
+/* which = 0: prod_j (pi/2) sin(pi x_j), integral 1; which = 1: prod_j of a normal density
+ * (centre PEAK_CENTRE, width PEAK_WIDTH), integral prod_j of the mass inside [0, 1]. */
+static const char integrand_kernel[] =
+    "#line 1 \"tests/integrate/known_integrals.c: integrand_kernel\"\n"
+    "__kernel void test_integrand(__global const double *x, const uint n_events, const int which,\n"
+    "                             __global double *factor) {\n"
+    "  const size_t e = get_global_id(0);\n"
+    "  if (e >= n_events) return;\n"
+    "  const double pi = 3.14159265358979323846;\n"
+    "  double f = 1.0;\n"
+    "  for (int j = 0; j < VEGAS_DIMS; ++j) {\n"
+    "    const double v = x[(size_t)j * n_events + e];\n"
+    "    const double d = (v - PEAK_CENTRE) / PEAK_WIDTH;\n"
+    "    f *= which == 0 ? 0.5 * pi * sin(pi * v)\n"
+    "                    : exp(-0.5 * d * d) / (PEAK_WIDTH * sqrt(2.0 * pi));\n"
+    "  }\n"
+    "  factor[e] *= f;\n"
+    "}\n";
+
+typedef struct {
+  hegetcl_context *ctx;
+  cl_program program;
+  cl_kernel sample, integrand;
+  cl_mem x, factor, bins;
+  unsigned dims;
+  size_t capacity;
+  uint64_t seed;
+  int which;
+} fixture;
+
+static hegetcl_context *ctx;
+
+static int setup(void **state) {
+  (void)state;
+  ctx = ts_context_create();
+  return ctx == NULL;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  hegetcl_context_destroy(ctx);
+  return 0;
+}
+
+static void check_cl(cl_int err, const char *what) {
+  if (err != CL_SUCCESS) fail_msg("%s: OpenCL error %d on %s", what, err, ts_device_name(ctx));
+}
+
+static void fixture_make(fixture *f, unsigned dims, unsigned bins, size_t batch, int which) {
+  memset(f, 0, sizeof *f);
+  f->ctx = ctx;
+  f->dims = dims;
+  f->capacity = batch;
+  f->which = which;
+  char options[512];
+  if (hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 2, options, sizeof options) != HEGETCL_OK)
+    skip(); /* no fp64: VEGAS needs double */
+  const size_t used = strlen(options);
+  snprintf(options + used, sizeof options - used,
+           " -D VEGAS_DIMS=%u -D VEGAS_BINS=%u -D AMP_REAL=double -D PEAK_CENTRE=%.17g "
+           "-D PEAK_WIDTH=%.17g",
+           dims, bins, PEAK_CENTRE, PEAK_WIDTH);
+  const hg_source_part parts[2] = {{"integrate/kernels.cl", NULL}, {NULL, integrand_kernel}};
+  if (hg_program_get(ctx, parts, 2, options, &f->program, NULL) != HEGETCL_OK)
+    fail_msg("building the VEGAS test program: %s", hegetcl_last_error(ctx));
+  cl_int err;
+  f->sample = clCreateKernel(f->program, HG_KERNEL_VEGAS_SAMPLE_POINTS, &err);
+  check_cl(err, "clCreateKernel vegas_sample_points");
+  f->integrand = clCreateKernel(f->program, "test_integrand", &err);
+  check_cl(err, "clCreateKernel test_integrand");
+  f->x = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, dims * batch * sizeof(double), NULL, &err);
+  check_cl(err, "clCreateBuffer x");
+  f->factor = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, batch * sizeof(double), NULL, &err);
+  check_cl(err, "clCreateBuffer factor");
+  f->bins = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, dims * batch, NULL, &err);
+  check_cl(err, "clCreateBuffer bins");
+}
+
+static void fixture_free(fixture *f) {
+  clReleaseMemObject(f->x);
+  clReleaseMemObject(f->factor);
+  clReleaseMemObject(f->bins);
+  clReleaseKernel(f->sample);
+  clReleaseKernel(f->integrand);
+}
+
+static hegetcl_status enqueue_points(fixture *f, uint32_t iteration, uint64_t first, size_t n,
+                                     cl_mem grid) {
+  const cl_uint lo = (cl_uint)f->seed, hi = (cl_uint)(f->seed >> 32), it = iteration;
+  const cl_uint first_lo = (cl_uint)first, first_hi = (cl_uint)(first >> 32), count = (cl_uint)n;
+  cl_int err = clSetKernelArg(f->sample, 0, sizeof(cl_mem), &grid);
+  err |= clSetKernelArg(f->sample, 1, sizeof(cl_uint), &lo);
+  err |= clSetKernelArg(f->sample, 2, sizeof(cl_uint), &hi);
+  err |= clSetKernelArg(f->sample, 3, sizeof(cl_uint), &it);
+  err |= clSetKernelArg(f->sample, 4, sizeof(cl_uint), &first_lo);
+  err |= clSetKernelArg(f->sample, 5, sizeof(cl_uint), &first_hi);
+  err |= clSetKernelArg(f->sample, 6, sizeof(cl_uint), &count);
+  err |= clSetKernelArg(f->sample, 7, sizeof(cl_mem), &f->x);
+  err |= clSetKernelArg(f->sample, 8, sizeof(cl_mem), &f->factor);
+  err |= clSetKernelArg(f->sample, 9, sizeof(cl_mem), &f->bins);
+  const size_t local = 64, global = (n + local - 1) / local * local;
+  err |= clEnqueueNDRangeKernel(ctx->queue, f->sample, 1, NULL, &global, &local, 0, NULL, NULL);
+  return hg_cl_check(ctx, err, "vegas_sample_points", "test launch");
+}
+
+static hegetcl_status sampler(void *user, uint32_t iteration, uint64_t first, size_t n,
+                              cl_mem grid) {
+  fixture *f = user;
+  hegetcl_status status = enqueue_points(f, iteration, first, n, grid);
+  if (status != HEGETCL_OK) return status;
+  const cl_uint count = (cl_uint)n;
+  const cl_int which = f->which;
+  cl_int err = clSetKernelArg(f->integrand, 0, sizeof(cl_mem), &f->x);
+  err |= clSetKernelArg(f->integrand, 1, sizeof(cl_uint), &count);
+  err |= clSetKernelArg(f->integrand, 2, sizeof(cl_int), &which);
+  err |= clSetKernelArg(f->integrand, 3, sizeof(cl_mem), &f->factor);
+  const size_t local = 64, global = (n + local - 1) / local * local;
+  err |= clEnqueueNDRangeKernel(ctx->queue, f->integrand, 1, NULL, &global, &local, 0, NULL, NULL);
+  return hg_cl_check(ctx, err, "test_integrand", "test launch");
+}
+
+static hegetcl_vegas_result integrate(unsigned dims, int which, hegetcl_vegas_settings s) {
+  fixture f;
+  fixture_make(&f, dims, s.bins, s.batch_size, which);
+  f.seed = s.seed;
+  hg_vegas *v = NULL;
+  if (hg_vegas_create(ctx, f.program, dims, &s, &v) != HEGETCL_OK)
+    fail_msg("hg_vegas_create: %s", hegetcl_last_error(ctx));
+  const hg_vegas_buffers buffers = {f.factor, NULL, f.bins};
+  hegetcl_vegas_result r;
+  if (hg_vegas_integrate(v, sampler, &f, &buffers, NULL, NULL, &r) != HEGETCL_OK)
+    fail_msg("hg_vegas_integrate: %s", hegetcl_last_error(ctx));
+  hg_vegas_destroy(v);
+  fixture_free(&f);
+  return r;
+}
+
+static hegetcl_vegas_settings small_settings(void) {
+  hegetcl_vegas_settings s;
+  hegetcl_vegas_settings_defaults(&s);
+  s.adapt_iterations = 3;
+  s.adapt_events = 50000;
+  s.events_per_iteration = 100000;
+  s.min_iterations = 1;
+  s.max_iterations = 5;
+  s.target_rel_error = 0.0;
+  s.batch_size = 65536;
+  s.seed = 2024;
+  return s;
+}
+
+static double peak_exact(unsigned dims) {
+  const double a = PEAK_CENTRE / (PEAK_WIDTH * sqrt(2.0));
+  const double b = (1.0 - PEAK_CENTRE) / (PEAK_WIDTH * sqrt(2.0));
+  return pow(0.5 * (erf(a) + erf(b)), dims);
+}
+
+static void check_estimate(const char *name, hegetcl_vegas_result r, double exact) {
+  const double pull = (r.estimate - exact) / r.error;
+  print_message("# %s: %.8f +- %.1e (exact %.8f, pull %.2f, chi2/dof %.2f) on %s\n", name,
+                r.estimate, r.error, exact, pull, r.chi2_per_dof, ts_device_name(ctx));
+  if (fabs(pull) > 5.0)
+    fail_msg("%s: %.8f +- %.1e is %.1f sigma from the exact %.8f", name, r.estimate, r.error,
+             pull, exact);
+  if (r.chi2_per_dof > 5.0)
+    fail_msg("%s: chi2/dof = %.2f: the iterations disagree", name, r.chi2_per_dof);
+}
+
+static void sine_product_in_six_dimensions_integrates_to_one(void **state) {
+  (void)state;
+  const hegetcl_vegas_result r = integrate(6, 0, small_settings());
+  check_estimate("sine product, 6 dimensions", r, 1.0);
+  if (r.error > 2e-3) fail_msg("sine product: error %.2e larger than expected", r.error);
+}
+
+static void narrow_peak_is_found_and_adaptation_shrinks_the_error(void **state) {
+  (void)state;
+  hegetcl_vegas_settings adapted = small_settings();
+  const hegetcl_vegas_result a = integrate(4, 1, adapted);
+  check_estimate("narrow peak, 4 dimensions, adapted", a, peak_exact(4));
+  hegetcl_vegas_settings plain = small_settings();
+  plain.alpha = 0.0; /* ((r - 1) / ln r)^0 = 1: the grid stays uniform, plain Monte Carlo */
+  const hegetcl_vegas_result p = integrate(4, 1, plain);
+  print_message("# narrow peak: plain Monte Carlo error %.2e, VEGAS %.2e\n", p.error, a.error);
+  if (!(a.error * 20.0 < p.error))
+    fail_msg("adaptation did not help: VEGAS error %.2e vs plain %.2e", a.error, p.error);
+}
+
+static void result_does_not_depend_on_the_batch_size(void **state) {
+  (void)state;
+  hegetcl_vegas_settings s = small_settings();
+  s.batch_size = 65536;
+  const hegetcl_vegas_result big = integrate(4, 1, s);
+  s.batch_size = 3000;
+  const hegetcl_vegas_result small = integrate(4, 1, s);
+  if (ts_rel_diff(big.estimate, small.estimate) > 1e-12 ||
+      ts_rel_diff(big.error, small.error) > 1e-9)
+    fail_msg("batch 65536: %.17g +- %.6g, batch 3000: %.17g +- %.6g", big.estimate, big.error,
+             small.estimate, small.error);
+  s.seed = 2025;
+  const hegetcl_vegas_result other = integrate(4, 1, s);
+  if (other.estimate == small.estimate)
+    fail_msg("another seed gave the identical estimate %.17g", other.estimate);
+}
+
+static void device_points_equal_host_philox_and_map(void **state) {
+  (void)state;
+  const unsigned dims = 5, bins = 16;
+  const size_t n = 1000;
+  fixture f;
+  fixture_make(&f, dims, bins, n, 0);
+  f.seed = 0x0123456789abcdefull;
+  /* a non-uniform grid: edges i^2 / bins^2 */
+  double edges[5 * 17];
+  for (unsigned j = 0; j < dims; ++j)
+    for (unsigned i = 0; i <= bins; ++i)
+      edges[j * (bins + 1) + i] = (double)(i * i) / (double)(bins * bins);
+  cl_int err;
+  cl_mem grid = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               sizeof edges, edges, &err);
+  check_cl(err, "clCreateBuffer grid");
+  const uint64_t first = ((uint64_t)1 << 32) + 7; /* crosses into the counter's high word */
+  const uint32_t iteration = 3;
+  if (enqueue_points(&f, iteration, first, n, grid) != HEGETCL_OK)
+    fail_msg("%s", hegetcl_last_error(ctx));
+  double *x = malloc(dims * n * sizeof *x), *jac = malloc(n * sizeof *jac);
+  check_cl(clEnqueueReadBuffer(ctx->queue, f.x, CL_TRUE, 0, dims * n * sizeof *x, x, 0, NULL, NULL),
+           "read x");
+  check_cl(clEnqueueReadBuffer(ctx->queue, f.factor, CL_TRUE, 0, n * sizeof *jac, jac, 0, NULL,
+                               NULL),
+           "read factor");
+  double worst = 0.0;
+  for (size_t e = 0; e < n; ++e) {
+    double host_jac = 1.0;
+    for (unsigned j = 0; j < dims; ++j) {
+      const hg_philox_words r = hg_philox4x32_10(
+          hg_philox_counter(first + e, iteration, j / 2), (hg_u32)f.seed, (hg_u32)(f.seed >> 32));
+      const double u = hg_uniform_double(r.v[2 * (j % 2)], r.v[2 * (j % 2) + 1]);
+      int bin;
+      const double host_x = hg_vegas_map(edges, (int)j, (int)bins, u, &host_jac, &bin);
+      const double d = ts_rel_diff(x[j * n + e], host_x);
+      worst = d > worst ? d : worst;
+    }
+    const double d = ts_rel_diff(jac[e], host_jac);
+    worst = d > worst ? d : worst;
+  }
+  print_message("# device vs host points: largest relative difference %.2e on %s\n", worst,
+                ts_device_name(ctx));
+  /* the same operations in IEEE double; a device may contract a * b + c into one fma */
+  if (worst > 1e-14) fail_msg("device and host points differ by %.2e", worst);
+  free(x);
+  free(jac);
+  clReleaseMemObject(grid);
+  fixture_free(&f);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(device_points_equal_host_philox_and_map),
+      cmocka_unit_test(sine_product_in_six_dimensions_integrates_to_one),
+      cmocka_unit_test(narrow_peak_is_found_and_adaptation_shrinks_the_error),
+      cmocka_unit_test(result_does_not_depend_on_the_batch_size),
+  };
+  return cmocka_run_group_tests_name("known_integrals", tests, setup, teardown);
+}
