@@ -39,6 +39,8 @@ int hg_cli_xsec_usage(FILE *out) {
           "  --adapt-iterations N    grid-training iterations, discarded (default 5)\n"
           "  --adapt-events N        events per training iteration (default 2e5)\n"
           "  --vegas-bins N          VEGAS bins per dimension, 2..255 (default 64)\n"
+          "  --vegas-alpha A         grid damping exponent (default 1.5; 0 keeps the grid\n"
+          "                          uniform: plain Monte Carlo over the phase-space map)\n"
           "  --batch N               events per device launch (default 1048576)\n"
           "  --sqrt-s E              collider energy in GeV (default 14000)\n"
           "  --scale MU              factorisation scale in GeV (default 20)\n"
@@ -302,6 +304,8 @@ int hg_cli_xsec(int argc, char **argv) {
     } else if (strcmp(opt, "--vegas-bins") == 0) {
       ok = parse_count(opt, val, 2, 255, &v);
       c.vegas.bins = (unsigned)v;
+    } else if (strcmp(opt, "--vegas-alpha") == 0) {
+      ok = parse_real(opt, val, &c.vegas.alpha);
     } else if (strcmp(opt, "--batch") == 0) {
       ok = parse_count(opt, val, 128, 2147483647.0, &v);
       c.vegas.batch_size = (size_t)v;
