@@ -14,8 +14,7 @@ __kernel void vegas_sample_points(__global const double *restrict grid, const hg
                                   const hg_u32 seed_high, const hg_u32 iteration,
                                   const hg_u32 first_low, const hg_u32 first_high,
                                   const hg_u32 n_events, __global double *restrict x,
-                                  __global double *restrict factor,
-                                  __global uchar *restrict bins) {
+                                  __global double *restrict factor, __global uchar *restrict bins) {
   const size_t e = get_global_id(0);
   if (e >= n_events) return;
   const hg_u64 event = (((hg_u64)first_high << 32) | (hg_u64)first_low) + (hg_u64)e;
@@ -26,9 +25,8 @@ __kernel void vegas_sample_points(__global const double *restrict grid, const hg
     for (int h = 0; h < 2 && 2 * b + h < VEGAS_DIMS; ++h) {
       const int j = 2 * b + h;
       int bin;
-      x[(size_t)j * n_events + e] =
-          hg_vegas_map(grid, j, VEGAS_BINS, hg_uniform_double(r.v[2 * h], r.v[2 * h + 1]),
-                       &jacobian, &bin);
+      x[(size_t)j * n_events + e] = hg_vegas_map(
+          grid, j, VEGAS_BINS, hg_uniform_double(r.v[2 * h], r.v[2 * h + 1]), &jacobian, &bin);
       bins[(size_t)j * n_events + e] = (uchar)bin;
     }
   }

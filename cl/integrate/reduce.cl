@@ -13,10 +13,11 @@
  * use_me), non-finite weights counted and left out. It writes sums[HG_REDUCE_SUMS * g + ...] and
  * hist[(g * VEGAS_DIMS + j) * VEGAS_BINS + b] = sum of w^2 over its events in bin b of dimension
  * j (bins[j * n_events + event]). */
-__kernel __attribute__((reqd_work_group_size(HG_REDUCE_LOCAL, 1, 1))) void vegas_reduce(
-    __global const double *restrict factor, __global const AMP_REAL *restrict me,
-    const hg_u32 use_me, __global const uchar *restrict bins, const hg_u32 n_events,
-    const hg_u32 per_group, __global double *restrict sums, __global double *restrict hist) {
+__kernel __attribute__((reqd_work_group_size(HG_REDUCE_LOCAL, 1, 1))) void
+vegas_reduce(__global const double *restrict factor, __global const AMP_REAL *restrict me,
+             const hg_u32 use_me, __global const uchar *restrict bins, const hg_u32 n_events,
+             const hg_u32 per_group, __global double *restrict sums,
+             __global double *restrict hist) {
   __local double tile_w2[HG_REDUCE_LOCAL];
   __local uchar tile_bins[VEGAS_DIMS * HG_REDUCE_LOCAL];
   __local double local_hist[VEGAS_DIMS * VEGAS_BINS];

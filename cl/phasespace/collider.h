@@ -8,7 +8,7 @@
 #include "phasespace/point.h"
 
 /* Dimensions of the collider map for n photons. */
-#define HG_COLLIDER_DIMS(n) (3 * (n) - 2)
+#define HG_COLLIDER_DIMS(n) (3 * (n)-2)
 
 /* The point of u[0 .. 3n - 3] in (0, 1): photon k < n - 1 has 1/pT uniform between 1/pt_min and
  * 2/sqrt_s (u[3k]), eta uniform in [-eta_max, eta_max] (u[3k + 1]), phi uniform (u[3k + 2]); the

@@ -21,10 +21,10 @@
 /* Event first_event + get_global_id(0) of iteration `iteration`; momenta, helicity, factor and
  * bins are indexed by the batch position (n_events per batch). pdf holds the quark (slot 0) and
  * antiquark (slot 1) grids. */
-__kernel void xsec_sample(__global const double *restrict params, __global const double *restrict grid,
-                          __global const double *restrict pdf, const hg_u32 seed_low,
-                          const hg_u32 seed_high, const hg_u32 iteration, const hg_u32 first_low,
-                          const hg_u32 first_high, const hg_u32 n_events,
+__kernel void xsec_sample(__global const double *restrict params,
+                          __global const double *restrict grid, __global const double *restrict pdf,
+                          const hg_u32 seed_low, const hg_u32 seed_high, const hg_u32 iteration,
+                          const hg_u32 first_low, const hg_u32 first_high, const hg_u32 n_events,
                           __global AMP_REAL *restrict momenta, __global hg_u32 *restrict helicity,
                           __global double *restrict factor, __global uchar *restrict bins) {
   const size_t e = get_global_id(0);
@@ -51,8 +51,8 @@ __kernel void xsec_sample(__global const double *restrict params, __global const
 #else
   const hg_ps_point pt = hg_collider_point(x, N_PHOTONS, sqrt_s, pt_min, eta_max);
 #endif
-  const int pass = pt.physical &&
-                   hg_passes_cuts(&pt, N_PHOTONS, pt_min, eta_max, params[HG_XSEC_DR_MIN]);
+  const int pass =
+      pt.physical && hg_passes_cuts(&pt, N_PHOTONS, pt_min, eta_max, params[HG_XSEC_DR_MIN]);
   int outside = 0;
   const double mu_f2 = params[HG_XSEC_MU_F2];
   /* x f(x) from the grid; a point outside it (never inside the cuts) is dropped */
@@ -73,8 +73,8 @@ __kernel void xsec_sample(__global const double *restrict params, __global const
   helicity[e] = (photons << 2) | ((choice & 1u) ? 1u : 2u);
   scale *= (double)HG_HELICITY_CHOICES;
 #endif
-  const double w = jacobian * pt.weight * f1 * f2 / (2.0 * pt.shat) * scale *
-                   params[HG_XSEC_NORMALISATION];
+  const double w =
+      jacobian * pt.weight * f1 * f2 / (2.0 * pt.shat) * scale * params[HG_XSEC_NORMALISATION];
   factor[e] = (pass && !outside) ? w : 0.0;
   for (int i = 0; i < HG_N_PARTICLES; ++i)
     for (int c = 0; c < 4; ++c)

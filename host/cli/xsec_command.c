@@ -62,10 +62,9 @@ static int parse_count(const char *opt, const char *value, double min, double ma
   char *end = NULL;
   errno = 0;
   const double x = strtod(value, &end);
-  if (end == value || *end != '\0' || errno != 0 || !(x >= min) || !(x <= max) ||
-      x != floor(x)) {
-    fprintf(stderr, "hegetcl: error: %s %s: must be a whole number from %.0f to %.0f\n", opt,
-            value, min, max);
+  if (end == value || *end != '\0' || errno != 0 || !(x >= min) || !(x <= max) || x != floor(x)) {
+    fprintf(stderr, "hegetcl: error: %s %s: must be a whole number from %.0f to %.0f\n", opt, value,
+            min, max);
     return 0;
   }
   *out = x;
@@ -105,14 +104,13 @@ static void on_iteration(const hegetcl_vegas_iteration *it, void *user) {
   const double passed = 100.0 * (double)it->events_nonzero / (double)it->events;
   if (it->adapting)
     printf("iteration %3u  adapting   %9llu events (%5.1f%% in cuts)  %.5e +- %.2e fb  %6.2f s\n",
-           it->index, (unsigned long long)it->events, passed, it->estimate, it->error,
-           it->seconds);
+           it->index, (unsigned long long)it->events, passed, it->estimate, it->error, it->seconds);
   else
     printf("iteration %3u  %9llu events (%5.1f%% in cuts)  %.5e +- %.2e fb   combined %.6e +- "
            "%.2e fb (%.3f%%)  chi2/dof %.2f  %6.2f s\n",
-           it->index, (unsigned long long)it->events, passed, it->estimate, it->error,
-           it->combined, it->combined_error, 100.0 * it->combined_error / fabs(it->combined),
-           it->chi2_per_dof, it->seconds);
+           it->index, (unsigned long long)it->events, passed, it->estimate, it->error, it->combined,
+           it->combined_error, 100.0 * it->combined_error / fabs(it->combined), it->chi2_per_dof,
+           it->seconds);
   fflush(stdout);
 }
 
@@ -252,7 +250,10 @@ int hg_cli_xsec(int argc, char **argv) {
       have_n = ok;
     } else if (strcmp(opt, "--engine") == 0) {
       ok = hegetcl_engine_parse(val, &c.process.engine) == HEGETCL_OK;
-      if (!ok) fprintf(stderr, "hegetcl: error: --engine %s: use recursive, permutation, unrolled or diagrams\n", val);
+      if (!ok)
+        fprintf(stderr,
+                "hegetcl: error: --engine %s: use recursive, permutation, unrolled or diagrams\n",
+                val);
     } else if (strcmp(opt, "--precision") == 0) {
       ok = hegetcl_precision_parse(val, &c.process.precision) == HEGETCL_OK;
       if (!ok) fprintf(stderr, "hegetcl: error: --precision %s: use double or float\n", val);
@@ -271,8 +272,11 @@ int hg_cli_xsec(int argc, char **argv) {
       json = val;
     } else if (strcmp(opt, "--pdf") == 0) {
       ok = strlen(val) < sizeof c.pdf_set;
-      if (ok) snprintf(c.pdf_set, sizeof c.pdf_set, "%s", val);
-      else fprintf(stderr, "hegetcl: error: --pdf: the name is longer than %zu characters\n", sizeof c.pdf_set - 1);
+      if (ok)
+        snprintf(c.pdf_set, sizeof c.pdf_set, "%s", val);
+      else
+        fprintf(stderr, "hegetcl: error: --pdf: the name is longer than %zu characters\n",
+                sizeof c.pdf_set - 1);
     } else if (strcmp(opt, "--pdf-member") == 0) {
       ok = parse_count(opt, val, 0, 100000, &v);
       c.pdf_member = (int)v;

@@ -49,10 +49,9 @@ static hegetcl_status check_settings(hegetcl_context *ctx, const hegetcl_vegas_s
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "VEGAS alpha = %g: must be a finite number >= 0",
                    s->alpha);
   if (s->events_per_iteration < 2 || (s->adapt_iterations > 0 && s->adapt_events < 2))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                   "events per iteration must be at least 2 (got %llu, adapting %llu)",
-                   (unsigned long long)s->events_per_iteration,
-                   (unsigned long long)s->adapt_events);
+    return hg_fail(
+        ctx, HEGETCL_ERR_INPUT, "events per iteration must be at least 2 (got %llu, adapting %llu)",
+        (unsigned long long)s->events_per_iteration, (unsigned long long)s->adapt_events);
   if (s->max_iterations < 1 || s->min_iterations > s->max_iterations)
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "iterations: min %u, max %u: max must be at least 1 and at least min",
@@ -90,8 +89,8 @@ hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigne
   if (!v->edges || !v->d || !v->scratch || !v->sums_host || !v->hist_host || !v->estimates ||
       !v->variances) {
     hg_vegas_destroy(v);
-    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory for a VEGAS grid of %u x %u",
-                   dims, v->bins);
+    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory for a VEGAS grid of %u x %u", dims,
+                   v->bins);
   }
   for (unsigned j = 0; j < dims; ++j)
     for (unsigned i = 0; i <= v->bins; ++i)
@@ -266,8 +265,8 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
     const double t0 = hg_now_seconds();
     double estimate, variance;
     uint64_t nonzero;
-    hegetcl_status status = iterate(v, index, s->adapt_events, sampler, user, buffers, &estimate,
-                                    &variance, &nonzero);
+    hegetcl_status status =
+        iterate(v, index, s->adapt_events, sampler, user, buffers, &estimate, &variance, &nonzero);
     if (status != HEGETCL_OK) return status;
     result->events_total += s->adapt_events;
     if (progress) {
@@ -335,7 +334,6 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
   if (k == 0)
     return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
                    "max events %llu is below events per iteration %llu: no iteration could run",
-                   (unsigned long long)s->max_events,
-                   (unsigned long long)s->events_per_iteration);
+                   (unsigned long long)s->max_events, (unsigned long long)s->events_per_iteration);
   return HEGETCL_OK;
 }

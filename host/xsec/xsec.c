@@ -18,8 +18,7 @@ static const char *const phase_space_names[] = {"collider", "rambo"};
 static const char *const orientation_names[] = {"both", "u-first"};
 static const char *const helicity_names[] = {"summed", "sampled"};
 
-static hegetcl_status parse_name(const char *name, const char *const *names, int count,
-                                 int *out) {
+static hegetcl_status parse_name(const char *name, const char *const *names, int count, int *out) {
   for (int i = 0; i < count; ++i)
     if (name != NULL && strcmp(name, names[i]) == 0) {
       *out = i;
@@ -99,8 +98,7 @@ static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_xsec_config *
                    "samples eta inside it)",
                    c->eta_max);
   if (!(c->delta_r_min >= 0.0) || !isfinite(c->delta_r_min))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "photon Delta R cut = %g: must be >= 0",
-                   c->delta_r_min);
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "photon Delta R cut = %g: must be >= 0", c->delta_r_min);
   if (!(c->mu_f_gev > 0.0) || !isfinite(c->mu_f_gev))
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "factorisation scale = %g GeV: must be > 0",
                    c->mu_f_gev);
@@ -148,8 +146,8 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
       hg_cl_check(r->ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_XSEC_SAMPLE);
   if (status != HEGETCL_OK) return status;
   size_t local = 0;
-  err = clGetKernelWorkGroupInfo(r->sample, r->ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof local, &local, NULL);
+  err = clGetKernelWorkGroupInfo(r->sample, r->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local,
+                                 &local, NULL);
   status = hg_cl_check(r->ctx, err, "clGetKernelWorkGroupInfo", "asking %s's work-group limit",
                        HG_KERNEL_XSEC_SAMPLE);
   if (status != HEGETCL_OK) return status;
@@ -165,8 +163,7 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
                                   void *host, const char *what, cl_mem *out) {
   cl_int err = CL_SUCCESS;
-  *out = clCreateBuffer(ctx->context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, host,
-                        &err);
+  *out = clCreateBuffer(ctx->context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, host, &err);
   return hg_cl_check(ctx, err, "clCreateBuffer", "allocating %s (%zu bytes)", what, bytes);
 }
 
@@ -178,7 +175,8 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
   if (status != HEGETCL_OK) return status;
   const unsigned n = config->process.n_photons, dims = dims_of(config);
   const size_t batch = config->vegas.batch_size;
-  xsec_run run = {.ctx = ctx, .seed = config->vegas.seed,
+  xsec_run run = {.ctx = ctx,
+                  .seed = config->vegas.seed,
                   .per_helicity = config->helicity == HEGETCL_HELICITY_SAMPLED};
   hegetcl_pdf *pdf = NULL;
   double *grid = NULL;
@@ -235,14 +233,14 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
       HEGETCL_GEV2_TO_FB * (config->orientation == HEGETCL_ORIENTATION_BOTH ? 2.0 : 1.0);
   status = make_buffer(ctx, CL_MEM_READ_ONLY, sizeof params, params, "parameters", &run.params);
   if (status == HEGETCL_OK)
-    status = make_buffer(ctx, CL_MEM_READ_ONLY, n_grid * sizeof(double), grid, "the PDF grid",
-                         &run.pdf);
+    status =
+        make_buffer(ctx, CL_MEM_READ_ONLY, n_grid * sizeof(double), grid, "the PDF grid", &run.pdf);
   if (status == HEGETCL_OK)
     status = make_buffer(ctx, CL_MEM_READ_WRITE, batch * sizeof(double), NULL, "weight factors",
                          &run.factor);
   if (status == HEGETCL_OK)
-    status = make_buffer(ctx, CL_MEM_READ_WRITE, batch * dims, NULL, "VEGAS bin indices",
-                         &run.bins);
+    status =
+        make_buffer(ctx, CL_MEM_READ_WRITE, batch * dims, NULL, "VEGAS bin indices", &run.bins);
   if (status != HEGETCL_OK) goto done;
 
   status = hg_vegas_create(ctx, program, dims, &config->vegas, &vegas);

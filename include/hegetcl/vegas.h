@@ -34,14 +34,14 @@ void hegetcl_vegas_settings_defaults(hegetcl_vegas_settings *s);
 
 /* One finished iteration, passed to the progress callback. */
 typedef struct {
-  unsigned index;            /* counting the adapting ones; also the Philox counter's iteration */
-  int adapting;              /* 1 for a discarded grid-training iteration */
-  uint64_t events;           /* sampled in this iteration */
-  uint64_t events_nonzero;   /* with a non-zero weight (inside the cuts) */
-  double estimate, error;    /* this iteration's integral and its standard error */
+  unsigned index;          /* counting the adapting ones; also the Philox counter's iteration */
+  int adapting;            /* 1 for a discarded grid-training iteration */
+  uint64_t events;         /* sampled in this iteration */
+  uint64_t events_nonzero; /* with a non-zero weight (inside the cuts) */
+  double estimate, error;  /* this iteration's integral and its standard error */
   double combined, combined_error, chi2_per_dof; /* over the combined iterations so far */
   unsigned combined_iterations;
-  double seconds;            /* wall time of the iteration */
+  double seconds; /* wall time of the iteration */
 } hegetcl_vegas_iteration;
 
 typedef void (*hegetcl_vegas_progress)(const hegetcl_vegas_iteration *iteration, void *user);
@@ -49,12 +49,12 @@ typedef void (*hegetcl_vegas_progress)(const hegetcl_vegas_iteration *iteration,
 /* The outcome of an integration. */
 typedef struct {
   double estimate, error, chi2_per_dof;
-  unsigned iterations;       /* combined */
-  uint64_t events;           /* combined */
-  uint64_t events_total;     /* including the adapting iterations */
-  uint64_t events_nonzero;   /* combined events with a non-zero weight */
-  int reached_target;        /* 1 when target_rel_error was reached */
-  double wall_seconds;       /* the integration, programs built before excluded */
+  unsigned iterations;     /* combined */
+  uint64_t events;         /* combined */
+  uint64_t events_total;   /* including the adapting iterations */
+  uint64_t events_nonzero; /* combined events with a non-zero weight */
+  int reached_target;      /* 1 when target_rel_error was reached */
+  double wall_seconds;     /* the integration, programs built before excluded */
 } hegetcl_vegas_result;
 
 #ifdef __cplusplus

@@ -24,9 +24,9 @@ typedef enum {
 
 /* Which initial states count. */
 typedef enum {
-  HEGETCL_ORIENTATION_BOTH = 0,    /* the quark from either proton: the physical p p sum */
-  HEGETCL_ORIENTATION_U_FIRST = 1  /* the quark from proton 1 only (the HEGET paper's table,
-                                      MadGraph's `generate u u~ > n a`): half of BOTH */
+  HEGETCL_ORIENTATION_BOTH = 0,   /* the quark from either proton: the physical p p sum */
+  HEGETCL_ORIENTATION_U_FIRST = 1 /* the quark from proton 1 only (the HEGET paper's table,
+                                     MadGraph's `generate u u~ > n a`): half of BOTH */
 } hegetcl_orientation;
 
 typedef enum {
@@ -36,15 +36,15 @@ typedef enum {
 
 /* Everything a cross section depends on. */
 typedef struct {
-  hegetcl_process process;      /* n, engine, precision (of |M|^2), alpha, quark charge */
-  int quark_pid;                /* PDG id of the quark, default 2 (u); the antiquark is -pid */
-  double sqrt_s_gev;            /* default 14000 */
-  double mu_f_gev;              /* factorisation scale, default 20 */
-  double pt_min_gev;            /* photon pT cut, default 20 */
-  double eta_max;               /* photon |eta| cut, default 2.5 */
-  double delta_r_min;           /* photon pair Delta R cut, default 0.4 */
-  char pdf_set[256];            /* LHAPDF set name or directory, default "cteq6l1" */
-  int pdf_member;               /* default 0 */
+  hegetcl_process process; /* n, engine, precision (of |M|^2), alpha, quark charge */
+  int quark_pid;           /* PDG id of the quark, default 2 (u); the antiquark is -pid */
+  double sqrt_s_gev;       /* default 14000 */
+  double mu_f_gev;         /* factorisation scale, default 20 */
+  double pt_min_gev;       /* photon pT cut, default 20 */
+  double eta_max;          /* photon |eta| cut, default 2.5 */
+  double delta_r_min;      /* photon pair Delta R cut, default 0.4 */
+  char pdf_set[256];       /* LHAPDF set name or directory, default "cteq6l1" */
+  int pdf_member;          /* default 0 */
   hegetcl_phase_space phase_space;
   hegetcl_orientation orientation;
   hegetcl_helicity_mode helicity;
@@ -66,9 +66,9 @@ hegetcl_status hegetcl_helicity_mode_parse(const char *name, hegetcl_helicity_mo
 /* A cross section's result. estimate and error are in fb. */
 typedef struct {
   hegetcl_vegas_result vegas;
-  double build_seconds;   /* building the programs (0 when cached) */
-  int pdf_lhapdf_id;      /* the set's SetIndex */
-  char pdf_path[1024];    /* the directory the set was read from */
+  double build_seconds; /* building the programs (0 when cached) */
+  int pdf_lhapdf_id;    /* the set's SetIndex */
+  char pdf_path[1024];  /* the directory the set was read from */
   char amplitude_options[512], sampler_options[512];
 } hegetcl_xsec_result;
 

@@ -184,8 +184,8 @@ static void check_estimate(const char *name, hegetcl_vegas_result r, double exac
   print_message("# %s: %.8f +- %.1e (exact %.8f, pull %.2f, chi2/dof %.2f) on %s\n", name,
                 r.estimate, r.error, exact, pull, r.chi2_per_dof, ts_device_name(ctx));
   if (fabs(pull) > 5.0)
-    fail_msg("%s: %.8f +- %.1e is %.1f sigma from the exact %.8f", name, r.estimate, r.error,
-             pull, exact);
+    fail_msg("%s: %.8f +- %.1e is %.1f sigma from the exact %.8f", name, r.estimate, r.error, pull,
+             exact);
   if (r.chi2_per_dof > 5.0)
     fail_msg("%s: chi2/dof = %.2f: the iterations disagree", name, r.chi2_per_dof);
 }
@@ -240,8 +240,8 @@ static void device_points_equal_host_philox_and_map(void **state) {
     for (unsigned i = 0; i <= bins; ++i)
       edges[j * (bins + 1) + i] = (double)(i * i) / (double)(bins * bins);
   cl_int err;
-  cl_mem grid = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                               sizeof edges, edges, &err);
+  cl_mem grid = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof edges,
+                               edges, &err);
   check_cl(err, "clCreateBuffer grid");
   const uint64_t first = ((uint64_t)1 << 32) + 7; /* crosses into the counter's high word */
   const uint32_t iteration = 3;
@@ -250,15 +250,15 @@ static void device_points_equal_host_philox_and_map(void **state) {
   double *x = malloc(dims * n * sizeof *x), *jac = malloc(n * sizeof *jac);
   check_cl(clEnqueueReadBuffer(ctx->queue, f.x, CL_TRUE, 0, dims * n * sizeof *x, x, 0, NULL, NULL),
            "read x");
-  check_cl(clEnqueueReadBuffer(ctx->queue, f.factor, CL_TRUE, 0, n * sizeof *jac, jac, 0, NULL,
-                               NULL),
-           "read factor");
+  check_cl(
+      clEnqueueReadBuffer(ctx->queue, f.factor, CL_TRUE, 0, n * sizeof *jac, jac, 0, NULL, NULL),
+      "read factor");
   double worst = 0.0;
   for (size_t e = 0; e < n; ++e) {
     double host_jac = 1.0;
     for (unsigned j = 0; j < dims; ++j) {
-      const hg_philox_words r = hg_philox4x32_10(
-          hg_philox_counter(first + e, iteration, j / 2), (hg_u32)f.seed, (hg_u32)(f.seed >> 32));
+      const hg_philox_words r = hg_philox4x32_10(hg_philox_counter(first + e, iteration, j / 2),
+                                                 (hg_u32)f.seed, (hg_u32)(f.seed >> 32));
       const double u = hg_uniform_double(r.v[2 * (j % 2)], r.v[2 * (j % 2) + 1]);
       int bin;
       const double host_x = hg_vegas_map(edges, (int)j, (int)bins, u, &host_jac, &bin);

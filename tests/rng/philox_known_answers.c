@@ -25,8 +25,7 @@ static void known_answer_vectors_of_random123(void **state) {
     const hg_philox_words r = hg_philox4x32_10(c, kat[i][4], kat[i][5]);
     for (int w = 0; w < 4; ++w)
       if (r.v[w] != kat[i][6 + w])
-        fail_msg("vector %d word %d: %08x, Random123 publishes %08x", i, w, r.v[w],
-                 kat[i][6 + w]);
+        fail_msg("vector %d word %d: %08x, Random123 publishes %08x", i, w, r.v[w], kat[i][6 + w]);
   }
 }
 

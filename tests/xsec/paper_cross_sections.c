@@ -40,7 +40,8 @@ static hegetcl_xsec_config paper_config(unsigned n, double target) {
 
 static hegetcl_xsec_result run(const hegetcl_xsec_config *c, const char *label) {
   hegetcl_xsec_result r;
-  if (c->process.precision == HEGETCL_PRECISION_DOUBLE) ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
+  if (c->process.precision == HEGETCL_PRECISION_DOUBLE)
+    ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   const hegetcl_status status = hegetcl_xsec_run(ctx, c, NULL, NULL, &r);
   if (status != HEGETCL_OK)
     fail_msg("%s: %s (%s)", label, hegetcl_last_error(ctx), hegetcl_status_name(status));
