@@ -38,24 +38,6 @@ static double vanishing_tolerance(hegetcl_precision precision) {
   return precision == HEGETCL_PRECISION_DOUBLE ? 1e-13 : 1e-10;
 }
 
-/* Bit i of a configuration is particle i's helicity: 0 the quark, 1 the antiquark, 2.. photons. */
-static int vanishes(uint32_t config, unsigned n) {
-  const uint32_t photons = config >> 2, all = (1u << n) - 1;
-  return (config & 1u) == ((config >> 1) & 1u) || photons == 0 || photons == all;
-}
-
-/* How far a is from b, one configuration's |M|^2 at a point whose configurations sum to scale.
- * Rounding acts on the amplitude, whose error is a fraction of the point's amplitude scale
- * sqrt(scale), so |M|^2 = |A|^2 is off by about 2 sqrt(b) sqrt(scale) times that fraction: the
- * difference is measured in units of sqrt(b * scale), which is the relative difference for the
- * leading configurations and does not blow up for configurations 1e-8 of the sum (plain ratios
- * reach 1e-13 in double and 1e-4 in float there). A configuration that vanishes is measured
- * against scale. */
-static double configuration_difference(double a, double b, double scale, int vanishing) {
-  const double unit = vanishing ? scale : sqrt(b * scale);
-  return unit > 0 ? fabs(a - b) / unit : fabs(a - b);
-}
-
 static hegetcl_context *ctx;
 static ts_amplitude_set amps;
 
@@ -192,8 +174,8 @@ static void engines_agree_per_configuration(unsigned n, hegetcl_precision precis
       for (uint32_t config = 0; config < r->n_configs; ++config) {
         const size_t event = point * r->n_configs + config;
         const double a = r->per_helicity[engine][event], b = r->per_helicity[BASE_ENGINE][event];
-        const int zero = vanishes(config, n);
-        const double diff = configuration_difference(a, b, scale, zero);
+        const int zero = ts_configuration_vanishes(config, n);
+        const double diff = ts_configuration_difference(a, b, scale, zero);
         if (diff > worst) worst = diff;
         if (!zero && ts_rel_diff(a, b) > worst_ratio) worst_ratio = ts_rel_diff(a, b);
         if (!(diff <= tol))
@@ -244,7 +226,7 @@ static void forbidden_configurations_vanish(unsigned n, hegetcl_precision precis
     for (size_t point = 0; point < N_POINTS; ++point) {
       const double scale = r->sum_over_configs[engine][point];
       for (uint32_t config = 0; config < r->n_configs; ++config) {
-        if (!vanishes(config, n)) continue;
+        if (!ts_configuration_vanishes(config, n)) continue;
         const double value = r->per_helicity[engine][point * r->n_configs + config];
         if (value / scale > worst) worst = value / scale;
         if (!(value <= tol * scale))
@@ -277,8 +259,8 @@ static void flip_leaves_squared_amplitude(unsigned n, hegetcl_precision precisio
         if (config > (config ^ flip)) continue;
         const double a = r->per_helicity[engine][point * r->n_configs + config];
         const double b = r->per_helicity[engine][point * r->n_configs + (config ^ flip)];
-        const int zero = vanishes(config, n);
-        const double diff = configuration_difference(a, b, scale, zero);
+        const int zero = ts_configuration_vanishes(config, n);
+        const double diff = ts_configuration_difference(a, b, scale, zero);
         if (diff > worst) worst = diff;
         if (!zero && ts_rel_diff(a, b) > worst_ratio) worst_ratio = ts_rel_diff(a, b);
         if (!(diff <= tol))

@@ -73,24 +73,6 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* Bit i of a configuration is particle i's helicity: 0 the quark, 1 the antiquark, 2.. photons. */
-static int vanishes(uint32_t config, unsigned n) {
-  const uint32_t photons = config >> 2, all = (1u << n) - 1;
-  return (config & 1u) == ((config >> 1) & 1u) || photons == 0 || photons == all;
-}
-
-/* How far a is from b, one configuration's |M|^2 at a point whose configurations sum to scale.
- * Rounding acts on the amplitude, whose error is a fraction of the point's amplitude scale
- * sqrt(scale), so |M|^2 = |A|^2 is off by about 2 sqrt(b) sqrt(scale) times that fraction: the
- * difference is measured in units of sqrt(b * scale), which is the relative difference for the
- * leading configurations and does not blow up for configurations 1e-8 of the sum (plain ratios
- * reach 1e-13 in double and 1e-4 in float there). A configuration that vanishes is measured
- * against scale. */
-static double configuration_difference(double a, double b, double scale, int vanishing) {
-  const double unit = vanishing ? scale : sqrt(b * scale);
-  return unit > 0 ? fabs(a - b) / unit : fabs(a - b);
-}
-
 /* The reference alone against MadGraph5_aMC@NLO's helicity-summed |M|^2: it proves the reference
  * (spinors, polarisations, propagators, normalisation) before the kernels are held to it. */
 static void reference_matches_madgraph(unsigned n) {
@@ -179,8 +161,8 @@ static void engines_match_reference_per_configuration(unsigned n, hegetcl_precis
       const size_t point = event / n_configs;
       const uint32_t config = helicity[event];
       const double ref = r->per_helicity[event];
-      const int zero = vanishes(config, n);
-      const double diff = configuration_difference(me[event], ref, r->summed[point], zero);
+      const int zero = ts_configuration_vanishes(config, n);
+      const double diff = ts_configuration_difference(me[event], ref, r->summed[point], zero);
       if (diff > worst) worst = diff;
       if (!zero && ts_rel_diff(me[event], ref) > worst_ratio)
         worst_ratio = ts_rel_diff(me[event], ref);

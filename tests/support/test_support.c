@@ -148,3 +148,13 @@ const char *ts_refs_path(unsigned n_photons, char *buf, size_t size) {
 }
 
 double ts_rel_diff(double a, double b) { return b != 0 ? fabs(a / b - 1) : fabs(a); }
+
+int ts_configuration_vanishes(uint32_t config, unsigned n) {
+  const uint32_t photons = config >> 2, all = (1u << n) - 1;
+  return (config & 1u) == ((config >> 1) & 1u) || photons == 0 || photons == all;
+}
+
+double ts_configuration_difference(double a, double b, double scale, int vanishing) {
+  const double unit = vanishing ? scale : sqrt(b * scale);
+  return unit > 0 ? fabs(a - b) / unit : fabs(a - b);
+}

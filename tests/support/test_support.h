@@ -32,6 +32,20 @@ const char *ts_refs_path(unsigned n_photons, char *buf, size_t size);
 /* |a/b - 1|, and |a| where b is 0. */
 double ts_rel_diff(double a, double b);
 
+/* Whether helicity configuration config of n photons vanishes identically (bit i is particle i's
+ * helicity; CONVENTIONS.md "Helicity configurations"): equal quark helicities, or every photon
+ * alike. */
+int ts_configuration_vanishes(uint32_t config, unsigned n);
+
+/* How far a is from b, one configuration's |M|^2 at a point whose configurations sum to scale.
+ * Rounding acts on the amplitude, whose error is a fraction of the point's amplitude scale
+ * sqrt(scale), so |M|^2 = |A|^2 is off by about 2 sqrt(b) sqrt(scale) times that fraction: the
+ * difference is measured in units of sqrt(b * scale), which is the relative difference for the
+ * leading configurations and does not blow up for configurations 1e-8 of the sum (plain ratios
+ * reach 1e-13 in double and 1e-4 in float there). A configuration that vanishes is measured
+ * against scale. */
+double ts_configuration_difference(double a, double b, double scale, int vanishing);
+
 /* Whether the context's device can run double precision. */
 int ts_has_fp64(hegetcl_context *ctx);
 
