@@ -2,12 +2,9 @@
 /* The VEGAS reduction: per work-group sums of the weights, their squares, counts, and the squared
  * weights per (dimension, bin) that the grid refinement needs, in a fixed order (no atomics).
  * Build options: VEGAS_DIMS, VEGAS_BINS (<= 255), AMP_REAL (the |M|^2 buffer's type). */
+#include "integrate/reduce_layout.h"
 #include "shared/kernel_names.h"
 #include "shared/portable.h"
-
-#define HG_REDUCE_LOCAL 128
-/* Per group: sum w, sum w^2, events with w != 0, events with a non-finite w. */
-#define HG_REDUCE_SUMS 4
 
 /* Work-group g reduces events [g * per_group, (g + 1) * per_group): w = factor (times me when
  * use_me), non-finite weights counted and left out. It writes sums[HG_REDUCE_SUMS * g + ...] and

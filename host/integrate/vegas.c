@@ -4,12 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "integrate/reduce_layout.h"
 #include "integrate/vegas.h"
 #include "shared/kernel_names.h"
-
-/* Must match cl/integrate/reduce.cl. */
-#define HG_REDUCE_LOCAL 128
-#define HG_REDUCE_SUMS 4
 /* Events per work-group of the reduction. */
 #define HG_REDUCE_PER_GROUP (8 * HG_REDUCE_LOCAL)
 
@@ -172,23 +169,29 @@ void hg_vegas_refine_dimension(double *edges, const double *d, unsigned bins, do
   edges[bins] = 1.0;
 }
 
-static hegetcl_status reduce_batch(hg_vegas *v, const hg_vegas_buffers *b, size_t n_events,
-                                   double sums[HG_REDUCE_SUMS]) {
-  hegetcl_context *ctx = v->ctx;
-  const cl_uint n = (cl_uint)n_events, per_group = HG_REDUCE_PER_GROUP;
-  const size_t groups = (n_events + HG_REDUCE_PER_GROUP - 1) / HG_REDUCE_PER_GROUP;
+/* The reduction's arguments that stay for a whole integration: every one but the event count. */
+static hegetcl_status set_reduce_args(hg_vegas *v, const hg_vegas_buffers *b) {
+  const cl_uint per_group = HG_REDUCE_PER_GROUP;
   const cl_uint use_me = b->me != NULL;
   const cl_mem me = b->me != NULL ? b->me : b->factor;
   cl_int err = clSetKernelArg(v->reduce, 0, sizeof(cl_mem), &b->factor);
   err |= clSetKernelArg(v->reduce, 1, sizeof(cl_mem), &me);
   err |= clSetKernelArg(v->reduce, 2, sizeof(cl_uint), &use_me);
   err |= clSetKernelArg(v->reduce, 3, sizeof(cl_mem), &b->bins);
-  err |= clSetKernelArg(v->reduce, 4, sizeof(cl_uint), &n);
   err |= clSetKernelArg(v->reduce, 5, sizeof(cl_uint), &per_group);
   err |= clSetKernelArg(v->reduce, 6, sizeof(cl_mem), &v->sums);
   err |= clSetKernelArg(v->reduce, 7, sizeof(cl_mem), &v->hist);
+  return hg_cl_check(v->ctx, err, "clSetKernelArg", "setting %s's arguments",
+                     HG_KERNEL_VEGAS_REDUCE);
+}
+
+static hegetcl_status reduce_batch(hg_vegas *v, size_t n_events, double sums[HG_REDUCE_SUMS]) {
+  hegetcl_context *ctx = v->ctx;
+  const cl_uint n = (cl_uint)n_events;
+  const size_t groups = (n_events + HG_REDUCE_PER_GROUP - 1) / HG_REDUCE_PER_GROUP;
+  cl_int err = clSetKernelArg(v->reduce, 4, sizeof(cl_uint), &n);
   hegetcl_status status =
-      hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_VEGAS_REDUCE);
+      hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's event count", HG_KERNEL_VEGAS_REDUCE);
   if (status != HEGETCL_OK) return status;
   const size_t local = HG_REDUCE_LOCAL, global = groups * HG_REDUCE_LOCAL;
   err = clEnqueueNDRangeKernel(ctx->queue, v->reduce, 1, NULL, &global, &local, 0, NULL, NULL);
@@ -220,8 +223,8 @@ static hegetcl_status upload_grid(hg_vegas *v) {
 
 /* One iteration of n_events: samples in batches, reduces, refines the grid. */
 static hegetcl_status iterate(hg_vegas *v, uint32_t index, uint64_t n_events,
-                              hg_vegas_sampler sampler, void *user, const hg_vegas_buffers *b,
-                              double *estimate, double *variance, uint64_t *nonzero) {
+                              hg_vegas_sampler sampler, void *user, double *estimate,
+                              double *variance, uint64_t *nonzero) {
   hegetcl_status status = upload_grid(v);
   if (status != HEGETCL_OK) return status;
   memset(v->d, 0, (size_t)v->dims * v->bins * sizeof *v->d);
@@ -230,7 +233,7 @@ static hegetcl_status iterate(hg_vegas *v, uint32_t index, uint64_t n_events,
     const uint64_t left = n_events - first;
     const size_t batch = left < v->settings.batch_size ? (size_t)left : v->settings.batch_size;
     status = sampler(user, index, first, batch, v->grid);
-    if (status == HEGETCL_OK) status = reduce_batch(v, b, batch, sums);
+    if (status == HEGETCL_OK) status = reduce_batch(v, batch, sums);
     if (status != HEGETCL_OK) return status;
   }
   if (sums[3] > 0.0)
@@ -259,14 +262,15 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
                                   void *progress_user, hegetcl_vegas_result *result) {
   const hegetcl_vegas_settings *s = &v->settings;
   memset(result, 0, sizeof *result);
+  hegetcl_status status = set_reduce_args(v, buffers);
+  if (status != HEGETCL_OK) return status;
   const double start = hg_now_seconds();
   uint32_t index = 0;
   for (unsigned a = 0; a < s->adapt_iterations; ++a, ++index) {
     const double t0 = hg_now_seconds();
     double estimate, variance;
     uint64_t nonzero;
-    hegetcl_status status =
-        iterate(v, index, s->adapt_events, sampler, user, buffers, &estimate, &variance, &nonzero);
+    status = iterate(v, index, s->adapt_events, sampler, user, &estimate, &variance, &nonzero);
     if (status != HEGETCL_OK) return status;
     result->events_total += s->adapt_events;
     if (progress) {
@@ -286,8 +290,8 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
     const double t0 = hg_now_seconds();
     double estimate, variance;
     uint64_t nonzero;
-    hegetcl_status status = iterate(v, index, s->events_per_iteration, sampler, user, buffers,
-                                    &estimate, &variance, &nonzero);
+    status =
+        iterate(v, index, s->events_per_iteration, sampler, user, &estimate, &variance, &nonzero);
     if (status != HEGETCL_OK) return status;
     ++index;
     if (!(variance > 0.0))

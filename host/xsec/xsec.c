@@ -118,26 +118,19 @@ typedef struct {
   hegetcl_context *ctx;
   hegetcl_amplitude *amp;
   cl_kernel sample;
+  size_t local; /* xsec_sample's work-group size */
   cl_mem params, pdf, factor, bins;
   uint64_t seed;
   int per_helicity;
 } xsec_run;
 
-static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t first_event,
-                                   size_t n_events, cl_mem grid) {
-  xsec_run *r = user;
+/* xsec_sample's arguments that stay for the whole run, and its work-group size. */
+static hegetcl_status prepare_sampler(xsec_run *r) {
   const cl_uint seed_low = (cl_uint)r->seed, seed_high = (cl_uint)(r->seed >> 32);
-  const cl_uint first_low = (cl_uint)first_event, first_high = (cl_uint)(first_event >> 32);
-  const cl_uint n = (cl_uint)n_events, it = iteration;
   cl_int err = clSetKernelArg(r->sample, 0, sizeof(cl_mem), &r->params);
-  err |= clSetKernelArg(r->sample, 1, sizeof(cl_mem), &grid);
   err |= clSetKernelArg(r->sample, 2, sizeof(cl_mem), &r->pdf);
   err |= clSetKernelArg(r->sample, 3, sizeof(cl_uint), &seed_low);
   err |= clSetKernelArg(r->sample, 4, sizeof(cl_uint), &seed_high);
-  err |= clSetKernelArg(r->sample, 5, sizeof(cl_uint), &it);
-  err |= clSetKernelArg(r->sample, 6, sizeof(cl_uint), &first_low);
-  err |= clSetKernelArg(r->sample, 7, sizeof(cl_uint), &first_high);
-  err |= clSetKernelArg(r->sample, 8, sizeof(cl_uint), &n);
   err |= clSetKernelArg(r->sample, 9, sizeof(cl_mem), &r->amp->momenta);
   err |= clSetKernelArg(r->sample, 10, sizeof(cl_mem), &r->amp->helicities);
   err |= clSetKernelArg(r->sample, 11, sizeof(cl_mem), &r->factor);
@@ -145,14 +138,30 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
   hegetcl_status status =
       hg_cl_check(r->ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_XSEC_SAMPLE);
   if (status != HEGETCL_OK) return status;
-  size_t local = 0;
-  err = clGetKernelWorkGroupInfo(r->sample, r->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof local,
-                                 &local, NULL);
+  size_t limit = 0;
+  err = clGetKernelWorkGroupInfo(r->sample, r->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit,
+                                 &limit, NULL);
   status = hg_cl_check(r->ctx, err, "clGetKernelWorkGroupInfo", "asking %s's work-group limit",
                        HG_KERNEL_XSEC_SAMPLE);
+  r->local = limit >= 128 ? 128 : limit;
+  return status;
+}
+
+/* One batch: the sampler, then the amplitude's kernels on the momenta it wrote. */
+static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t first_event,
+                                   size_t n_events, cl_mem grid) {
+  xsec_run *r = user;
+  const cl_uint first_low = (cl_uint)first_event, first_high = (cl_uint)(first_event >> 32);
+  const cl_uint n = (cl_uint)n_events, it = iteration;
+  cl_int err = clSetKernelArg(r->sample, 1, sizeof(cl_mem), &grid);
+  err |= clSetKernelArg(r->sample, 5, sizeof(cl_uint), &it);
+  err |= clSetKernelArg(r->sample, 6, sizeof(cl_uint), &first_low);
+  err |= clSetKernelArg(r->sample, 7, sizeof(cl_uint), &first_high);
+  err |= clSetKernelArg(r->sample, 8, sizeof(cl_uint), &n);
+  hegetcl_status status =
+      hg_cl_check(r->ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_XSEC_SAMPLE);
   if (status != HEGETCL_OK) return status;
-  local = local >= 128 ? 128 : local;
-  const size_t global = (n_events + local - 1) / local * local;
+  const size_t local = r->local, global = (n_events + local - 1) / local * local;
   err = clEnqueueNDRangeKernel(r->ctx->queue, r->sample, 1, NULL, &global, &local, 0, NULL, NULL);
   status = hg_cl_check(r->ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
                        HG_KERNEL_XSEC_SAMPLE, n_events);
@@ -243,6 +252,8 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
         make_buffer(ctx, CL_MEM_READ_WRITE, batch * dims, NULL, "VEGAS bin indices", &run.bins);
   if (status != HEGETCL_OK) goto done;
 
+  status = prepare_sampler(&run);
+  if (status != HEGETCL_OK) goto done;
   status = hg_vegas_create(ctx, program, dims, &config->vegas, &vegas);
   if (status != HEGETCL_OK) goto done;
   const hg_vegas_buffers buffers = {run.factor, run.amp->me, run.bins};
