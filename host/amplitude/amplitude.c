@@ -244,10 +244,19 @@ hegetcl_status hg_amplitude_reserve(hegetcl_amplitude *amp, size_t n_events) {
                          n_events);
     if (status != HEGETCL_OK) return status;
   }
-  amp->staging = malloc(4 * n_particles * n_events * real);
-  if (amp->staging == NULL)
-    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory to stage %zu events", n_events);
   amp->capacity = n_events;
+  return HEGETCL_OK;
+}
+
+/* The host copy in the program's precision for the capacity, made on first use: kernels of other
+ * programs that fill the device buffers themselves (the cross-section sampler) never need it. */
+static hegetcl_status ensure_staging(hegetcl_amplitude *amp) {
+  if (amp->staging != NULL) return HEGETCL_OK;
+  const size_t n_particles = amp->process.n_photons + 2;
+  amp->staging = malloc(4 * n_particles * amp->capacity * hg_amplitude_real_size(amp));
+  if (amp->staging == NULL)
+    return hg_fail(amp->ctx, HEGETCL_ERR_NO_MEMORY, "no host memory to stage %zu events",
+                   amp->capacity);
   return HEGETCL_OK;
 }
 
@@ -334,6 +343,7 @@ hegetcl_status hg_amplitude_set_common_args(hegetcl_amplitude *amp, cl_kernel ke
 hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
                                    const uint32_t *helicity) {
   hegetcl_status status = hg_amplitude_reserve(amp, n_events);
+  if (status == HEGETCL_OK) status = ensure_staging(amp);
   if (status != HEGETCL_OK) return status;
   const size_t count = 4 * (amp->process.n_photons + 2) * n_events;
   const size_t real = hg_amplitude_real_size(amp);
@@ -481,13 +491,14 @@ hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per
 hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double *me) {
   hegetcl_context *ctx = amp->ctx;
   const size_t real = hg_amplitude_real_size(amp);
-  const hegetcl_status status =
-      hg_cl_check(ctx,
-                  clEnqueueReadBuffer(ctx->queue, amp->me, CL_TRUE, 0, n_events * real,
-                                      amp->staging, 0, NULL, NULL),
-                  "clEnqueueReadBuffer", "reading |M|^2 of %zu events (%s, n = %u, %s)",
-                  n_events, hegetcl_engine_name(amp->process.engine), amp->process.n_photons,
-                  hegetcl_precision_name(amp->process.precision));
+  hegetcl_status status = ensure_staging(amp);
+  if (status != HEGETCL_OK) return status;
+  status = hg_cl_check(ctx,
+                       clEnqueueReadBuffer(ctx->queue, amp->me, CL_TRUE, 0, n_events * real,
+                                           amp->staging, 0, NULL, NULL),
+                       "clEnqueueReadBuffer", "reading |M|^2 of %zu events (%s, n = %u, %s)",
+                       n_events, hegetcl_engine_name(amp->process.engine),
+                       amp->process.n_photons, hegetcl_precision_name(amp->process.precision));
   if (status != HEGETCL_OK) return status;
   size_t bad = 0, first_bad = 0;
   for (size_t e = 0; e < n_events; ++e) {
