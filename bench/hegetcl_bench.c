@@ -10,6 +10,7 @@
 #include "amplitude/diagrams_codegen.h"
 #include "commit.h"
 #include "hegetcl/hegetcl.h"
+#include "io/json_writer.h"
 #include "layout.h"
 #include "rambo.h"
 
@@ -480,20 +481,6 @@ static void print_result(const result *r, const char *device) {
          r->first_run_s, device);
 }
 
-static void json_string(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; ++s) {
-    const unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\')
-      fprintf(f, "\\%c", c);
-    else if (c < 0x20)
-      fprintf(f, "\\u%04x", c);
-    else
-      fputc(c, f);
-  }
-  fputc('"', f);
-}
-
 static void json_array(FILE *f, const double *values, int count) {
   fputc('[', f);
   for (int i = 0; i < count; ++i) fprintf(f, "%s%.9g", i ? ", " : "", values[i]);
@@ -509,19 +496,19 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
   if (f == NULL) return 0;
   fprintf(f, "{\n  \"tool\": \"hegetcl-bench\",\n  \"version\": \"%s\",\n  \"commit\": ",
           HEGETCL_VERSION);
-  json_string(f, HG_BENCH_COMMIT);
+  hg_json_write_string(f, HG_BENCH_COMMIT);
   fprintf(f, ",\n  \"platform\": ");
-  json_string(f, info->platform);
+  hg_json_write_string(f, info->platform);
   fprintf(f, ",\n  \"device\": ");
-  json_string(f, info->name);
+  hg_json_write_string(f, info->name);
   fprintf(f, ",\n  \"vendor\": ");
-  json_string(f, info->vendor);
+  hg_json_write_string(f, info->vendor);
   fprintf(f, ",\n  \"driver\": ");
-  json_string(f, info->driver_version);
+  hg_json_write_string(f, info->driver_version);
   fprintf(f, ",\n  \"device_version\": ");
-  json_string(f, info->device_version);
+  hg_json_write_string(f, info->device_version);
   fprintf(f, ",\n  \"opencl_c_version\": ");
-  json_string(f, info->opencl_c_version);
+  hg_json_write_string(f, info->opencl_c_version);
   fprintf(f,
           ",\n  \"compute_units\": %u,\n  \"repeats\": %d,\n  \"max_seconds\": %g,\n"
           "  \"target_end_to_end_seconds\": %g,\n  \"seed\": %llu,\n  \"sqrt_s_gev\": %g,\n"
@@ -538,11 +525,11 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
     fprintf(f, "\"status\": \"%s\"", r->skipped ? "skipped" : r->failed ? "failed" : "ok");
     if (r->skipped || r->failed) {
       fprintf(f, ", \"reason\": ");
-      json_string(f, r->reason);
+      hg_json_write_string(f, r->reason);
     }
     if (r->build_options[0]) {
       fprintf(f, ",\n     \"build_options\": ");
-      json_string(f, r->build_options);
+      hg_json_write_string(f, r->build_options);
       fprintf(f, ", \"build_s\": %.6g, \"diagram_parts\": %u", r->build_s, r->diagram_parts);
     }
     if (r->local_size != 0) fprintf(f, ", \"local_size\": %zu", r->local_size);

@@ -4,7 +4,7 @@
 
 #include "io/json_writer.h"
 
-static void write_escaped(FILE *out, const char *s) {
+void hg_json_write_string(FILE *out, const char *s) {
   fputc('"', out);
   for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; ++p) {
     switch (*p) {
@@ -41,7 +41,7 @@ static void member(hg_json *j, const char *key) {
     for (int i = 0; i < j->depth; ++i) fputs("  ", j->out);
   }
   if (key) {
-    write_escaped(j->out, key);
+    hg_json_write_string(j->out, key);
     fputs(": ", j->out);
   }
 }
@@ -77,7 +77,7 @@ void hg_json_end_array(hg_json *j) { close_container(j, ']'); }
 
 void hg_json_string(hg_json *j, const char *key, const char *value) {
   member(j, key);
-  write_escaped(j->out, value);
+  hg_json_write_string(j->out, value);
 }
 
 void hg_json_number(hg_json *j, const char *key, double value) {

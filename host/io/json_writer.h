@@ -13,6 +13,8 @@ typedef struct {
 } hg_json;
 
 void hg_json_begin(hg_json *j, FILE *out);
+/* s as a JSON string literal, quoted and escaped, for writers that lay out their own JSON. */
+void hg_json_write_string(FILE *out, const char *s);
 /* Opens an object or array as the value of key (NULL inside arrays and at the top). */
 void hg_json_object(hg_json *j, const char *key);
 void hg_json_array(hg_json *j, const char *key);
