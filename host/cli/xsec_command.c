@@ -71,6 +71,31 @@ static int parse_count(const char *opt, const char *value, double min, double ma
   return 1;
 }
 
+/* A seed: any 64-bit whole number in decimal digits, or e-notation ("1e6") up to 2^53. */
+static int parse_seed(const char *value, uint64_t *out) {
+  if (value[0] >= '0' && value[0] <= '9' && strspn(value, "0123456789") == strlen(value)) {
+    errno = 0;
+    const unsigned long long x = strtoull(value, NULL, 10);
+    if (errno == 0) {
+      *out = x;
+      return 1;
+    }
+  }
+  char *end = NULL;
+  errno = 0;
+  const double v = strtod(value, &end);
+  if (end != value && *end == '\0' && errno == 0 && v >= 0 && v <= 9007199254740992.0 &&
+      v == floor(v)) {
+    *out = (uint64_t)v;
+    return 1;
+  }
+  fprintf(stderr,
+          "hegetcl: error: --seed %s: must be a whole number from 0 to 18446744073709551615 "
+          "(in e-notation up to 2^53)\n",
+          value);
+  return 0;
+}
+
 static int parse_real(const char *opt, const char *value, double *out) {
   char *end = NULL;
   errno = 0;
@@ -281,10 +306,7 @@ int hg_cli_xsec(int argc, char **argv) {
       ok = parse_count(opt, val, 0, 100000, &v);
       c.pdf_member = (int)v;
     } else if (strcmp(opt, "--seed") == 0) {
-      ok = parse_count(opt, val, 0, 18446744073709549568.0, &v);
-      char *end = NULL;
-      c.vegas.seed = strtoull(val, &end, 10);
-      if (ok && (end == val || *end != '\0')) c.vegas.seed = (uint64_t)v;
+      ok = parse_seed(val, &c.vegas.seed);
     } else if (strcmp(opt, "--target-error") == 0) {
       ok = parse_real(opt, val, &c.vegas.target_rel_error);
     } else if (strcmp(opt, "--max-events") == 0) {
