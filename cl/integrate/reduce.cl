@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The VEGAS reduction: per work-group sums of the weights, their squares, counts, and the squared
  * weights per (dimension, bin) that the grid refinement needs, in a fixed order (no atomics).
- * Build options: VEGAS_DIMS, VEGAS_BINS (<= 255), AMP_REAL (the |M|^2 buffer's type). */
+ * The largest weight is kept too (the unweighting's maximum). Build options: VEGAS_DIMS,
+ * VEGAS_BINS (<= 255), AMP_REAL (the |M|^2 buffer's type). */
 #include "integrate/reduce_layout.h"
 #include "shared/kernel_names.h"
 #include "shared/portable.h"
@@ -23,7 +24,7 @@ vegas_reduce(__global const double *restrict factor, __global const AMP_REAL *re
   const hg_u32 start = g * per_group;
   const hg_u32 end = min(start + per_group, n_events);
   for (hg_u32 i = t; i < VEGAS_DIMS * VEGAS_BINS; i += HG_REDUCE_LOCAL) local_hist[i] = 0.0;
-  double sum_w = 0.0, sum_w2 = 0.0, nonzero = 0.0, nonfinite = 0.0;
+  double sum_w = 0.0, sum_w2 = 0.0, nonzero = 0.0, nonfinite = 0.0, largest = 0.0;
   for (hg_u32 base = start; base < end; base += HG_REDUCE_LOCAL) {
     const hg_u32 event = base + t;
     const int valid = event < end;
@@ -35,6 +36,7 @@ vegas_reduce(__global const double *restrict factor, __global const AMP_REAL *re
     sum_w += w;
     sum_w2 += w * w;
     nonzero += w != 0.0 ? 1.0 : 0.0;
+    largest = fmax(largest, w);
     barrier(CLK_LOCAL_MEM_FENCE);
     tile_w2[t] = w * w;
     for (int j = 0; j < VEGAS_DIMS; ++j)
@@ -52,11 +54,16 @@ vegas_reduce(__global const double *restrict factor, __global const AMP_REAL *re
   scratch[HG_REDUCE_LOCAL + t] = sum_w2;
   scratch[2 * HG_REDUCE_LOCAL + t] = nonzero;
   scratch[3 * HG_REDUCE_LOCAL + t] = nonfinite;
+  scratch[HG_REDUCE_MAX * HG_REDUCE_LOCAL + t] = largest;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (hg_u32 stride = HG_REDUCE_LOCAL / 2; stride > 0; stride /= 2) {
-    if (t < stride)
-      for (int k = 0; k < HG_REDUCE_SUMS; ++k)
+    if (t < stride) {
+      for (int k = 0; k < HG_REDUCE_MAX; ++k)
         scratch[k * HG_REDUCE_LOCAL + t] += scratch[k * HG_REDUCE_LOCAL + t + stride];
+      scratch[HG_REDUCE_MAX * HG_REDUCE_LOCAL + t] =
+          fmax(scratch[HG_REDUCE_MAX * HG_REDUCE_LOCAL + t],
+               scratch[HG_REDUCE_MAX * HG_REDUCE_LOCAL + t + stride]);
+    }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (t < HG_REDUCE_SUMS) sums[HG_REDUCE_SUMS * g + t] = scratch[t * HG_REDUCE_LOCAL];

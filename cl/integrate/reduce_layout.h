@@ -6,7 +6,9 @@
 
 /* Work-items per group (the kernel requires exactly this many). */
 #define HG_REDUCE_LOCAL 128
-/* Per group: sum w, sum w^2, events with w != 0, events with a non-finite w. */
-#define HG_REDUCE_SUMS 4
+/* Per group: sum w, sum w^2, events with w != 0, events with a non-finite w (added), then the
+ * largest w (HG_REDUCE_MAX, the maximum over the group). */
+#define HG_REDUCE_SUMS 5
+#define HG_REDUCE_MAX 4
 
 #endif

@@ -12,5 +12,11 @@
 #define HG_KERNEL_VEGAS_REDUCE "vegas_reduce"
 #define HG_KERNEL_VEGAS_SAMPLE_POINTS "vegas_sample_points"
 #define HG_KERNEL_XSEC_SAMPLE "xsec_sample"
+/* cl/analysis/histogram.cl */
+#define HG_KERNEL_HISTOGRAM_REDUCE "histogram_reduce"
+#define HG_KERNEL_HISTOGRAM_ACCUMULATE "histogram_accumulate"
+/* cl/events/unweight.cl */
+#define HG_KERNEL_EVENTS_MARK "events_mark"
+#define HG_KERNEL_EVENTS_GATHER "events_gather"
 
 #endif

@@ -9,10 +9,21 @@
 #define HG_XSEC_DR_MIN 3        /* photon pair Delta R cut */
 #define HG_XSEC_MU_F2 4         /* factorisation scale squared, GeV^2 */
 #define HG_XSEC_NORMALISATION 5 /* GeV^-2 -> fb times the beam-orientation factor */
-#define HG_XSEC_PARAM_COUNT 6
+/* Histogram binning per observable family f (cl/analysis/observables.h): bins, lo, hi */
+#define HG_XSEC_HIST_BINNING 6
+#define HG_XSEC_HIST_BINS(f) (HG_XSEC_HIST_BINNING + 3 * (f))
+#define HG_XSEC_HIST_LO(f) (HG_XSEC_HIST_BINNING + 3 * (f) + 1)
+#define HG_XSEC_HIST_HI(f) (HG_XSEC_HIST_BINNING + 3 * (f) + 2)
+#define HG_XSEC_PARAM_COUNT (HG_XSEC_HIST_BINNING + 3 * 4)
 
 /* Philox draw blocks: the VEGAS dimensions use blocks 0 .. (dims + 1) / 2 - 1 (two uniforms each);
  * the sampled helicity configuration uses its own block. */
 #define HG_BLOCK_HELICITY 0x10000u
+/* Unweighting: the hit-or-miss uniform, and the choice of which proton gives the quark. */
+#define HG_BLOCK_UNWEIGHT 0x10001u
+#define HG_BLOCK_ORIENTATION 0x10002u
+/* The iteration number of the counter for unweighted-event generation (VEGAS iterations count
+ * from 0 and never reach it). */
+#define HG_ITERATION_EVENTS 0x80000000u
 
 #endif

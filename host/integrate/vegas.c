@@ -19,6 +19,10 @@ struct hg_vegas {
   size_t max_groups;
   double *edges, *d, *scratch, *sums_host, *hist_host;
   double *estimates, *variances; /* of the combined iterations */
+  double *last_edges;            /* the grid the latest iteration sampled with */
+  double last_max_weight;        /* and its largest weight */
+  hg_vegas_iteration_end observer;
+  void *observer_user;
 };
 
 void hegetcl_vegas_settings_defaults(hegetcl_vegas_settings *s) {
@@ -83,8 +87,9 @@ hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigne
   v->hist_host = malloc(v->max_groups * n_hist * sizeof *v->hist_host);
   v->estimates = malloc(settings->max_iterations * sizeof *v->estimates);
   v->variances = malloc(settings->max_iterations * sizeof *v->variances);
+  v->last_edges = malloc(n_edges * sizeof *v->last_edges);
   if (!v->edges || !v->d || !v->scratch || !v->sums_host || !v->hist_host || !v->estimates ||
-      !v->variances) {
+      !v->variances || !v->last_edges) {
     hg_vegas_destroy(v);
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory for a VEGAS grid of %u x %u", dims,
                    v->bins);
@@ -130,6 +135,7 @@ void hg_vegas_destroy(hg_vegas *v) {
   free(v->hist_host);
   free(v->estimates);
   free(v->variances);
+  free(v->last_edges);
   free(v);
 }
 
@@ -207,7 +213,8 @@ static hegetcl_status reduce_batch(hg_vegas *v, size_t n_events, double sums[HG_
   if (status != HEGETCL_OK) return status;
   /* fixed order: group by group */
   for (size_t g = 0; g < groups; ++g) {
-    for (int k = 0; k < HG_REDUCE_SUMS; ++k) sums[k] += v->sums_host[g * HG_REDUCE_SUMS + k];
+    for (int k = 0; k < HG_REDUCE_MAX; ++k) sums[k] += v->sums_host[g * HG_REDUCE_SUMS + k];
+    sums[HG_REDUCE_MAX] = fmax(sums[HG_REDUCE_MAX], v->sums_host[g * HG_REDUCE_SUMS + HG_REDUCE_MAX]);
     const double *h = v->hist_host + g * n_hist;
     for (size_t i = 0; i < n_hist; ++i) v->d[i] += h[i];
   }
@@ -221,14 +228,29 @@ static hegetcl_status upload_grid(hg_vegas *v) {
   return hg_cl_check(v->ctx, err, "clEnqueueWriteBuffer", "uploading the VEGAS grid");
 }
 
-/* One iteration of n_events: samples in batches, reduces, refines the grid. */
-static hegetcl_status iterate(hg_vegas *v, uint32_t index, uint64_t n_events,
+void hg_vegas_set_observer(hg_vegas *v, hg_vegas_iteration_end observer, void *user) {
+  v->observer = observer;
+  v->observer_user = user;
+}
+
+double hg_vegas_last_max_weight(const hg_vegas *v) { return v->last_max_weight; }
+
+hegetcl_status hg_vegas_upload_last_grid(hg_vegas *v, cl_mem *grid) {
+  const size_t n_edges = (size_t)v->dims * (v->bins + 1);
+  const cl_int err = clEnqueueWriteBuffer(v->ctx->queue, v->grid, CL_TRUE, 0,
+                                          n_edges * sizeof(double), v->last_edges, 0, NULL, NULL);
+  *grid = v->grid;
+  return hg_cl_check(v->ctx, err, "clEnqueueWriteBuffer", "uploading the last VEGAS grid");
+}
+
+/* One iteration of n_events: samples in batches, reduces, tells the observer, refines the grid. */
+static hegetcl_status iterate(hg_vegas *v, uint32_t index, int adapting, uint64_t n_events,
                               hg_vegas_sampler sampler, void *user, double *estimate,
                               double *variance, uint64_t *nonzero) {
   hegetcl_status status = upload_grid(v);
   if (status != HEGETCL_OK) return status;
   memset(v->d, 0, (size_t)v->dims * v->bins * sizeof *v->d);
-  double sums[HG_REDUCE_SUMS] = {0.0, 0.0, 0.0, 0.0};
+  double sums[HG_REDUCE_SUMS] = {0.0, 0.0, 0.0, 0.0, 0.0};
   for (uint64_t first = 0; first < n_events; first += v->settings.batch_size) {
     const uint64_t left = n_events - first;
     const size_t batch = left < v->settings.batch_size ? (size_t)left : v->settings.batch_size;
@@ -251,6 +273,12 @@ static hegetcl_status iterate(hg_vegas *v, uint32_t index, uint64_t n_events,
                    "iteration %u: none of %llu events has a non-zero weight: the cuts leave no "
                    "phase space (loosen them or raise the collider energy)",
                    index, (unsigned long long)n_events);
+  memcpy(v->last_edges, v->edges, (size_t)v->dims * (v->bins + 1) * sizeof *v->edges);
+  v->last_max_weight = sums[HG_REDUCE_MAX];
+  if (v->observer) {
+    status = v->observer(v->observer_user, index, adapting, n_events, *estimate, *variance);
+    if (status != HEGETCL_OK) return status;
+  }
   for (unsigned j = 0; j < v->dims; ++j)
     hg_vegas_refine_dimension(v->edges + (size_t)j * (v->bins + 1), v->d + (size_t)j * v->bins,
                               v->bins, v->settings.alpha, v->scratch);
@@ -270,7 +298,8 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
     const double t0 = hg_now_seconds();
     double estimate, variance;
     uint64_t nonzero;
-    status = iterate(v, index, s->adapt_events, sampler, user, &estimate, &variance, &nonzero);
+    status =
+        iterate(v, index, 1, s->adapt_events, sampler, user, &estimate, &variance, &nonzero);
     if (status != HEGETCL_OK) return status;
     result->events_total += s->adapt_events;
     if (progress) {
@@ -280,6 +309,7 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
                                           .events_nonzero = nonzero,
                                           .estimate = estimate,
                                           .error = sqrt(variance),
+                                          .max_weight = v->last_max_weight,
                                           .seconds = hg_now_seconds() - t0};
       progress(&it, progress_user);
     }
@@ -291,7 +321,8 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
     double estimate, variance;
     uint64_t nonzero;
     status =
-        iterate(v, index, s->events_per_iteration, sampler, user, &estimate, &variance, &nonzero);
+        iterate(v, index, 0, s->events_per_iteration, sampler, user, &estimate, &variance,
+                &nonzero);
     if (status != HEGETCL_OK) return status;
     ++index;
     if (!(variance > 0.0))
@@ -326,6 +357,7 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
                                           .combined_error = result->error,
                                           .chi2_per_dof = result->chi2_per_dof,
                                           .combined_iterations = k,
+                                          .max_weight = v->last_max_weight,
                                           .seconds = hg_now_seconds() - t0};
       progress(&it, progress_user);
     }
@@ -335,6 +367,7 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
     }
   }
   result->wall_seconds = hg_now_seconds() - start;
+  result->max_weight = v->last_max_weight;
   if (k == 0)
     return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
                    "max events %llu is below events per iteration %llu: no iteration could run",

@@ -35,6 +35,18 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
                                   const hg_vegas_buffers *buffers, hegetcl_vegas_progress progress,
                                   void *progress_user, hegetcl_vegas_result *result);
 
+/* Called after every iteration's sums, before the grid is refined (index counts adaptation
+ * iterations too; adapting != 0 for those). A status other than HEGETCL_OK stops the run. */
+typedef hegetcl_status (*hg_vegas_iteration_end)(void *user, uint32_t index, int adapting,
+                                                 uint64_t n_events, double estimate,
+                                                 double variance);
+void hg_vegas_set_observer(hg_vegas *v, hg_vegas_iteration_end observer, void *user);
+
+/* The largest weight of the latest iteration, and that iteration's grid uploaded to the device
+ * (*grid: the buffer a sampler reads), for unweighting after the integration. */
+double hg_vegas_last_max_weight(const hg_vegas *v);
+hegetcl_status hg_vegas_upload_last_grid(hg_vegas *v, cl_mem *grid);
+
 /* The grid edges (dims x (bins + 1)), for outputs and tests. */
 const double *hg_vegas_edges(const hg_vegas *v);
 

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "amplitude/amplitude_internal.h"
+#include "analysis/histograms.h"
 #include "core/program.h"
+#include "events/unweight.h"
 #include "hegetcl/pdf.h"
 #include "hegetcl/xsec.h"
 #include "integrate/vegas.h"
@@ -70,6 +72,14 @@ void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
   c->orientation = HEGETCL_ORIENTATION_BOTH;
   c->helicity = HEGETCL_HELICITY_SUMMED;
   hegetcl_vegas_settings_defaults(&c->vegas);
+  hegetcl_histogram_binning_defaults(&c->binning);
+  c->max_unweighting_tries = 1000000000000ull;
+}
+
+void hegetcl_xsec_result_free(hegetcl_xsec_result *result) {
+  hegetcl_histograms_free(result->histograms, result->n_histograms);
+  result->histograms = NULL;
+  result->n_histograms = 0;
 }
 
 static unsigned dims_of(const hegetcl_xsec_config *c) {
@@ -110,6 +120,7 @@ static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_xsec_config *
   if (n > HEGETCL_MAX_XSEC_PHOTONS)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "n = %u photons: the cross section supports 2..%d", n,
                    HEGETCL_MAX_XSEC_PHOTONS);
+  if (c->histograms) return hg_histograms_check(ctx, &c->binning);
   return HEGETCL_OK;
 }
 
@@ -119,9 +130,11 @@ typedef struct {
   hegetcl_amplitude *amp;
   cl_kernel sample;
   size_t local; /* xsec_sample's work-group size */
-  cl_mem params, pdf, factor, bins;
+  cl_mem params, pdf, factor, bins, obs_value, obs_bin;
   uint64_t seed;
   int per_helicity;
+  unsigned adapt_iterations;
+  hg_histograms *histograms; /* NULL unless filled */
 } xsec_run;
 
 /* xsec_sample's arguments that stay for the whole run, and its work-group size. */
@@ -135,6 +148,8 @@ static hegetcl_status prepare_sampler(xsec_run *r) {
   err |= clSetKernelArg(r->sample, 10, sizeof(cl_mem), &r->amp->helicities);
   err |= clSetKernelArg(r->sample, 11, sizeof(cl_mem), &r->factor);
   err |= clSetKernelArg(r->sample, 12, sizeof(cl_mem), &r->bins);
+  err |= clSetKernelArg(r->sample, 13, sizeof(cl_mem), &r->obs_value);
+  err |= clSetKernelArg(r->sample, 14, sizeof(cl_mem), &r->obs_bin);
   hegetcl_status status =
       hg_cl_check(r->ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_XSEC_SAMPLE);
   if (status != HEGETCL_OK) return status;
@@ -147,7 +162,8 @@ static hegetcl_status prepare_sampler(xsec_run *r) {
   return status;
 }
 
-/* One batch: the sampler, then the amplitude's kernels on the momenta it wrote. */
+/* One batch: the sampler, then the amplitude's kernels on the momenta it wrote, then the
+ * histograms in the combined iterations. */
 static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t first_event,
                                    size_t n_events, cl_mem grid) {
   xsec_run *r = user;
@@ -166,7 +182,20 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
   status = hg_cl_check(r->ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
                        HG_KERNEL_XSEC_SAMPLE, n_events);
   if (status != HEGETCL_OK) return status;
-  return hg_amplitude_run(r->amp, n_events, r->per_helicity, NULL);
+  status = hg_amplitude_run(r->amp, n_events, r->per_helicity, NULL);
+  const int combined = iteration >= r->adapt_iterations && iteration != HG_ITERATION_EVENTS;
+  if (status == HEGETCL_OK && r->histograms != NULL && combined)
+    status = hg_histograms_add_batch(r->histograms, r->factor, r->amp->me, n_events);
+  return status;
+}
+
+/* After each VEGAS iteration: the combined ones go into the histograms. */
+static hegetcl_status end_iteration(void *user, uint32_t index, int adapting, uint64_t n_events,
+                                    double estimate, double variance) {
+  (void)index;
+  xsec_run *r = user;
+  if (adapting || r->histograms == NULL) return HEGETCL_OK;
+  return hg_histograms_end_iteration(r->histograms, n_events, estimate, variance);
 }
 
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
@@ -179,14 +208,26 @@ static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size
 hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                 hegetcl_vegas_progress progress, void *progress_user,
                                 hegetcl_xsec_result *result) {
+  const hegetcl_xsec_hooks hooks = {.progress = progress, .progress_user = progress_user};
+  return hegetcl_xsec_generate(ctx, config, &hooks, result);
+}
+
+hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                     const hegetcl_xsec_hooks *hooks,
+                                     hegetcl_xsec_result *result) {
   memset(result, 0, sizeof *result);
+  if (config->unweighted_events > 0 && (hooks == NULL || hooks->sink == NULL))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "%llu unweighted events asked for but no event sink given",
+                   (unsigned long long)config->unweighted_events);
   hegetcl_status status = validate(ctx, config);
   if (status != HEGETCL_OK) return status;
   const unsigned n = config->process.n_photons, dims = dims_of(config);
   const size_t batch = config->vegas.batch_size;
   xsec_run run = {.ctx = ctx,
                   .seed = config->vegas.seed,
-                  .per_helicity = config->helicity == HEGETCL_HELICITY_SAMPLED};
+                  .per_helicity = config->helicity == HEGETCL_HELICITY_SAMPLED,
+                  .adapt_iterations = config->vegas.adapt_iterations};
   hegetcl_pdf *pdf = NULL;
   double *grid = NULL;
   hg_vegas *vegas = NULL;
@@ -218,10 +259,11 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
   const size_t used = strlen(options);
   snprintf(options + used, sizeof options - used,
            " -D VEGAS_DIMS=%u -D VEGAS_BINS=%u -D AMP_REAL=%s -D PHASE_SPACE_RAMBO=%d "
-           "-D HELICITY_SAMPLED=%d",
+           "-D HELICITY_SAMPLED=%d -D HISTOGRAMS=%d",
            dims, config->vegas.bins,
            config->process.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float",
-           config->phase_space == HEGETCL_PHASE_SPACE_RAMBO, run.per_helicity);
+           config->phase_space == HEGETCL_PHASE_SPACE_RAMBO, run.per_helicity,
+           config->histograms != 0);
   snprintf(result->sampler_options, sizeof result->sampler_options, "%s", options);
   const hg_source_part part = {"xsec/kernels.cl", NULL};
   cl_program program = NULL;
@@ -240,6 +282,14 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
   params[HG_XSEC_MU_F2] = config->mu_f_gev * config->mu_f_gev;
   params[HG_XSEC_NORMALISATION] =
       HEGETCL_GEV2_TO_FB * (config->orientation == HEGETCL_ORIENTATION_BOTH ? 2.0 : 1.0);
+  const hegetcl_bins *families[4] = {&config->binning.pt_gev, &config->binning.eta,
+                                     &config->binning.delta_r, &config->binning.mass_gev};
+  for (int f = 0; f < 4; ++f) {
+    params[HG_XSEC_HIST_BINS(f)] = (double)families[f]->bins;
+    params[HG_XSEC_HIST_LO(f)] = families[f]->lo;
+    params[HG_XSEC_HIST_HI(f)] = families[f]->hi;
+  }
+  const size_t fills = config->histograms ? hg_histograms_fills(n) * batch : 1;
   status = make_buffer(ctx, CL_MEM_READ_ONLY, sizeof params, params, "parameters", &run.params);
   if (status == HEGETCL_OK)
     status =
@@ -250,22 +300,61 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
   if (status == HEGETCL_OK)
     status =
         make_buffer(ctx, CL_MEM_READ_WRITE, batch * dims, NULL, "VEGAS bin indices", &run.bins);
+  if (status == HEGETCL_OK)
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, fills * sizeof(cl_float), NULL,
+                         "observable values", &run.obs_value);
+  if (status == HEGETCL_OK)
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, fills * sizeof(cl_ushort), NULL,
+                         "observable bins", &run.obs_bin);
+  if (status == HEGETCL_OK && config->histograms)
+    status = hg_histograms_create(ctx, program, n, &config->binning, batch, run.params,
+                                  run.obs_value, run.obs_bin, &run.histograms);
   if (status != HEGETCL_OK) goto done;
 
   status = prepare_sampler(&run);
   if (status != HEGETCL_OK) goto done;
   status = hg_vegas_create(ctx, program, dims, &config->vegas, &vegas);
   if (status != HEGETCL_OK) goto done;
+  hg_vegas_set_observer(vegas, end_iteration, &run);
   const hg_vegas_buffers buffers = {run.factor, run.amp->me, run.bins};
-  status = hg_vegas_integrate(vegas, sample_batch, &run, &buffers, progress, progress_user,
-                              &result->vegas);
+  status = hg_vegas_integrate(vegas, sample_batch, &run, &buffers, hooks ? hooks->progress : NULL,
+                              hooks ? hooks->progress_user : NULL, &result->vegas);
+  if (status == HEGETCL_OK && run.histograms != NULL)
+    result->histograms = hg_histograms_take(run.histograms, &result->n_histograms);
+  if (status == HEGETCL_OK && config->unweighted_events > 0) {
+    if (hooks->events_begin) status = hooks->events_begin(result, hooks->sink_user);
+    hg_unweight_inputs in = {.program = program,
+                             .n_photons = n,
+                             .quark_pid = config->quark_pid,
+                             .both_orientations =
+                                 config->orientation == HEGETCL_ORIENTATION_BOTH,
+                             .helicity_sampled = run.per_helicity,
+                             .seed = config->vegas.seed,
+                             .batch = batch,
+                             .max_weight = hg_vegas_last_max_weight(vegas),
+                             .requested = config->unweighted_events,
+                             .max_tries = config->max_unweighting_tries,
+                             .sampler = sample_batch,
+                             .sampler_user = &run,
+                             .params = run.params,
+                             .pdf = run.pdf,
+                             .factor = run.factor,
+                             .me = run.amp->me};
+    if (status == HEGETCL_OK) status = hg_vegas_upload_last_grid(vegas, &in.grid);
+    if (status == HEGETCL_OK)
+      status = hg_unweight_run(ctx, &in, hooks->sink, hooks->sink_user, hooks->events_progress,
+                               hooks->events_progress_user, &result->unweighting);
+  }
 done:
+  hg_histograms_destroy(run.histograms);
   hg_vegas_destroy(vegas);
   if (run.sample) clReleaseKernel(run.sample);
   if (run.params) clReleaseMemObject(run.params);
   if (run.pdf) clReleaseMemObject(run.pdf);
   if (run.factor) clReleaseMemObject(run.factor);
   if (run.bins) clReleaseMemObject(run.bins);
+  if (run.obs_value) clReleaseMemObject(run.obs_value);
+  if (run.obs_bin) clReleaseMemObject(run.obs_bin);
   hegetcl_amplitude_destroy(run.amp);
   free(grid);
   hegetcl_pdf_close(pdf);

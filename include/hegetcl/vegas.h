@@ -41,7 +41,8 @@ typedef struct {
   double estimate, error;  /* this iteration's integral and its standard error */
   double combined, combined_error, chi2_per_dof; /* over the combined iterations so far */
   unsigned combined_iterations;
-  double seconds; /* wall time of the iteration */
+  double max_weight; /* the largest weight of the iteration */
+  double seconds;    /* wall time of the iteration */
 } hegetcl_vegas_iteration;
 
 typedef void (*hegetcl_vegas_progress)(const hegetcl_vegas_iteration *iteration, void *user);
@@ -55,6 +56,7 @@ typedef struct {
   uint64_t events_nonzero; /* combined events with a non-zero weight */
   int reached_target;      /* 1 when target_rel_error was reached */
   double wall_seconds;     /* the integration, programs built before excluded */
+  double max_weight;       /* the largest weight of the last iteration (the unweighting's) */
 } hegetcl_vegas_result;
 
 #ifdef __cplusplus

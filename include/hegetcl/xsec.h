@@ -9,6 +9,8 @@
 
 #include "hegetcl/amplitude.h"
 #include "hegetcl/device.h"
+#include "hegetcl/events.h"
+#include "hegetcl/histogram.h"
 #include "hegetcl/status.h"
 #include "hegetcl/vegas.h"
 
@@ -49,6 +51,10 @@ typedef struct {
   hegetcl_orientation orientation;
   hegetcl_helicity_mode helicity;
   hegetcl_vegas_settings vegas;
+  int histograms;                    /* 1: fill the histograms in the combined iterations */
+  hegetcl_histogram_binning binning; /* default hegetcl_histogram_binning_defaults */
+  uint64_t unweighted_events;        /* events to unweight after the integration (0: none) */
+  uint64_t max_unweighting_tries;    /* weighted events the unweighting may try (default 1e12) */
 } hegetcl_xsec_config;
 
 /* The paper's set-up for n photons (README.md): the defaults above, the collider phase space,
@@ -70,7 +76,32 @@ typedef struct {
   int pdf_lhapdf_id;    /* the set's SetIndex */
   char pdf_path[1024];  /* the directory the set was read from */
   char amplitude_options[512], sampler_options[512];
+  hegetcl_histogram *histograms; /* config.histograms: the combined histograms (owned) */
+  size_t n_histograms;
+  hegetcl_unweighting_result unweighting; /* config.unweighted_events > 0 */
 } hegetcl_xsec_result;
+
+/* Frees what a result owns (its histograms); the result itself is the caller's. */
+void hegetcl_xsec_result_free(hegetcl_xsec_result *result);
+
+/* Who hears about a run: progress after every iteration; with unweighted events, events_begin
+ * once after the integration (result holds sigma and the histograms; a status other than
+ * HEGETCL_OK stops), sink for every event, events_progress after every batch. Any may be NULL
+ * (unweighted events need a sink). */
+typedef struct {
+  hegetcl_vegas_progress progress;
+  void *progress_user;
+  hegetcl_status (*events_begin)(const hegetcl_xsec_result *result, void *user);
+  hegetcl_event_sink sink;
+  void *sink_user; /* passed to events_begin and sink */
+  hegetcl_events_progress events_progress;
+  void *events_progress_user;
+} hegetcl_xsec_hooks;
+
+/* hegetcl_xsec_run with histograms and unweighted events (config.histograms,
+ * config.unweighted_events) delivered through hooks. */
+hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                     const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result);
 
 /* Checks the configuration (HEGETCL_ERR_INPUT naming the bad value and the fix), opens the PDF
  * set, builds the programs and integrates; progress (may be NULL) hears every iteration. */

@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/* One event of the cross-section sampler, from its Philox counter: VEGAS map -> phase space ->
+ * cuts -> PDFs -> helicity choice. The sampler and the unweighted-event gather share it, so an
+ * event is the same wherever it is made. Build options: N_PHOTONS, VEGAS_DIMS, VEGAS_BINS,
+ * PHASE_SPACE_RAMBO, HELICITY_SAMPLED. */
+#ifndef HG_XSEC_EVENT_H
+#define HG_XSEC_EVENT_H
+
+#include "integrate/vegas_map.h"
+#include "pdf/lhapdf6_interp.h"
+#include "phasespace/collider.h"
+#include "phasespace/cuts.h"
+#include "phasespace/rambo.h"
+#include "shared/philox.h"
+#include "xsec/params.h"
+
+#define HG_N_PARTICLES (N_PHOTONS + 2)
+/* Non-vanishing helicity configurations: two quark pairs times 2^n - 2 photon configurations. */
+#define HG_HELICITY_CHOICES (2u * ((1u << N_PHOTONS) - 2u))
+
+typedef struct {
+  hg_ps_point pt;
+  double factor;    /* the weight is factor |M|^2 (|M|^2 of the momenta scaled by 1/sqrt(shat));
+                       0 outside the cuts or the PDF grid */
+  hg_u32 helicity;  /* the sampled configuration (CONVENTIONS.md), 0 when summed */
+  int bin[VEGAS_DIMS]; /* the VEGAS bin of every dimension */
+} hg_xsec_event;
+
+/* Event `event` of iteration `iteration` (Philox key seed_low, seed_high). */
+HG_INLINE hg_xsec_event hg_xsec_make_event(HG_GLOBAL const double *params,
+                                           HG_GLOBAL const double *grid,
+                                           HG_GLOBAL const double *pdf, hg_u32 seed_low,
+                                           hg_u32 seed_high, hg_u32 iteration, hg_u64 event) {
+  hg_xsec_event ev;
+  double u[VEGAS_DIMS + 1];
+  for (int b = 0; b < (VEGAS_DIMS + 1) / 2; ++b) {
+    const hg_philox_words r =
+        hg_philox4x32_10(hg_philox_counter(event, iteration, (hg_u32)b), seed_low, seed_high);
+    u[2 * b] = hg_uniform_double(r.v[0], r.v[1]);
+    u[2 * b + 1] = hg_uniform_double(r.v[2], r.v[3]);
+  }
+  double x[VEGAS_DIMS];
+  double jacobian = 1.0;
+  for (int j = 0; j < VEGAS_DIMS; ++j) x[j] = hg_vegas_map(grid, j, VEGAS_BINS, u[j], &jacobian, &ev.bin[j]);
+  const double sqrt_s = params[HG_XSEC_SQRT_S], pt_min = params[HG_XSEC_PT_MIN];
+  const double eta_max = params[HG_XSEC_ETA_MAX];
+#if PHASE_SPACE_RAMBO
+  ev.pt = hg_rambo_point(x, N_PHOTONS, sqrt_s, pt_min);
+#else
+  ev.pt = hg_collider_point(x, N_PHOTONS, sqrt_s, pt_min, eta_max);
+#endif
+  const int pass = ev.pt.physical &&
+                   hg_passes_cuts(&ev.pt, N_PHOTONS, pt_min, eta_max, params[HG_XSEC_DR_MIN]);
+  int outside = 0;
+  const double mu_f2 = params[HG_XSEC_MU_F2];
+  /* x f(x) from the grid; a point outside it (never inside the cuts) is dropped */
+  const double x1 = pass ? ev.pt.x1 : 0.5, x2 = pass ? ev.pt.x2 : 0.5;
+  const double f1 = hg_pdf_xfxq2(pdf, 0, x1, mu_f2, &outside) / x1;
+  const double f2 = hg_pdf_xfxq2(pdf, 1, x2, mu_f2, &outside) / x2;
+  /* |M|^2 of the momenta scaled by 1/sqrt(shat) times shat^(2 - n) is |M|^2 (mass dimension
+   * 4 - 2n); the scaling keeps float amplitudes in range at every n */
+  double scale = 1.0;
+  for (int k = 2; k < N_PHOTONS; ++k) scale /= ev.pt.shat;
+  ev.helicity = 0u;
+#if HELICITY_SAMPLED
+  const hg_philox_words r =
+      hg_philox4x32_10(hg_philox_counter(event, iteration, HG_BLOCK_HELICITY), seed_low, seed_high);
+  const hg_u32 choice = hg_uniform_index(r.v[0], HG_HELICITY_CHOICES);
+  /* (h_quark, h_antiquark) = (-, +) or (+, -); photon configuration 1 .. 2^n - 2 */
+  const hg_u32 photons = 1u + choice / 2u;
+  ev.helicity = (photons << 2) | ((choice & 1u) ? 1u : 2u);
+  scale *= (double)HG_HELICITY_CHOICES;
+#endif
+  const double w = jacobian * ev.pt.weight * f1 * f2 / (2.0 * ev.pt.shat) * scale *
+                   params[HG_XSEC_NORMALISATION];
+  ev.factor = (pass && !outside) ? w : 0.0;
+  return ev;
+}
+
+#endif

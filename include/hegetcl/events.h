@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Unweighted events of p p -> n photons: hit-or-miss after the integration, handed to a sink one
+ * by one in event order (the Les Houches writer is one such sink). */
+#ifndef HEGETCL_EVENTS_H
+#define HEGETCL_EVENTS_H
+
+#include <stdint.h>
+
+#include "hegetcl/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HEGETCL_EVENT_MAX_PARTICLES 14
+
+/* One unweighted event in the lab frame. Particle 0 comes from proton 1 (moving along +z),
+ * particle 1 from proton 2; then the photons. */
+typedef struct {
+  unsigned n_particles;
+  int pid[HEGETCL_EVENT_MAX_PARTICLES];           /* PDG ids: the quark, -quark, 22 */
+  double p[HEGETCL_EVENT_MAX_PARTICLES][4];       /* E, px, py, pz in GeV */
+  int helicity[HEGETCL_EVENT_MAX_PARTICLES];      /* +1 or -1; 0 when helicities were summed */
+  double x1, x2;                                  /* Bjorken x of protons 1 and 2 */
+  double weight_ratio; /* w / max weight: above 1 for an overweight event (kept once) */
+  uint64_t number;     /* the event's Philox counter: it can be made again alone */
+} hegetcl_event;
+
+/* Receives every event; a status other than HEGETCL_OK stops the generation with it. */
+typedef hegetcl_status (*hegetcl_event_sink)(const hegetcl_event *event, void *user);
+
+/* Called after every batch: events written so far of requested, weighted events tried. */
+typedef void (*hegetcl_events_progress)(uint64_t written, uint64_t requested, uint64_t tried,
+                                        void *user);
+
+/* What the unweighting did. The efficiency is written / tried; an overweight event (w above the
+ * maximum) is kept with unit weight, so overweight_sigma_fraction, the share of the weights
+ * above the maximum, is the bias that truncation leaves. */
+typedef struct {
+  uint64_t requested, written, tried;
+  uint64_t overweight, negative; /* weighted events above the maximum, below zero */
+  double max_weight_fb;          /* the maximum: the last iteration's largest weight */
+  double efficiency, overweight_sigma_fraction;
+  double sigma_check_fb;         /* mean weight of the tried events: sigma from this pass */
+  double seconds;
+} hegetcl_unweighting_result;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
