@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/* p p -> n photon events as Les Houches records: the <init> block from the run and one <event> per
+ * unweighted event (an event sink for hegetcl_xsec_generate). */
+#ifndef HG_IO_LHE_EVENTS_H
+#define HG_IO_LHE_EVENTS_H
+
+#include "hegetcl/xsec.h"
+#include "io/output_file.h"
+
+typedef struct {
+  hg_output *out;
+  const hegetcl_xsec_config *config;
+  const char *run_card;   /* the header's <hegetcl_run_card> text */
+  const char *comment;    /* the file's leading XML comment (program, device) */
+  double event_weight_pb; /* sigma / N */
+  double alpha_s;
+  char message[1024]; /* why the last write failed */
+} hg_lhe_events;
+
+/* events_begin of the hooks: writes <init> with sigma and its error (pb), the beams, the PDF
+ * set's LHAPDF ID and the largest weight; user is an hg_lhe_events. */
+hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user);
+/* The sink: one <event> (XWGTUP = sigma / N, SCALUP = mu_F, colour flow 501 along the quark
+ * line, SPINUP the helicities or 9 when summed). */
+hegetcl_status hg_lhe_events_write(const hegetcl_event *event, void *user);
+
+#endif

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/* Output files under a temporary name: stdio or zlib, one sticky failure, rename on commit. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <zlib.h>
+
+#include "hegetcl/status.h"
+#include "io/output_file.h"
+
+struct hg_output {
+  char *path, *temp_path;
+  FILE *file;  /* plain output */
+  gzFile gz;   /* gzip output */
+  int sync_fd; /* gzip: a duplicate of gz's descriptor, synced after gzclose; else -1 */
+  int status;  /* the first failure, sticky */
+  char message[1024];
+  char *buffer; /* hg_output_printf's formatted text */
+  size_t buffer_size;
+};
+
+/* snprintf into a caller buffer that may be NULL or empty. */
+static void put_message(char *message, size_t message_size, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void put_message(char *message, size_t message_size, const char *format, ...) {
+  if (message == NULL || message_size == 0) return;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, message_size, format, args);
+  va_end(args);
+}
+
+/* Keeps status and its message as o's failure unless one is kept already; returns the kept one. */
+static int record(hg_output *o, int status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static int record(hg_output *o, int status, const char *format, ...) {
+  if (o->status != 0) return o->status;
+  o->status = status < 0 ? status : HEGETCL_ERR_INPUT;
+  va_list args;
+  va_start(args, format);
+  vsnprintf(o->message, sizeof o->message, format, args);
+  va_end(args);
+  return o->status;
+}
+
+/* zlib's reason for a failed gzwrite or gzclose: the OS error when zlib says Z_ERRNO. */
+static const char *zlib_reason(int code, const char *zlib_message, int saved_errno) {
+  if (code == Z_ERRNO) return strerror(saved_errno);
+  if (zlib_message != NULL && zlib_message[0] != '\0') return zlib_message;
+  switch (code) {
+  case Z_MEM_ERROR:
+    return "zlib ran out of memory";
+  case Z_BUF_ERROR:
+    return "zlib could not complete the compressed stream";
+  case Z_STREAM_ERROR:
+    return "zlib stream error";
+  default:
+    return "zlib error";
+  }
+}
+
+static void free_output(hg_output *o) {
+  free(o->path);
+  free(o->temp_path);
+  free(o->buffer);
+  free(o);
+}
+
+int hg_output_path_is_gzip(const char *path) {
+  const size_t n = path == NULL ? 0 : strlen(path);
+  return n >= 3 && strcmp(path + n - 3, ".gz") == 0;
+}
+
+int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
+                   size_t message_size) {
+  *out = NULL;
+  if (path == NULL || path[0] == '\0') {
+    put_message(message, message_size, "output file: the path is empty");
+    return HEGETCL_ERR_INPUT;
+  }
+  const size_t n = strlen(path);
+  hg_output *o = calloc(1, sizeof *o);
+  if (o == NULL || (o->path = malloc(n + 1)) == NULL || (o->temp_path = malloc(n + 5)) == NULL) {
+    if (o != NULL) free_output(o);
+    put_message(message, message_size, "cannot allocate the output for %s", path);
+    return HEGETCL_ERR_NO_MEMORY;
+  }
+  memcpy(o->path, path, n + 1);
+  memcpy(o->temp_path, path, n);
+  memcpy(o->temp_path + n, ".tmp", 5);
+  o->sync_fd = -1;
+
+  const int fd = open(o->temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) {
+    put_message(message, message_size, "cannot create %s: %s", o->temp_path, strerror(errno));
+    free_output(o);
+    return HEGETCL_ERR_IO;
+  }
+  int saved_errno = 0;
+  if (gzip) {
+    o->sync_fd = dup(fd);
+    if (o->sync_fd >= 0) {
+      errno = 0;
+      o->gz = gzdopen(fd, "wb6");
+    }
+    saved_errno = errno != 0 ? errno : ENOMEM;
+  } else {
+    o->file = fdopen(fd, "wb");
+    saved_errno = errno;
+  }
+  if (o->gz == NULL && o->file == NULL) {
+    put_message(message, message_size, "cannot open %s for %s writing: %s", o->temp_path,
+                gzip ? "gzip" : "plain", strerror(saved_errno));
+    close(fd);
+    if (o->sync_fd >= 0) close(o->sync_fd);
+    unlink(o->temp_path);
+    free_output(o);
+    return HEGETCL_ERR_IO;
+  }
+  *out = o;
+  return 0;
+}
+
+int hg_output_write(hg_output *o, const char *text, size_t length) {
+  if (o->status != 0) return o->status;
+  if (o->gz != NULL) {
+    while (length > 0) {
+      const unsigned chunk = length > (1u << 30) ? 1u << 30 : (unsigned)length;
+      errno = 0;
+      const int written = gzwrite(o->gz, text, chunk);
+      if (written <= 0) {
+        const int saved_errno = errno;
+        int code = Z_OK;
+        const char *zlib_message = gzerror(o->gz, &code);
+        return record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path,
+                      zlib_reason(code, zlib_message, saved_errno));
+      }
+      text += written;
+      length -= (size_t)written;
+    }
+    return 0;
+  }
+  if (length > 0 && fwrite(text, 1, length, o->file) != length)
+    return record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path, strerror(errno));
+  return 0;
+}
+
+int hg_output_printf(hg_output *o, const char *format, ...) {
+  if (o->status != 0) return o->status;
+  va_list args, again;
+  va_start(args, format);
+  va_copy(again, args);
+  const int n = vsnprintf(o->buffer, o->buffer_size, format, args);
+  va_end(args);
+  if (n >= 0 && (size_t)n >= o->buffer_size) {
+    size_t size = o->buffer_size < 256 ? 256 : o->buffer_size;
+    while (size <= (size_t)n) size *= 2;
+    char *buffer = realloc(o->buffer, size);
+    if (buffer == NULL) {
+      va_end(again);
+      return record(o, HEGETCL_ERR_NO_MEMORY, "cannot allocate %zu bytes of text for %s", size,
+                    o->path);
+    }
+    o->buffer = buffer;
+    o->buffer_size = size;
+    vsnprintf(o->buffer, o->buffer_size, format, again);
+  }
+  va_end(again);
+  if (n < 0)
+    return record(o, HEGETCL_ERR_INPUT, "%s: text could not be formatted (format \"%.60s\")",
+                  o->path, format);
+  return hg_output_write(o, o->buffer, (size_t)n);
+}
+
+int hg_output_fail(hg_output *o, int status, const char *format, ...) {
+  if (o->status != 0) return o->status;
+  char text[896];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(text, sizeof text, format, args);
+  va_end(args);
+  return record(o, status, "%s: %s", o->path, text);
+}
+
+int hg_output_status(const hg_output *o) { return o->status; }
+
+const char *hg_output_message(const hg_output *o) { return o->message; }
+
+const char *hg_output_path(const hg_output *o) { return o->path; }
+
+int hg_output_check_text(hg_output *o, const char *field, const char *text, int allow_newlines) {
+  if (o->status != 0) return o->status;
+  if (text == NULL) return 0;
+  const unsigned char *p = (const unsigned char *)text;
+  while (*p != '\0') {
+    const size_t at = (size_t)(p - (const unsigned char *)text);
+    unsigned code = *p;
+    size_t length = 1;
+    unsigned least = 0;
+    if (code >= 0xF0 && code < 0xF8) {
+      length = 4;
+      code &= 0x07;
+      least = 0x10000;
+    } else if (code >= 0xE0 && code < 0xF0) {
+      length = 3;
+      code &= 0x0F;
+      least = 0x800;
+    } else if (code >= 0xC0 && code < 0xE0) {
+      length = 2;
+      code &= 0x1F;
+      least = 0x80;
+    } else if (code >= 0x80) {
+      return hg_output_fail(o, HEGETCL_ERR_INPUT, "%s is not valid UTF-8 (byte %zu is 0x%02x)",
+                            field, at, *p);
+    }
+    for (size_t i = 1; i < length; ++i) {
+      if ((p[i] & 0xC0) != 0x80)
+        return hg_output_fail(o, HEGETCL_ERR_INPUT,
+                              "%s is not valid UTF-8 (truncated sequence at byte %zu)", field, at);
+      code = code << 6 | (p[i] & 0x3Fu);
+    }
+    if (code < least || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+      return hg_output_fail(o, HEGETCL_ERR_INPUT,
+                            "%s is not valid UTF-8 (overlong, surrogate or out-of-range "
+                            "sequence at byte %zu)",
+                            field, at);
+    const int newline = code == '\n' || code == '\r';
+    if ((code < 0x20 && code != '\t' && !(newline && allow_newlines)) ||
+        (code >= 0x7F && code <= 0x9F) || code == 0xFFFE || code == 0xFFFF)
+      return hg_output_fail(o, HEGETCL_ERR_INPUT,
+                            "%s holds the character U+%04X at byte %zu, which this format "
+                            "cannot carry%s",
+                            field, code, at,
+                            newline ? " (it must be one line)" : " (a control character)");
+    p += length;
+  }
+  return 0;
+}
+
+int hg_output_close(hg_output *o, int commit, char *message, size_t message_size) {
+  put_message(message, message_size, "%s", "");
+  if (o == NULL) return 0;
+  if (o->gz != NULL) {
+    errno = 0;
+    const int code = gzclose(o->gz);
+    const int saved_errno = errno;
+    if (code != Z_OK)
+      record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path,
+             zlib_reason(code, NULL, saved_errno));
+    /* EINVAL: the file system cannot sync this file, which is no failure of the file itself. */
+    if (commit && o->status == 0 && fsync(o->sync_fd) != 0 && errno != EINVAL)
+      record(o, HEGETCL_ERR_IO, "cannot sync %s: %s", o->temp_path, strerror(errno));
+    close(o->sync_fd);
+  } else {
+    if (commit && o->status == 0) {
+      if (fflush(o->file) != 0)
+        record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path, strerror(errno));
+      else if (fsync(fileno(o->file)) != 0 && errno != EINVAL)
+        record(o, HEGETCL_ERR_IO, "cannot sync %s: %s", o->temp_path, strerror(errno));
+    }
+    if (fclose(o->file) != 0)
+      record(o, HEGETCL_ERR_IO, "cannot close %s: %s", o->temp_path, strerror(errno));
+  }
+
+  int result = 0;
+  if (commit && o->status == 0 && rename(o->temp_path, o->path) != 0)
+    record(o, HEGETCL_ERR_IO, "cannot rename %s to %s: %s", o->temp_path, o->path, strerror(errno));
+  if (commit) {
+    result = o->status;
+    if (result != 0) unlink(o->temp_path);
+    if (result != 0) put_message(message, message_size, "%s", o->message);
+  } else if (unlink(o->temp_path) != 0 && errno != ENOENT) {
+    put_message(message, message_size, "cannot remove %s: %s", o->temp_path, strerror(errno));
+    result = HEGETCL_ERR_IO;
+  }
+  free_output(o);
+  return result;
+}

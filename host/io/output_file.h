@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* An output file written under path + ".tmp", plain or gzip-compressed, renamed when complete. */
+#ifndef HG_OUTPUT_FILE_H
+#define HG_OUTPUT_FILE_H
+
+#include <stddef.h>
+
+/* Every int below is 0 on success or a negative hegetcl_status (hegetcl/status.h):
+ * HEGETCL_ERR_IO (open, write, close, rename), HEGETCL_ERR_INPUT (a refused argument),
+ * HEGETCL_ERR_NONFINITE (a refused NaN or infinity) or HEGETCL_ERR_NO_MEMORY. The first failure
+ * on an output is sticky: later writes write nothing and return it, hg_output_message() keeps its
+ * message (starting with the path), and hg_output_close(o, 1, ...) removes the temporary file and
+ * returns it, so a refused value or a failed write never leaves a file under the final name. */
+typedef struct hg_output hg_output;
+
+/* Opens path + ".tmp" for writing (truncating a stale one), gzip-compressed (zlib, level 6) when
+ * gzip != 0; on failure *out is NULL and message names the temporary path and the OS error. */
+int hg_output_open(const char *path, int gzip, hg_output **out, char *message, size_t message_size);
+
+/* printf into the file (no length limit); returns 0, or the sticky failure. */
+int hg_output_printf(hg_output *o, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Writes length bytes of text; returns 0, or the sticky failure. */
+int hg_output_write(hg_output *o, const char *text, size_t length);
+
+/* Records a failure a writer found (status < 0, e.g. HEGETCL_ERR_NONFINITE) with the message
+ * "<path>: <formatted text>", unless an earlier failure is kept; returns the sticky failure. */
+int hg_output_fail(hg_output *o, int status, const char *format, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* The sticky failure (0 while every write has succeeded). */
+int hg_output_status(const hg_output *o);
+
+/* The sticky failure's message; "" while there is none. */
+const char *hg_output_message(const hg_output *o);
+
+/* The final path given to hg_output_open. */
+const char *hg_output_path(const hg_output *o);
+
+/* Refuses (HEGETCL_ERR_INPUT, recorded on o, naming field) text that is not valid UTF-8, holds
+ * U+FFFE, U+FFFF or a control character other than tab, or, unless allow_newlines, a line
+ * feed or carriage return: what XML 1.0, YAML and one-line CSV fields can all carry. */
+int hg_output_check_text(hg_output *o, const char *field, const char *text, int allow_newlines);
+
+/* Closes and frees o (a NULL o is a no-op returning 0). commit != 0 renames the temporary file to
+ * the path when every write succeeded and it was flushed, synced and closed without error;
+ * otherwise it is removed and the failure returned with its message. commit == 0 removes the
+ * temporary file and returns nonzero only when it could not be removed. */
+int hg_output_close(hg_output *o, int commit, char *message, size_t message_size);
+
+/* Nonzero when path ends in ".gz". */
+int hg_output_path_is_gzip(const char *path);
+
+#endif
