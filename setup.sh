@@ -2,15 +2,17 @@
 # SPDX-License-Identifier: MIT
 # Sets hegetcl up on a Debian machine and runs the main job:
 #   1. installs the Debian packages it needs (OpenCL ICD loader and headers, PoCL for the CPU,
-#      Meson, ninja, cmocka, Random123), unless they are there already, and the Python package
-#      parton (PyPI; the tests' independent PDF reader);
+#      Meson, ninja, cmocka, Random123, libyaml, zlib), unless they are there already, and the
+#      Python packages parton and pylhe (the tests' independent PDF and event readers),
+#      matplotlib and mplhep (plots) from PyPI;
 #   2. makes the PDF set cteq6l1 (LHAPDF ID 10042) available in the LHAPDF data path: copied
 #      from ../shared/pdfsets when that exists (offline), else fetched from the LHAPDF server;
 #   3. configures and builds into build/;
 #   4. runs the main job: lists the OpenCL devices, evaluates u ubar -> n photons with every
 #      engine at MadGraph5_aMC@NLO's reference points (n = 2..6) and prints the agreement,
-#      integrates sigma(p p -> 2 and 3 photons) in the HEGET paper's set-up, then times every
-#      engine with hegetcl-bench.
+#      integrates sigma(p p -> 2 and 3 photons) in the HEGET paper's set-up, makes 3-photon
+#      distributions (YODA, CSV, plots) and 10^4 unweighted events (build/events_n3.lhe.gz), then
+#      times every engine with hegetcl-bench.
 # usage: bash setup.sh [--deps-only] [--device SPEC]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -27,7 +29,8 @@ while [ $# -gt 0 ]; do
 done
 
 packages=(ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo meson ninja-build
-          pkg-config libcmocka-dev librandom123-dev python3 python3-pip gcc curl)
+          pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev python3 python3-pip
+          gcc curl)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -39,10 +42,16 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-if ! python3 -c 'import parton' 2>/dev/null; then
-  echo "setup.sh: installing the Python package parton (PyPI)"
-  python3 -m pip install --quiet parton 2>/dev/null ||
-    python3 -m pip install --quiet --break-system-packages parton
+# PyPI: parton (the tests' independent PDF reader), pylhe (reads the event files back in the
+# tests), matplotlib and mplhep (plot/hegetcl_plot.py)
+python_packages=()
+for p in parton pylhe matplotlib mplhep; do
+  python3 -c "import $p" 2>/dev/null || python_packages+=("$p")
+done
+if [ ${#python_packages[@]} -gt 0 ]; then
+  echo "setup.sh: installing the Python packages ${python_packages[*]} (PyPI)"
+  python3 -m pip install --quiet "${python_packages[@]}" 2>/dev/null ||
+    python3 -m pip install --quiet --break-system-packages "${python_packages[@]}"
 fi
 
 # The PDF set: LHAPDF_DATA_PATH's first folder, else the user's LHAPDF folder.
@@ -79,6 +88,13 @@ for n in 2 3; do
   ./build/hegetcl xsec --n "$n" --device "$device" --orientation u-first --target-error 0.003 \
     --quiet --json "build/xsec_n$n.json"
 done
+echo "== p p -> 3 photons: distributions and unweighted Les Houches events"
+./build/hegetcl xsec --n 3 --device "$device" --helicity sampled --target-error 0.005 --quiet \
+  --yoda build/distributions_n3.yoda --csv build/distributions_n3.csv \
+  --unweighted-events 10000 --lhe build/events_n3.lhe.gz --json build/events_n3.json
+python3 plot/hegetcl_plot.py build/distributions_n3.yoda:weighted \
+  --events build/events_n3.lhe.gz:"unweighted events" --histograms pt_1,dr_min,eta_1,m_photons \
+  --out build/plots_n3
 echo "== matrix-element throughput (hegetcl-bench; JSON in build/bench.json)"
 # n up to 7: the diagram engine's n = 8 program takes minutes to compile (README, "Throughput")
 ./build/bench/hegetcl-bench --device "$device" --n 2-7 --precision double --mode summed \

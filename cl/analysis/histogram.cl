@@ -31,7 +31,9 @@ histogram_reduce(__global const double *restrict params, __global const double *
   const hg_u32 start = g * per_group, end = min(start + per_group, n_events);
   const hg_u32 own0 = t, own1 = t + HG_HIST_LOCAL;
   double a0[HG_HIST_SUMS] = {0.0, 0.0, 0.0, 0.0, 0.0}, a1[HG_HIST_SUMS] = {0.0, 0.0, 0.0, 0.0, 0.0};
-  for (hg_u32 e = start; e < end; ++e) {
+  /* work-items that own no bin (narrow histograms) skip the scan */
+  const hg_u32 stop = own0 < nb ? end : start;
+  for (hg_u32 e = start; e < stop; ++e) {
     double w = factor[e] * (double)me[e];
     w = isfinite(w) ? w : 0.0;
     if (w == 0.0) continue; /* the same event for every work-item: no divergence */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* `hegetcl xsec`: options, per-iteration progress, the result line and the JSON record. */
+/* `hegetcl xsec`: per-iteration progress, the result line, and the outputs (JSON record, YODA and
+ * CSV histograms, Les Houches events), each carrying the run card. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,112 +8,39 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/progress_bar.h"
+#include "cli/xsec_options.h"
 #include "commit.h"
 #include "hegetcl/hegetcl.h"
 #include "hegetcl/xsec.h"
+#include "io/histogram_writer.h"
 #include "io/json_writer.h"
-
-int hg_cli_xsec_usage(FILE *out) {
-  fprintf(out,
-          "usage: hegetcl xsec --n N [OPTIONS]\n"
-          "  sigma(p p -> N photons) through q qbar at LO, integrated with VEGAS on the device.\n"
-          "  Defaults: the HEGET paper's set-up (14 TeV, CTEQ6L1, mu_F = 20 GeV, pT > 20 GeV,\n"
-          "  |eta| < 2.5, Delta R > 0.4, alpha = 1/132.507, u ubar).\n"
-          "\n"
-          "  --n N                   photons, 2..12 (recursive engine; 2..8 for the others)\n"
-          "  --orientation O         both (default: the quark from either proton, the p p cross\n"
-          "                          section) or u-first (the quark from proton 1 only, as the\n"
-          "                          paper's table and MadGraph's `u u~ > n a`: half of both)\n"
-          "  --engine E              recursive (default), permutation, unrolled, diagrams\n"
-          "  --precision P           double (default) or float (|M|^2 only; phase space, PDFs\n"
-          "                          and sums stay double)\n"
-          "  --helicity H            summed (default) or sampled (one configuration per event)\n"
-          "  --phase-space M         collider (default: pT, eta, phi per photon) or rambo\n"
-          "  --device SPEC           auto (a GPU, else the CPU), gpu, cpu, P:D or a name part\n"
-          "  --seed S                Philox key (default 1): the same seed gives the same events\n"
-          "                          on every device and batch size\n"
-          "  --target-error R        stop at this relative error (default 0.002)\n"
-          "  --max-events N          combined events at most (default 1e9)\n"
-          "  --events N              events per iteration (default 1e6)\n"
-          "  --min-iterations N      combined iterations at least (default 3)\n"
-          "  --max-iterations N      combined iterations at most (default 100)\n"
-          "  --adapt-iterations N    grid-training iterations, discarded (default 5)\n"
-          "  --adapt-events N        events per training iteration (default 2e5)\n"
-          "  --vegas-bins N          VEGAS bins per dimension, 2..255 (default 64)\n"
-          "  --vegas-alpha A         grid damping exponent (default 1.5; 0 keeps the grid\n"
-          "                          uniform: plain Monte Carlo over the phase-space map)\n"
-          "  --batch N               events per device launch (default 1048576)\n"
-          "  --sqrt-s E              collider energy in GeV (default 14000)\n"
-          "  --scale MU              factorisation scale in GeV (default 20)\n"
-          "  --pt-min PT             photon pT cut in GeV (default 20)\n"
-          "  --eta-max ETA           photon |eta| cut (default 2.5)\n"
-          "  --dr-min DR             photon pair Delta R cut (default 0.4)\n"
-          "  --pdf SET               LHAPDF set name or directory (default cteq6l1), found in\n"
-          "                          LHAPDF_DATA_PATH (bash setup.sh installs it)\n"
-          "  --pdf-member M          set member (default 0)\n"
-          "  --alpha A               fine-structure constant (default 1/132.507)\n"
-          "  --charge Q              quark charge in units of e (default 2/3)\n"
-          "  --json FILE             write the inputs, device, iterations and result as JSON\n"
-          "  --quiet                 print the result line only\n");
-  return out == stderr ? 2 : 0;
-}
-
-/* A whole number >= min written as an integer or in e-notation ("1e6"). */
-static int parse_count(const char *opt, const char *value, double min, double max, double *out) {
-  char *end = NULL;
-  errno = 0;
-  const double x = strtod(value, &end);
-  if (end == value || *end != '\0' || errno != 0 || !(x >= min) || !(x <= max) || x != floor(x)) {
-    fprintf(stderr, "hegetcl: error: %s %s: must be a whole number from %.0f to %.0f\n", opt, value,
-            min, max);
-    return 0;
-  }
-  *out = x;
-  return 1;
-}
-
-/* A seed: any 64-bit whole number in decimal digits, or e-notation ("1e6") up to 2^53. */
-static int parse_seed(const char *value, uint64_t *out) {
-  if (value[0] >= '0' && value[0] <= '9' && strspn(value, "0123456789") == strlen(value)) {
-    errno = 0;
-    const unsigned long long x = strtoull(value, NULL, 10);
-    if (errno == 0) {
-      *out = x;
-      return 1;
-    }
-  }
-  char *end = NULL;
-  errno = 0;
-  const double v = strtod(value, &end);
-  if (end != value && *end == '\0' && errno == 0 && v >= 0 && v <= 9007199254740992.0 &&
-      v == floor(v)) {
-    *out = (uint64_t)v;
-    return 1;
-  }
-  fprintf(stderr,
-          "hegetcl: error: --seed %s: must be a whole number from 0 to 18446744073709551615 "
-          "(in e-notation up to 2^53)\n",
-          value);
-  return 0;
-}
-
-static int parse_real(const char *opt, const char *value, double *out) {
-  char *end = NULL;
-  errno = 0;
-  const double x = strtod(value, &end);
-  if (end == value || *end != '\0' || errno != 0 || !isfinite(x)) {
-    fprintf(stderr, "hegetcl: error: %s %s: not a finite number\n", opt, value);
-    return 0;
-  }
-  *out = x;
-  return 1;
-}
+#include "io/lhe_events.h"
+#include "io/lhef_writer.h"
+#include "io/output_file.h"
 
 typedef struct {
   int quiet;
   hegetcl_vegas_iteration *its;
   size_t n_its, cap_its;
+  hg_progress_bar bar;
+  const hegetcl_xsec_config *config;
 } progress_state;
+
+/* Events the integration will take, as far as one can tell: the budget, or fewer where the
+ * error so far scaled to the target says so. */
+static double expected_events(const hegetcl_vegas_iteration *it, const hegetcl_xsec_config *c,
+                              double done) {
+  const hegetcl_vegas_settings *v = &c->vegas;
+  double budget = fmin((double)v->max_events, (double)v->max_iterations *
+                                                  (double)v->events_per_iteration);
+  const double least = (double)v->min_iterations * (double)v->events_per_iteration;
+  if (!it->adapting && v->target_rel_error > 0 && it->combined != 0.0) {
+    const double ratio = it->combined_error / fabs(it->combined) / v->target_rel_error;
+    budget = fmin(budget, fmax(least, done * ratio * ratio));
+  }
+  return fmax(budget, done);
+}
 
 static void on_iteration(const hegetcl_vegas_iteration *it, void *user) {
   progress_state *p = user;
@@ -126,6 +54,7 @@ static void on_iteration(const hegetcl_vegas_iteration *it, void *user) {
   }
   if (p->n_its < p->cap_its) p->its[p->n_its++] = *it;
   if (p->quiet) return;
+  hg_progress_bar_finish(&p->bar);
   const double passed = 100.0 * (double)it->events_nonzero / (double)it->events;
   if (it->adapting)
     printf("iteration %3u  adapting   %9llu events (%5.1f%% in cuts)  %.5e +- %.2e fb  %6.2f s\n",
@@ -137,15 +66,28 @@ static void on_iteration(const hegetcl_vegas_iteration *it, void *user) {
            it->combined_error, 100.0 * it->combined_error / fabs(it->combined), it->chi2_per_dof,
            it->seconds);
   fflush(stdout);
+  double done = 0.0, all = 0.0;
+  for (size_t i = 0; i < p->n_its; ++i) {
+    all += (double)p->its[i].events;
+    done += p->its[i].adapting ? 0.0 : (double)p->its[i].events;
+  }
+  hg_progress_bar_update(&p->bar, done, expected_events(it, p->config, done), all, "events");
+}
+
+static void on_events(uint64_t written, uint64_t requested, uint64_t tried, void *user) {
+  progress_state *p = user;
+  hg_progress_bar_update(&p->bar, (double)written, (double)requested, (double)tried,
+                         "weighted events");
 }
 
 static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_device_info *info,
-                       const hegetcl_xsec_result *r, const progress_state *p) {
+                       const hegetcl_xsec_result *r, const progress_state *p, const char *card) {
   hg_json j;
   hg_json_begin(&j, f);
   hg_json_object(&j, NULL);
   hg_json_string(&j, "program", "hegetcl xsec");
   hg_json_string(&j, "commit", HG_COMMIT);
+  hg_json_string(&j, "run_card", card);
   hg_json_object(&j, "process");
   char text[128];
   snprintf(text, sizeof text, "p p -> %u a (q qbar, q = PDG %d)", c->process.n_photons,
@@ -224,22 +166,39 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_bool(&j, "reached_target", r->vegas.reached_target);
   hg_json_number(&j, "integration_seconds", r->vegas.wall_seconds);
   hg_json_number(&j, "build_seconds", r->build_seconds);
+  hg_json_number(&j, "max_weight_fb", r->vegas.max_weight);
   hg_json_end_object(&j);
+  if (c->unweighted_events > 0) {
+    const hegetcl_unweighting_result *u = &r->unweighting;
+    hg_json_object(&j, "unweighting");
+    hg_json_uint(&j, "requested", u->requested);
+    hg_json_uint(&j, "written", u->written);
+    hg_json_uint(&j, "tried", u->tried);
+    hg_json_number(&j, "efficiency", u->efficiency);
+    hg_json_number(&j, "max_weight_fb", u->max_weight_fb);
+    hg_json_uint(&j, "overweight_events", u->overweight);
+    hg_json_number(&j, "overweight_sigma_fraction", u->overweight_sigma_fraction);
+    hg_json_uint(&j, "negative_weights", u->negative);
+    hg_json_number(&j, "sigma_from_the_pass_fb", u->sigma_check_fb);
+    hg_json_number(&j, "seconds", u->seconds);
+    hg_json_number(&j, "events_written_per_second", u->seconds > 0 ? u->written / u->seconds : 0);
+    hg_json_end_object(&j);
+  }
   hg_json_end_object(&j);
 }
 
-/* Writes the JSON under a temporary name and renames it when complete. */
+/* The JSON under a temporary name, renamed when complete. */
 static int save_json(const char *path, const hegetcl_xsec_config *c,
                      const hegetcl_device_info *info, const hegetcl_xsec_result *r,
-                     const progress_state *p) {
-  char tmp[4096];
+                     const progress_state *p, const char *card) {
+  char tmp[HG_CLI_PATH + 8];
   snprintf(tmp, sizeof tmp, "%s.tmp", path);
   FILE *f = fopen(tmp, "w");
   if (f == NULL) {
     fprintf(stderr, "hegetcl: error: cannot write %s: %s\n", tmp, strerror(errno));
     return 1;
   }
-  write_json(f, c, info, r, p);
+  write_json(f, c, info, r, p, card);
   if (fclose(f) != 0 || rename(tmp, path) != 0) {
     fprintf(stderr, "hegetcl: error: cannot write %s: %s\n", path, strerror(errno));
     remove(tmp);
@@ -248,158 +207,158 @@ static int save_json(const char *path, const hegetcl_xsec_config *c,
   return 0;
 }
 
-int hg_cli_xsec(int argc, char **argv) {
-  hegetcl_xsec_config c;
-  hegetcl_xsec_defaults(&c, 0);
-  const char *device = NULL, *json = NULL;
-  progress_state p = {0};
-  double v = 0.0;
-  int have_n = 0;
-  for (int i = 0; i < argc; ++i) {
-    const char *opt = argv[i];
-    if (strcmp(opt, "--quiet") == 0) {
-      p.quiet = 1;
-      continue;
-    }
-    if (strcmp(opt, "--help") == 0) return hg_cli_xsec_usage(stdout);
-    if (i + 1 >= argc) {
-      fprintf(stderr, "hegetcl: error: %s needs a value (hegetcl xsec --help lists options)\n",
-              opt);
-      return 2;
-    }
-    const char *val = argv[++i];
-    int ok = 1;
-    if (strcmp(opt, "--n") == 0) {
-      ok = parse_count(opt, val, 2, HEGETCL_MAX_XSEC_PHOTONS, &v);
-      c.process.n_photons = (unsigned)v;
-      have_n = ok;
-    } else if (strcmp(opt, "--engine") == 0) {
-      ok = hegetcl_engine_parse(val, &c.process.engine) == HEGETCL_OK;
-      if (!ok)
-        fprintf(stderr,
-                "hegetcl: error: --engine %s: use recursive, permutation, unrolled or diagrams\n",
-                val);
-    } else if (strcmp(opt, "--precision") == 0) {
-      ok = hegetcl_precision_parse(val, &c.process.precision) == HEGETCL_OK;
-      if (!ok) fprintf(stderr, "hegetcl: error: --precision %s: use double or float\n", val);
-    } else if (strcmp(opt, "--helicity") == 0) {
-      ok = hegetcl_helicity_mode_parse(val, &c.helicity) == HEGETCL_OK;
-      if (!ok) fprintf(stderr, "hegetcl: error: --helicity %s: use summed or sampled\n", val);
-    } else if (strcmp(opt, "--phase-space") == 0) {
-      ok = hegetcl_phase_space_parse(val, &c.phase_space) == HEGETCL_OK;
-      if (!ok) fprintf(stderr, "hegetcl: error: --phase-space %s: use collider or rambo\n", val);
-    } else if (strcmp(opt, "--orientation") == 0) {
-      ok = hegetcl_orientation_parse(val, &c.orientation) == HEGETCL_OK;
-      if (!ok) fprintf(stderr, "hegetcl: error: --orientation %s: use both or u-first\n", val);
-    } else if (strcmp(opt, "--device") == 0) {
-      device = val;
-    } else if (strcmp(opt, "--json") == 0) {
-      json = val;
-    } else if (strcmp(opt, "--pdf") == 0) {
-      ok = strlen(val) < sizeof c.pdf_set;
-      if (ok)
-        snprintf(c.pdf_set, sizeof c.pdf_set, "%s", val);
-      else
-        fprintf(stderr, "hegetcl: error: --pdf: the name is longer than %zu characters\n",
-                sizeof c.pdf_set - 1);
-    } else if (strcmp(opt, "--pdf-member") == 0) {
-      ok = parse_count(opt, val, 0, 100000, &v);
-      c.pdf_member = (int)v;
-    } else if (strcmp(opt, "--seed") == 0) {
-      ok = parse_seed(val, &c.vegas.seed);
-    } else if (strcmp(opt, "--target-error") == 0) {
-      ok = parse_real(opt, val, &c.vegas.target_rel_error);
-    } else if (strcmp(opt, "--max-events") == 0) {
-      ok = parse_count(opt, val, 2, 1e15, &v);
-      c.vegas.max_events = (uint64_t)v;
-    } else if (strcmp(opt, "--events") == 0) {
-      ok = parse_count(opt, val, 2, 1e13, &v);
-      c.vegas.events_per_iteration = (uint64_t)v;
-    } else if (strcmp(opt, "--max-iterations") == 0) {
-      ok = parse_count(opt, val, 1, 100000, &v);
-      c.vegas.max_iterations = (unsigned)v;
-    } else if (strcmp(opt, "--min-iterations") == 0) {
-      ok = parse_count(opt, val, 1, 100000, &v);
-      c.vegas.min_iterations = (unsigned)v;
-    } else if (strcmp(opt, "--adapt-iterations") == 0) {
-      ok = parse_count(opt, val, 0, 100000, &v);
-      c.vegas.adapt_iterations = (unsigned)v;
-    } else if (strcmp(opt, "--adapt-events") == 0) {
-      ok = parse_count(opt, val, 2, 1e13, &v);
-      c.vegas.adapt_events = (uint64_t)v;
-    } else if (strcmp(opt, "--vegas-bins") == 0) {
-      ok = parse_count(opt, val, 2, 255, &v);
-      c.vegas.bins = (unsigned)v;
-    } else if (strcmp(opt, "--vegas-alpha") == 0) {
-      ok = parse_real(opt, val, &c.vegas.alpha);
-    } else if (strcmp(opt, "--batch") == 0) {
-      ok = parse_count(opt, val, 128, 2147483647.0, &v);
-      c.vegas.batch_size = (size_t)v;
-    } else if (strcmp(opt, "--sqrt-s") == 0) {
-      ok = parse_real(opt, val, &c.sqrt_s_gev);
-    } else if (strcmp(opt, "--scale") == 0) {
-      ok = parse_real(opt, val, &c.mu_f_gev);
-    } else if (strcmp(opt, "--pt-min") == 0) {
-      ok = parse_real(opt, val, &c.pt_min_gev);
-    } else if (strcmp(opt, "--eta-max") == 0) {
-      ok = parse_real(opt, val, &c.eta_max);
-    } else if (strcmp(opt, "--dr-min") == 0) {
-      ok = parse_real(opt, val, &c.delta_r_min);
-    } else if (strcmp(opt, "--alpha") == 0) {
-      ok = parse_real(opt, val, &c.process.alpha);
-    } else if (strcmp(opt, "--charge") == 0) {
-      ok = parse_real(opt, val, &c.process.quark_charge);
-    } else {
-      fprintf(stderr, "hegetcl: error: unknown option %s (hegetcl xsec --help lists them)\n", opt);
-      return 2;
-    }
-    if (!ok) return 2;
+/* The header of the histogram files: the run card, then what the run gave. */
+static char *histogram_header(const char *card, const hegetcl_xsec_config *c,
+                              const hegetcl_device_info *info, const hegetcl_xsec_result *r) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  if (f == NULL) return NULL;
+  fprintf(f, "%s", card);
+  fprintf(f,
+          "# hegetcl %s (commit %s) on %s (%s; driver %s)\n"
+          "# sigma(p p -> %u a, %s) = %.10e +- %.3e fb; sumw is sigma per bin in fb, sumw2 its\n"
+          "# squared Monte Carlo error, from %u combined iterations of %llu events\n",
+          HEGETCL_VERSION, HG_COMMIT, info->name, info->platform, info->driver_version,
+          c->process.n_photons, hegetcl_orientation_name(c->orientation), r->vegas.estimate,
+          r->vegas.error, r->vegas.iterations, (unsigned long long)c->vegas.events_per_iteration);
+  if (fclose(f) != 0) {
+    free(text);
+    return NULL;
   }
-  if (!have_n) {
-    fprintf(stderr, "hegetcl: error: xsec needs --n N, the number of photons (2..%d)\n",
-            HEGETCL_MAX_XSEC_PHOTONS);
-    return 2;
+  return text;
+}
+
+/* One histogram file (YODA or CSV) under a temporary name, renamed when complete. */
+static int save_histograms(const char *path, int yoda, const hegetcl_xsec_result *r,
+                           const char *header) {
+  hg_output *out = NULL;
+  char message[2048];
+  if (hg_output_open(path, hg_output_path_is_gzip(path), &out, message, sizeof message) != 0) {
+    fprintf(stderr, "hegetcl: error: %s\n", message);
+    return 1;
+  }
+  const int failed = yoda ? hg_yoda_write(out, "hegetcl", r->histograms, r->n_histograms, header)
+                          : hg_histogram_csv_write(out, r->histograms, r->n_histograms, header);
+  if (hg_output_close(out, !failed, message, sizeof message) != 0 || failed) {
+    fprintf(stderr, "hegetcl: error: writing %s: %s\n", path, message);
+    return 1;
+  }
+  return 0;
+}
+
+int hg_cli_xsec(int argc, char **argv) {
+  hg_xsec_options o;
+  const int parsed = hg_xsec_options_parse(argc, argv, &o);
+  if (parsed != 0) return parsed == 1 ? 0 : 2;
+  const hegetcl_xsec_config *c = &o.config;
+  char *card = hg_xsec_options_card_text(&o);
+  if (card == NULL) {
+    fprintf(stderr, "hegetcl: error: no memory for the run card\n");
+    return 1;
   }
   hegetcl_context *ctx = NULL;
-  hegetcl_status status = hegetcl_context_create(device, &ctx);
+  hegetcl_status status = hegetcl_context_create(o.device[0] ? o.device : NULL, &ctx);
   if (status != HEGETCL_OK) {
     fprintf(stderr, "hegetcl: error: choosing the OpenCL device: %s\n", hegetcl_last_error(ctx));
     hegetcl_context_destroy(ctx);
+    free(card);
     return 1;
   }
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
-  if (!p.quiet)
+  progress_state p = {.quiet = o.quiet, .config = c};
+  if (!o.quiet)
     printf("hegetcl xsec: p p -> %u photons via u ubar (%s), sqrt(s) = %g GeV, %s, mu_F = %g GeV,\n"
            "  cuts pT > %g GeV, |eta| < %g, dR > %g; %s engine, %s, helicities %s, %s phase "
            "space, seed %llu\n  device: %s (%s; driver %s)\n",
-           c.process.n_photons,
-           c.orientation == HEGETCL_ORIENTATION_BOTH ? "quark from either proton"
-                                                     : "quark from proton 1 only",
-           c.sqrt_s_gev, c.pdf_set, c.mu_f_gev, c.pt_min_gev, c.eta_max, c.delta_r_min,
-           hegetcl_engine_name(c.process.engine), hegetcl_precision_name(c.process.precision),
-           hegetcl_helicity_mode_name(c.helicity), hegetcl_phase_space_name(c.phase_space),
-           (unsigned long long)c.vegas.seed, info.name, info.platform, info.driver_version);
+           c->process.n_photons,
+           c->orientation == HEGETCL_ORIENTATION_BOTH ? "quark from either proton"
+                                                      : "quark from proton 1 only",
+           c->sqrt_s_gev, c->pdf_set, c->mu_f_gev, c->pt_min_gev, c->eta_max, c->delta_r_min,
+           hegetcl_engine_name(c->process.engine), hegetcl_precision_name(c->process.precision),
+           hegetcl_helicity_mode_name(c->helicity), hegetcl_phase_space_name(c->phase_space),
+           (unsigned long long)c->vegas.seed, info.name, info.platform, info.driver_version);
   fflush(stdout);
-  hegetcl_xsec_result r;
-  status = hegetcl_xsec_run(ctx, &c, on_iteration, &p, &r);
+  hg_progress_bar_start(&p.bar, "integrating", "events", o.quiet);
+
+  /* the event file is open from the start, under its temporary name */
+  char message[2048], comment[1024];
+  snprintf(comment, sizeof comment,
+           "hegetcl %s (commit %s): p p -> %u photons via q qbar at LO, unweighted events; "
+           "device %s (%s; driver %s)",
+           HEGETCL_VERSION, HG_COMMIT, c->process.n_photons, info.name, info.platform,
+           info.driver_version);
+  hg_lhe_events lhe = {.config = c, .run_card = card, .comment = comment};
   int rc = 0;
-  if (status != HEGETCL_OK) {
-    fprintf(stderr, "hegetcl: error: %s (%s)\n", hegetcl_last_error(ctx),
-            hegetcl_status_name(status));
+  if (o.lhe[0] &&
+      hg_output_open(o.lhe, hg_output_path_is_gzip(o.lhe), &lhe.out, message, sizeof message)) {
+    fprintf(stderr, "hegetcl: error: %s\n", message);
     rc = 1;
-  } else {
+  }
+  hegetcl_xsec_result r;
+  memset(&r, 0, sizeof r);
+  if (rc == 0) {
+    const hegetcl_xsec_hooks hooks = {.progress = on_iteration,
+                                      .progress_user = &p,
+                                      .events_begin = hg_lhe_events_begin,
+                                      .sink = hg_lhe_events_write,
+                                      .sink_user = &lhe,
+                                      .events_progress = on_events,
+                                      .events_progress_user = &p};
+    status = hegetcl_xsec_generate(ctx, c, &hooks, &r);
+    hg_progress_bar_finish(&p.bar);
+    if (status != HEGETCL_OK) {
+      fprintf(stderr, "hegetcl: error: %s (%s)\n",
+              status == HEGETCL_ERR_IO && lhe.message[0] ? lhe.message : hegetcl_last_error(ctx),
+              hegetcl_status_name(status));
+      rc = 1;
+    }
+  }
+  if (lhe.out != NULL) {
+    if (rc == 0 && hg_lhef_write_end(lhe.out) != 0) rc = 1;
+    if (hg_output_close(lhe.out, rc == 0, message, sizeof message) != 0) {
+      fprintf(stderr, "hegetcl: error: %s\n", message);
+      rc = 1;
+    }
+  }
+  if (rc == 0) {
     printf("sigma(p p -> %u a, %s) = %.6e +- %.2e fb  (%.3f%%, chi2/dof %.2f, %u iterations, "
            "%llu events + %llu adapting, %.2f s integrating, %.2f s building, %s)%s\n",
-           c.process.n_photons, hegetcl_orientation_name(c.orientation), r.vegas.estimate,
+           c->process.n_photons, hegetcl_orientation_name(c->orientation), r.vegas.estimate,
            r.vegas.error, 100.0 * r.vegas.error / fabs(r.vegas.estimate), r.vegas.chi2_per_dof,
            r.vegas.iterations, (unsigned long long)r.vegas.events,
            (unsigned long long)(r.vegas.events_total - r.vegas.events), r.vegas.wall_seconds,
            r.build_seconds, info.name,
            r.vegas.reached_target ? "" : "  [target error NOT reached: raise --max-events]");
-    if (json != NULL) rc = save_json(json, &c, &info, &r, &p);
+    if (c->unweighted_events > 0) {
+      const hegetcl_unweighting_result *u = &r.unweighting;
+      printf("unweighted: %llu events to %s from %llu weighted (efficiency %.3e) in %.2f s, "
+             "%.3g events/s written; max weight %.4e fb; %llu overweight events (%.2e of sigma "
+             "truncated)%s\n",
+             (unsigned long long)u->written, o.lhe, (unsigned long long)u->tried, u->efficiency,
+             u->seconds, u->seconds > 0 ? (double)u->written / u->seconds : 0.0, u->max_weight_fb,
+             (unsigned long long)u->overweight, u->overweight_sigma_fraction,
+             u->overweight_sigma_fraction > 1e-3
+                 ? "  [more than 0.1% of sigma above the maximum: adapt with more events]"
+                 : "");
+    }
+    if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card);
+    if (o.yoda[0] || o.csv[0]) {
+      char *header = histogram_header(card, c, &info, &r);
+      if (header == NULL) {
+        fprintf(stderr, "hegetcl: error: no memory for the histogram header\n");
+        rc = 1;
+      } else {
+        if (o.yoda[0]) rc |= save_histograms(o.yoda, 1, &r, header);
+        if (o.csv[0]) rc |= save_histograms(o.csv, 0, &r, header);
+        free(header);
+      }
+    }
   }
+  hegetcl_xsec_result_free(&r);
   free(p.its);
+  free(card);
   hegetcl_context_destroy(ctx);
   return rc;
 }

@@ -77,8 +77,8 @@ static void to_event(const double *rec, const hg_unweight_inputs *in, hegetcl_ev
     const double *p = rec + 4 * src;
     ev->p[i][0] = p[0];
     ev->p[i][1] = p[1];
-    ev->p[i][2] = mirror ? -p[2] : p[2];
-    ev->p[i][3] = mirror ? -p[3] : p[3];
+    ev->p[i][2] = mirror ? 0.0 - p[2] : p[2]; /* 0 - x: no -0 for the beams */
+    ev->p[i][3] = mirror ? 0.0 - p[3] : p[3];
     ev->pid[i] = src == 0 ? in->quark_pid : (src == 1 ? -in->quark_pid : 22);
     ev->helicity[i] = in->helicity_sampled ? (((hel >> src) & 1u) ? 1 : -1) : 0;
   }

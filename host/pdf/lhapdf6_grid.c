@@ -16,6 +16,7 @@ struct hegetcl_pdf {
   char *set_name, *directory, *description;
   int member, set_index, extrapolator;
   double x_min, x_max, q_min, q_max;
+  double alpha_s_mz, mz; /* AlphaS_MZ and MZ, 0 when the set does not give them */
   int *flavours;
   size_t n_flavours;
   double *grid; /* every flavour, slot i for flavours[i] */
@@ -880,6 +881,10 @@ hegetcl_status hegetcl_pdf_open(const char *set_name, int member, hegetcl_pdf **
   if (status == HEGETCL_OK)
     status = optional_double(&meta, "QMax", &pdf->q_max, message, message_size);
   if (status == HEGETCL_OK)
+    status = optional_double(&meta, "AlphaS_MZ", &pdf->alpha_s_mz, message, message_size);
+  if (status == HEGETCL_OK)
+    status = optional_double(&meta, "MZ", &pdf->mz, message, message_size);
+  if (status == HEGETCL_OK)
     status = grid_from_blocks(blocks, n_blocks, pdf->n_flavours, pdf->extrapolator, dat_path.data,
                               &pdf->grid, &pdf->n_doubles, message, message_size);
   if (status != HEGETCL_OK) goto fail;
@@ -994,6 +999,12 @@ hegetcl_status hg_pdf_pack(const hegetcl_pdf *pdf, const int *pids, size_t n_pid
 
 int hegetcl_pdf_set_index(const hegetcl_pdf *pdf) { return pdf->set_index; }
 int hegetcl_pdf_lhapdf_id(const hegetcl_pdf *pdf) { return pdf->set_index + pdf->member; }
+
+double hegetcl_pdf_alpha_s_one_loop(const hegetcl_pdf *pdf, double q) {
+  if (!(pdf->alpha_s_mz > 0.0) || !(pdf->mz > 0.0) || !(q > 0.0)) return -1.0;
+  const double beta0 = (33.0 - 2.0 * 5.0) / (12.0 * 3.14159265358979323846);
+  return pdf->alpha_s_mz / (1.0 + pdf->alpha_s_mz * beta0 * log(q * q / (pdf->mz * pdf->mz)));
+}
 const char *hegetcl_pdf_set_name(const hegetcl_pdf *pdf) { return pdf->set_name; }
 int hegetcl_pdf_member(const hegetcl_pdf *pdf) { return pdf->member; }
 const char *hegetcl_pdf_directory(const hegetcl_pdf *pdf) { return pdf->directory; }

@@ -238,6 +238,7 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     goto done;
   }
   result->pdf_lhapdf_id = hegetcl_pdf_lhapdf_id(pdf);
+  result->alpha_s = hegetcl_pdf_alpha_s_one_loop(pdf, config->mu_f_gev);
   snprintf(result->pdf_path, sizeof result->pdf_path, "%s", hegetcl_pdf_directory(pdf));
   const int pids[2] = {config->quark_pid, -config->quark_pid};
   size_t n_grid = 0;

@@ -37,6 +37,9 @@ double hegetcl_pdf_xfxq(const hegetcl_pdf *pdf, int pid, double x, double q);
 /* The set's LHAPDF ID (SetIndex in the .info), and the member's: SetIndex + member. */
 int hegetcl_pdf_set_index(const hegetcl_pdf *pdf);
 int hegetcl_pdf_lhapdf_id(const hegetcl_pdf *pdf);
+/* alpha_s(q) at one loop with five flavours from the set's AlphaS_MZ and MZ (the value an event
+ * record quotes; no alpha_s enters q qbar -> photons); -1 when the set gives neither. */
+double hegetcl_pdf_alpha_s_one_loop(const hegetcl_pdf *pdf, double q);
 
 /* The set's name, the member number, the folder it was read from, SetDesc ("" if none). */
 const char *hegetcl_pdf_set_name(const hegetcl_pdf *pdf);

@@ -74,6 +74,7 @@ typedef struct {
   hegetcl_vegas_result vegas;
   double build_seconds; /* building the programs (0 when cached) */
   int pdf_lhapdf_id;    /* the set's SetIndex */
+  double alpha_s;       /* the set's alpha_s at mu_F (one loop; -1 when it gives none) */
   char pdf_path[1024];  /* the directory the set was read from */
   char amplitude_options[512], sampler_options[512];
   hegetcl_histogram *histograms; /* config.histograms: the combined histograms (owned) */

@@ -1,0 +1,482 @@
+/* SPDX-License-Identifier: MIT */
+/* `hegetcl xsec`'s option table: parsing from flags and run cards, usage, and the card echo. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/xsec_options.h"
+#include "config/run_card.h"
+
+typedef enum {
+  O_CARD, O_N, O_ORIENTATION, O_ENGINE, O_PRECISION, O_HELICITY, O_PHASE_SPACE, O_DEVICE, O_SEED,
+  O_TARGET_ERROR, O_MAX_EVENTS, O_EVENTS, O_MIN_ITERATIONS, O_MAX_ITERATIONS, O_ADAPT_ITERATIONS,
+  O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
+  O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
+  O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_QUIET, O_COUNT
+} option_id;
+
+typedef struct {
+  const char *name, *metavar, *help;
+} option;
+
+/* Usage lines; the card's keys are these names. */
+static const option options[O_COUNT] = {
+    [O_CARD] = {"card", "FILE", "a YAML run card of these options (keys without the dashes);\n"
+                                "flags given with it override it"},
+    [O_N] = {"n", "N", "photons, 2..12 (recursive engine; 2..8 for the others)"},
+    [O_ORIENTATION] = {"orientation", "O",
+                       "both (default: the quark from either proton, the p p cross\n"
+                       "section) or u-first (the quark from proton 1 only, as the\n"
+                       "paper's table and MadGraph's `u u~ > n a`: half of both)"},
+    [O_ENGINE] = {"engine", "E", "recursive (default), permutation, unrolled, diagrams"},
+    [O_PRECISION] = {"precision", "P", "double (default) or float (|M|^2 only; phase space, PDFs\n"
+                                       "and sums stay double)"},
+    [O_HELICITY] = {"helicity", "H", "summed (default) or sampled (one configuration per event;\n"
+                                     "unweighted events then carry helicities)"},
+    [O_PHASE_SPACE] = {"phase-space", "M", "collider (default: pT, eta, phi per photon) or rambo"},
+    [O_DEVICE] = {"device", "SPEC", "auto (a GPU, else the CPU), gpu, cpu, P:D or a name part"},
+    [O_SEED] = {"seed", "S", "Philox key (default 1): the same seed gives the same events\n"
+                             "on every device"},
+    [O_TARGET_ERROR] = {"target-error", "R", "stop at this relative error (default 0.002)"},
+    [O_MAX_EVENTS] = {"max-events", "N", "combined events at most (default 1e9)"},
+    [O_EVENTS] = {"events", "N", "weighted events per iteration (default 1e6)"},
+    [O_MIN_ITERATIONS] = {"min-iterations", "N", "combined iterations at least (default 3)"},
+    [O_MAX_ITERATIONS] = {"max-iterations", "N", "combined iterations at most (default 100)"},
+    [O_ADAPT_ITERATIONS] = {"adapt-iterations", "N", "grid-training iterations, discarded (default 5)"},
+    [O_ADAPT_EVENTS] = {"adapt-events", "N", "events per training iteration (default 2e5)"},
+    [O_VEGAS_BINS] = {"vegas-bins", "N", "VEGAS bins per dimension, 2..255 (default 64)"},
+    [O_VEGAS_ALPHA] = {"vegas-alpha", "A", "grid damping exponent (default 1.5; 0 keeps the grid\n"
+                                           "uniform: plain Monte Carlo over the phase-space map)"},
+    [O_BATCH] = {"batch", "N", "events per device launch (default 1048576)"},
+    [O_SQRT_S] = {"sqrt-s", "E", "collider energy in GeV (default 14000)"},
+    [O_SCALE] = {"scale", "MU", "factorisation scale in GeV (default 20)"},
+    [O_PT_MIN] = {"pt-min", "PT", "photon pT cut in GeV (default 20)"},
+    [O_ETA_MAX] = {"eta-max", "ETA", "photon |eta| cut (default 2.5)"},
+    [O_DR_MIN] = {"dr-min", "DR", "photon pair Delta R cut (default 0.4)"},
+    [O_PDF] = {"pdf", "SET", "LHAPDF set name or directory (default cteq6l1), found in\n"
+                             "LHAPDF_DATA_PATH (bash setup.sh installs it)"},
+    [O_PDF_MEMBER] = {"pdf-member", "M", "set member (default 0)"},
+    [O_ALPHA] = {"alpha", "A", "fine-structure constant (default 1/132.507)"},
+    [O_CHARGE] = {"charge", "Q", "quark charge in units of e (default 2/3)"},
+    [O_PT_BINS] = {"pt-bins", "B:LO:HI", "histogram binning of photon pT in GeV (default 50:0:500)"},
+    [O_ETA_BINS] = {"eta-bins", "B:LO:HI", "of photon eta (default 50:-2.5:2.5)"},
+    [O_DR_BINS] = {"dr-bins", "B:LO:HI", "of Delta R (default 50:0:6)"},
+    [O_MASS_BINS] = {"mass-bins", "B:LO:HI", "of the photon-system mass in GeV (default 50:0:2000)"},
+    [O_UNWEIGHTED_EVENTS] = {"unweighted-events", "N",
+                             "after integrating, N unweighted events (hit-or-miss against\n"
+                             "the last iteration's largest weight) for --lhe"},
+    [O_MAX_UNWEIGHTING_TRIES] = {"max-unweighting-tries", "N",
+                                 "weighted events the unweighting may try (default 1e12)"},
+    [O_JSON] = {"json", "FILE", "write the inputs, device, iterations and result as JSON"},
+    [O_YODA] = {"yoda", "FILE", "fill histograms (combined iterations) and write them as YODA"},
+    [O_CSV] = {"csv", "FILE", "... and as CSV"},
+    [O_LHE] = {"lhe", "FILE", "write the unweighted events as Les Houches Event File 3.0\n"
+                              "(gzip when FILE ends in .gz)"},
+    [O_QUIET] = {"quiet", NULL, "print the result line only (no progress)"},
+};
+
+int hg_cli_xsec_usage(FILE *out) {
+  fprintf(out, "usage: hegetcl xsec --n N [OPTIONS]\n"
+               "  sigma(p p -> N photons) through q qbar at LO, integrated with VEGAS on the device;\n"
+               "  histograms and unweighted Les Houches events on request. Defaults: the HEGET\n"
+               "  paper's set-up (14 TeV, CTEQ6L1, mu_F = 20 GeV, pT > 20 GeV, |eta| < 2.5,\n"
+               "  Delta R > 0.4, alpha = 1/132.507, u ubar). Every output carries the run card.\n\n");
+  for (int i = 0; i < O_COUNT; ++i) {
+    char flag[64];
+    snprintf(flag, sizeof flag, "--%s%s%s", options[i].name, options[i].metavar ? " " : "",
+             options[i].metavar ? options[i].metavar : "");
+    fprintf(out, "  %-27s ", flag);
+    for (const char *h = options[i].help; *h; ++h) {
+      fputc(*h, out);
+      if (*h == '\n') fprintf(out, "%30s", "");
+    }
+    fputc('\n', out);
+  }
+  return out == stderr ? 2 : 0;
+}
+
+/* Where a value came from, for messages: "--pt-min" or "run.yaml:7:9: pt-min". */
+typedef struct {
+  char text[HG_CLI_PATH + 96];
+} origin;
+
+static int bad(const origin *at, const char *value, const char *why) {
+  fprintf(stderr, "hegetcl: error: %s %s: %s\n", at->text, value, why);
+  return 0;
+}
+
+/* A whole number in [min, max] written as digits or in e-notation ("1e6"). */
+static int parse_count(const origin *at, const char *value, double min, double max, double *out) {
+  char *end = NULL;
+  errno = 0;
+  const double x = strtod(value, &end);
+  if (end == value || *end != '\0' || errno != 0 || !(x >= min) || !(x <= max) || x != floor(x)) {
+    char why[128];
+    snprintf(why, sizeof why, "must be a whole number from %.0f to %.0f", min, max);
+    return bad(at, value, why);
+  }
+  *out = x;
+  return 1;
+}
+
+/* A seed: any 64-bit whole number in decimal digits, or e-notation up to 2^53. */
+static int parse_seed(const origin *at, const char *value, uint64_t *out) {
+  if (value[0] >= '0' && value[0] <= '9' && strspn(value, "0123456789") == strlen(value)) {
+    errno = 0;
+    const unsigned long long x = strtoull(value, NULL, 10);
+    if (errno == 0) {
+      *out = x;
+      return 1;
+    }
+  }
+  char *end = NULL;
+  errno = 0;
+  const double v = strtod(value, &end);
+  if (end != value && *end == '\0' && errno == 0 && v >= 0 && v <= 9007199254740992.0 &&
+      v == floor(v)) {
+    *out = (uint64_t)v;
+    return 1;
+  }
+  return bad(at, value,
+             "must be a whole number from 0 to 18446744073709551615 (in e-notation up to 2^53)");
+}
+
+static int parse_real(const origin *at, const char *value, double *out) {
+  char *end = NULL;
+  errno = 0;
+  const double x = strtod(value, &end);
+  if (end == value || *end != '\0' || errno != 0 || !isfinite(x))
+    return bad(at, value, "not a finite number");
+  *out = x;
+  return 1;
+}
+
+/* BINS:LO:HI, e.g. 50:0:500. The ranges themselves are checked with the run. */
+static int parse_bins(const origin *at, const char *value, hegetcl_bins *out) {
+  char *end = NULL;
+  errno = 0;
+  const unsigned long bins = strtoul(value, &end, 10);
+  double lo = 0, hi = 0;
+  if (end != value && *end == ':' && value[0] != '-') {
+    char *end2 = NULL;
+    lo = strtod(end + 1, &end2);
+    if (end2 != end + 1 && *end2 == ':') {
+      char *end3 = NULL;
+      hi = strtod(end2 + 1, &end3);
+      if (end3 != end2 + 1 && *end3 == '\0' && errno == 0 && bins >= 1 && bins <= 100000 &&
+          isfinite(lo) && isfinite(hi)) {
+        *out = (hegetcl_bins){(unsigned)bins, lo, hi};
+        return 1;
+      }
+    }
+  }
+  return bad(at, value, "must be BINS:LO:HI, e.g. 50:0:500 (a whole number of bins, then the "
+                        "lower and upper edge)");
+}
+
+static int copy_text(const origin *at, const char *value, char *out, size_t size) {
+  if (strlen(value) >= size) return bad(at, "", "the text is too long");
+  snprintf(out, size, "%s", value);
+  return 1;
+}
+
+static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *at) {
+  hegetcl_xsec_config *c = &o->config;
+  double x = 0.0;
+  int ok = 1;
+  switch (id) {
+  case O_CARD:
+    return copy_text(at, v, o->card, sizeof o->card);
+  case O_N:
+    ok = parse_count(at, v, 2, HEGETCL_MAX_XSEC_PHOTONS, &x);
+    c->process.n_photons = (unsigned)x;
+    o->have_n = ok;
+    return ok;
+  case O_ORIENTATION:
+    return hegetcl_orientation_parse(v, &c->orientation) == HEGETCL_OK ||
+           bad(at, v, "use both or u-first");
+  case O_ENGINE:
+    return hegetcl_engine_parse(v, &c->process.engine) == HEGETCL_OK ||
+           bad(at, v, "use recursive, permutation, unrolled or diagrams");
+  case O_PRECISION:
+    return hegetcl_precision_parse(v, &c->process.precision) == HEGETCL_OK ||
+           bad(at, v, "use double or float");
+  case O_HELICITY:
+    return hegetcl_helicity_mode_parse(v, &c->helicity) == HEGETCL_OK ||
+           bad(at, v, "use summed or sampled");
+  case O_PHASE_SPACE:
+    return hegetcl_phase_space_parse(v, &c->phase_space) == HEGETCL_OK ||
+           bad(at, v, "use collider or rambo");
+  case O_DEVICE:
+    return copy_text(at, v, o->device, sizeof o->device);
+  case O_SEED:
+    return parse_seed(at, v, &c->vegas.seed);
+  case O_TARGET_ERROR:
+    return parse_real(at, v, &c->vegas.target_rel_error);
+  case O_MAX_EVENTS:
+    ok = parse_count(at, v, 2, 1e15, &x);
+    c->vegas.max_events = (uint64_t)x;
+    return ok;
+  case O_EVENTS:
+    ok = parse_count(at, v, 2, 1e13, &x);
+    c->vegas.events_per_iteration = (uint64_t)x;
+    return ok;
+  case O_MIN_ITERATIONS:
+    ok = parse_count(at, v, 1, 100000, &x);
+    c->vegas.min_iterations = (unsigned)x;
+    return ok;
+  case O_MAX_ITERATIONS:
+    ok = parse_count(at, v, 1, 100000, &x);
+    c->vegas.max_iterations = (unsigned)x;
+    return ok;
+  case O_ADAPT_ITERATIONS:
+    ok = parse_count(at, v, 0, 100000, &x);
+    c->vegas.adapt_iterations = (unsigned)x;
+    return ok;
+  case O_ADAPT_EVENTS:
+    ok = parse_count(at, v, 2, 1e13, &x);
+    c->vegas.adapt_events = (uint64_t)x;
+    return ok;
+  case O_VEGAS_BINS:
+    ok = parse_count(at, v, 2, 255, &x);
+    c->vegas.bins = (unsigned)x;
+    return ok;
+  case O_VEGAS_ALPHA:
+    return parse_real(at, v, &c->vegas.alpha);
+  case O_BATCH:
+    ok = parse_count(at, v, 128, 2147483647.0, &x);
+    c->vegas.batch_size = (size_t)x;
+    return ok;
+  case O_SQRT_S:
+    return parse_real(at, v, &c->sqrt_s_gev);
+  case O_SCALE:
+    return parse_real(at, v, &c->mu_f_gev);
+  case O_PT_MIN:
+    return parse_real(at, v, &c->pt_min_gev);
+  case O_ETA_MAX:
+    return parse_real(at, v, &c->eta_max);
+  case O_DR_MIN:
+    return parse_real(at, v, &c->delta_r_min);
+  case O_PDF:
+    return copy_text(at, v, c->pdf_set, sizeof c->pdf_set);
+  case O_PDF_MEMBER:
+    ok = parse_count(at, v, 0, 100000, &x);
+    c->pdf_member = (int)x;
+    return ok;
+  case O_ALPHA:
+    return parse_real(at, v, &c->process.alpha);
+  case O_CHARGE:
+    return parse_real(at, v, &c->process.quark_charge);
+  case O_PT_BINS:
+    return parse_bins(at, v, &c->binning.pt_gev);
+  case O_ETA_BINS:
+    return parse_bins(at, v, &c->binning.eta);
+  case O_DR_BINS:
+    return parse_bins(at, v, &c->binning.delta_r);
+  case O_MASS_BINS:
+    return parse_bins(at, v, &c->binning.mass_gev);
+  case O_UNWEIGHTED_EVENTS:
+    ok = parse_count(at, v, 0, 1e12, &x);
+    c->unweighted_events = (uint64_t)x;
+    return ok;
+  case O_MAX_UNWEIGHTING_TRIES:
+    ok = parse_count(at, v, 1, 1e18, &x);
+    c->max_unweighting_tries = (uint64_t)x;
+    return ok;
+  case O_JSON:
+    return copy_text(at, v, o->json, sizeof o->json);
+  case O_YODA:
+    return copy_text(at, v, o->yoda, sizeof o->yoda);
+  case O_CSV:
+    return copy_text(at, v, o->csv, sizeof o->csv);
+  case O_LHE:
+    return copy_text(at, v, o->lhe, sizeof o->lhe);
+  case O_QUIET:
+    if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) {
+      o->quiet = strcmp(v, "true") == 0;
+      return 1;
+    }
+    return bad(at, v, "use true or false");
+  case O_COUNT:
+    break;
+  }
+  return 0;
+}
+
+static int find(const char *name) {
+  for (int i = 0; i < O_COUNT; ++i)
+    if (strcmp(options[i].name, name) == 0) return i;
+  return -1;
+}
+
+static int apply_card(hg_xsec_options *o) {
+  hg_run_card card;
+  char message[2048];
+  if (hg_run_card_read(o->card, &card, message, sizeof message) != 0) {
+    fprintf(stderr, "hegetcl: error: %s\n", message);
+    return 2;
+  }
+  int rc = 0;
+  for (size_t i = 0; i < card.count && rc == 0; ++i) {
+    const hg_card_entry *e = &card.entries[i];
+    const int id = find(e->key);
+    origin at;
+    snprintf(at.text, sizeof at.text, "%s:%d:%d: %s", o->card, e->line, e->column, e->key);
+    if (id < 0 || id == O_CARD) {
+      fprintf(stderr,
+              "hegetcl: error: %s:%d:%d: unknown key '%s'%s (the keys are the long options of "
+              "`hegetcl xsec --help` without the dashes)\n",
+              o->card, e->line, e->column, e->key,
+              id == O_CARD ? ": a card cannot name another card" : "");
+      rc = 2;
+    } else if (!apply(o, (option_id)id, e->value, &at)) {
+      rc = 2;
+    }
+  }
+  hg_run_card_free(&card);
+  return rc;
+}
+
+int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
+  memset(o, 0, sizeof *o);
+  hegetcl_xsec_defaults(&o->config, 0);
+  snprintf(o->device, sizeof o->device, "auto");
+  /* the card first, whatever its place among the flags */
+  for (int i = 0; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0) {
+      hg_cli_xsec_usage(stdout);
+      return 1;
+    }
+    if (strcmp(argv[i], "--card") == 0) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "hegetcl: error: --card needs a file\n");
+        return 2;
+      }
+      const origin at = {"--card"};
+      if (!apply(o, O_CARD, argv[i + 1], &at)) return 2;
+      const int rc = apply_card(o);
+      if (rc != 0) return rc;
+    }
+  }
+  for (int i = 0; i < argc; ++i) {
+    const char *opt = argv[i];
+    const int id = strncmp(opt, "--", 2) == 0 ? find(opt + 2) : -1;
+    if (id < 0) {
+      fprintf(stderr, "hegetcl: error: unknown option %s (hegetcl xsec --help lists them)\n", opt);
+      return 2;
+    }
+    if (id == O_QUIET) {
+      o->quiet = 1;
+      continue;
+    }
+    if (i + 1 >= argc) {
+      fprintf(stderr, "hegetcl: error: %s needs a value (hegetcl xsec --help lists options)\n",
+              opt);
+      return 2;
+    }
+    const char *value = argv[++i];
+    if (id == O_CARD) continue;
+    origin at;
+    snprintf(at.text, sizeof at.text, "%s", opt);
+    if (!apply(o, (option_id)id, value, &at)) return 2;
+  }
+  if (!o->have_n) {
+    fprintf(stderr, "hegetcl: error: xsec needs --n N (or n: N in the run card), the number of "
+                    "photons (2..%d)\n",
+            HEGETCL_MAX_XSEC_PHOTONS);
+    return 2;
+  }
+  if ((o->config.unweighted_events > 0) != (o->lhe[0] != '\0')) {
+    fprintf(stderr, "hegetcl: error: %s: unweighted events are written to a Les Houches file; "
+                    "give both --unweighted-events N and --lhe FILE\n",
+            o->lhe[0] ? "--lhe without --unweighted-events" : "--unweighted-events without --lhe");
+    return 2;
+  }
+  o->config.histograms = o->yoda[0] != '\0' || o->csv[0] != '\0';
+  return 0;
+}
+
+static void write_entry(FILE *out, option_id id, const char *value) {
+  fprintf(out, "%s: ", options[id].name);
+  hg_yaml_write_scalar(out, value);
+  fputc('\n', out);
+}
+
+/* The shortest of %.15g .. %.17g that reads back as value. */
+static void write_number(FILE *out, option_id id, double value) {
+  char text[64];
+  for (int digits = 15; digits <= 17; ++digits) {
+    snprintf(text, sizeof text, "%.*g", digits, value);
+    if (strtod(text, NULL) == value) break;
+  }
+  write_entry(out, id, text);
+}
+
+static void write_bins(FILE *out, option_id id, const hegetcl_bins *b) {
+  char text[128];
+  snprintf(text, sizeof text, "%u:%.15g:%.15g", b->bins, b->lo, b->hi);
+  char check[128];
+  snprintf(check, sizeof check, "%u:%.17g:%.17g", b->bins, b->lo, b->hi);
+  if (strtod(strchr(text, ':') + 1, NULL) != b->lo || strtod(strrchr(text, ':') + 1, NULL) != b->hi)
+    snprintf(text, sizeof text, "%s", check);
+  write_entry(out, id, text);
+}
+
+void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
+  const hegetcl_xsec_config *c = &o->config;
+  fprintf(out, "# hegetcl xsec run card: `hegetcl xsec --card FILE` repeats this run\n");
+  write_number(out, O_N, c->process.n_photons);
+  write_entry(out, O_ORIENTATION, hegetcl_orientation_name(c->orientation));
+  write_entry(out, O_ENGINE, hegetcl_engine_name(c->process.engine));
+  write_entry(out, O_PRECISION, hegetcl_precision_name(c->process.precision));
+  write_entry(out, O_HELICITY, hegetcl_helicity_mode_name(c->helicity));
+  write_entry(out, O_PHASE_SPACE, hegetcl_phase_space_name(c->phase_space));
+  write_entry(out, O_DEVICE, o->device);
+  char seed[32];
+  snprintf(seed, sizeof seed, "%llu", (unsigned long long)c->vegas.seed);
+  write_entry(out, O_SEED, seed);
+  write_number(out, O_TARGET_ERROR, c->vegas.target_rel_error);
+  write_number(out, O_MAX_EVENTS, (double)c->vegas.max_events);
+  write_number(out, O_EVENTS, (double)c->vegas.events_per_iteration);
+  write_number(out, O_MIN_ITERATIONS, c->vegas.min_iterations);
+  write_number(out, O_MAX_ITERATIONS, c->vegas.max_iterations);
+  write_number(out, O_ADAPT_ITERATIONS, c->vegas.adapt_iterations);
+  write_number(out, O_ADAPT_EVENTS, (double)c->vegas.adapt_events);
+  write_number(out, O_VEGAS_BINS, c->vegas.bins);
+  write_number(out, O_VEGAS_ALPHA, c->vegas.alpha);
+  write_number(out, O_BATCH, (double)c->vegas.batch_size);
+  write_number(out, O_SQRT_S, c->sqrt_s_gev);
+  write_number(out, O_SCALE, c->mu_f_gev);
+  write_number(out, O_PT_MIN, c->pt_min_gev);
+  write_number(out, O_ETA_MAX, c->eta_max);
+  write_number(out, O_DR_MIN, c->delta_r_min);
+  write_entry(out, O_PDF, c->pdf_set);
+  write_number(out, O_PDF_MEMBER, c->pdf_member);
+  write_number(out, O_ALPHA, c->process.alpha);
+  write_number(out, O_CHARGE, c->process.quark_charge);
+  write_bins(out, O_PT_BINS, &c->binning.pt_gev);
+  write_bins(out, O_ETA_BINS, &c->binning.eta);
+  write_bins(out, O_DR_BINS, &c->binning.delta_r);
+  write_bins(out, O_MASS_BINS, &c->binning.mass_gev);
+  write_number(out, O_UNWEIGHTED_EVENTS, (double)c->unweighted_events);
+  write_number(out, O_MAX_UNWEIGHTING_TRIES, (double)c->max_unweighting_tries);
+  const option_id paths[] = {O_JSON, O_YODA, O_CSV, O_LHE};
+  const char *values[] = {o->json, o->yoda, o->csv, o->lhe};
+  for (int i = 0; i < 4; ++i)
+    if (values[i][0]) write_entry(out, paths[i], values[i]);
+  fprintf(out, "%s: %s\n", options[O_QUIET].name, o->quiet ? "true" : "false");
+}
+
+char *hg_xsec_options_card_text(const hg_xsec_options *o) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  if (f == NULL) return NULL;
+  hg_xsec_options_write_card(f, o);
+  if (fclose(f) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/* `hegetcl xsec`'s options: one table read from the command line and from YAML run cards (the
+ * card first, flags after it), and written back as the run card every output carries. */
+#ifndef HG_CLI_XSEC_OPTIONS_H
+#define HG_CLI_XSEC_OPTIONS_H
+
+#include <stdio.h>
+
+#include "hegetcl/xsec.h"
+
+#define HG_CLI_PATH 4096
+
+typedef struct {
+  hegetcl_xsec_config config;
+  char device[256];
+  char json[HG_CLI_PATH], yoda[HG_CLI_PATH], csv[HG_CLI_PATH], lhe[HG_CLI_PATH];
+  char card[HG_CLI_PATH]; /* the run card read, "" for none */
+  int quiet, have_n;
+} hg_xsec_options;
+
+/* Defaults, then the run card named by --card (if any), then every other flag. Returns 0, 1 for
+ * --help (usage printed), or 2 after printing a message naming the option (and the card's file and
+ * line) and the fix. */
+int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o);
+
+/* The effective options as a YAML run card: `hegetcl xsec --card FILE` repeats the run. */
+void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o);
+/* The same into a string (malloc'ed; NULL without memory). */
+char *hg_xsec_options_card_text(const hg_xsec_options *o);
+
+int hg_cli_xsec_usage(FILE *out);
+
+#endif
