@@ -22,6 +22,11 @@ if ! python3 -c 'import parton' 2>/dev/null; then
   exclude=(--no-suite parton)
   echo "verify_device.sh: python3 cannot import parton: the host-only test agrees_with_parton is left out" | tee "$out/excluded.txt"
 fi
+# The tests that read outputs back with pylhe (suite python) need it too.
+if ! python3 -c 'import pylhe' 2>/dev/null; then
+  exclude+=(--no-suite python)
+  echo "verify_device.sh: python3 cannot import pylhe: the suite python is left out" | tee -a "$out/excluded.txt"
+fi
 HEGETCL_TEST_DEVICE=$device meson test -C "$build" --print-errorlogs --num-processes 1 \
   --timeout-multiplier "${HEGETCL_TIMEOUT_MULTIPLIER:-1}" "${exclude[@]}" > "$out/tests.txt" 2>&1
 status=$?
