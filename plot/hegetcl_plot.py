@@ -25,8 +25,8 @@ usage: hegetcl_plot.py FILE[:LABEL] [FILE[:LABEL] ...] --out DIR [--events LHE[:
   --logy          log y axis: yes, no, or auto (default: log where the drawn values span more
                   than two decades).
   --title TEXT    text above the upper left of every figure (default: "hegetcl, u ubar -> n gamma,
-                  sqrt(s) = 14 TeV", n from the number of pt_k histograms, sqrt(s) from a
-                  "sqrt_s... = VALUE" line of the first file's header if there is one).
+                  sqrt(s) = 14 TeV", n from the number of pt_k histograms, sqrt(s) from the
+                  run card line "sqrt-s: GEV" in the first file's header if there is one).
 
 Each figure shows dsigma/dx in fb per unit of x (sumw / bin width, error sqrt(sumw2) / width)
 for every input, and below it the ratio of each input to the first with the errors of both
@@ -45,6 +45,7 @@ import math
 import os
 import re
 import sys
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -107,8 +108,9 @@ def _histogram_from_rows(name, title, x_label, rows, flows, where):
     gap = np.abs(low[1:] - high[:-1])
     if (gap > EDGE_TOLERANCE * np.min(high - low)).any():
         i = int(np.argmax(gap))
-        raise InputError(f"{where}: histogram {name}: bin {i} ends at {high[i]!r} but bin "
-                         f"{i + 1} starts at {low[i + 1]!r}: bins must be contiguous and ordered")
+        raise InputError(f"{where}: histogram {name}: bin {i} ends at {float(high[i])!r} but "
+                         f"bin {i + 1} starts at {float(low[i + 1])!r}: bins must be contiguous "
+                         "and ordered")
     edges = np.append(low, high[-1])
     table = np.vstack([flows["underflow"], rows[:, 2:], flows["overflow"]])
     if not np.isfinite(table).all():
@@ -288,12 +290,10 @@ def read_histogram_file(path):
 
 
 def read_lhe_photons(path):
-    """Photon momenta and weights of an LHE file: ((events, n, 4) array of px, py, pz, E in GeV,
-    weights in fb (XWGTUP in pb times 1000), header text). Photons are the IDUP 22, ISTUP 1
-    particles; every event must have the same number n >= 2 of them."""
+    """Photon momenta and weights of an LHE file: (events, n, 4) array of px, py, pz, E in GeV and
+    weights in fb (XWGTUP in pb times 1000). Photons are the IDUP 22, ISTUP 1 particles; every
+    event must have the same number n >= 2 of them."""
     try:
-        import warnings
-
         import pylhe
     except ImportError as error:
         raise InputError(f"--events needs pylhe ({error}): pip install pylhe") from None
@@ -301,10 +301,9 @@ def read_lhe_photons(path):
         raise InputError(f"{path}: no such file")
     momenta, weights = [], []
     with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+        warnings.simplefilter("always")  # pylhe reports an XML error as a warning and stops
         try:
-            lhe = pylhe.LHEFile.fromfile(path)
-            for number, event in enumerate(lhe.events, 1):
+            for number, event in enumerate(pylhe.LHEFile.fromfile(path).events, 1):
                 photons = [(p.px, p.py, p.pz, p.e) for p in event.particles
                            if p.id == 22 and p.status == 1]
                 if momenta and len(photons) != len(momenta[0]):
@@ -312,29 +311,30 @@ def read_lhe_photons(path):
                                      f"has {len(momenta[0])}")
                 momenta.append(photons)
                 weights.append(event.eventinfo.weight * 1000.0)
+            error = None
         except InputError:
             raise
-        except Exception as error:  # pylhe raises ValueError, IndexError, ... on bad text
-            raise InputError(f"{path}: not a readable Les Houches file after "
-                             f"{len(momenta)} events: {error}") from None
-    for warning in caught:
-        if str(warning.message).startswith("Parse Error"):
-            raise InputError(f"{path}: {warning.message} after {len(momenta)} events")
+        except Exception as caught_error:  # pylhe raises ValueError, IndexError, ... on bad text
+            error = f"{type(caught_error).__name__}: {caught_error}"
+    parse_errors = [str(w.message) for w in caught if str(w.message).startswith("Parse Error")]
+    if error or parse_errors:
+        raise InputError(f"{path}: not a readable Les Houches file after {len(momenta)} events: "
+                         + "; ".join(([error] if error else []) + parse_errors))
     if not momenta:
         raise InputError(f"{path}: no events")
     if len(momenta[0]) < 2:
         raise InputError(f"{path}: events have {len(momenta[0])} photons: at least 2 needed")
-    header = []
-    if lhe.header is not None:
-        for element in lhe.header.extra_elements:
-            header.extend((element.text or "").splitlines())
-    return np.array(momenta, dtype=float), np.array(weights, dtype=float), header
+    return np.array(momenta, dtype=float), np.array(weights, dtype=float)
 
 
-def histograms_from_events(path, references):
-    """Histograms of an LHE file's events in the binning of references (dict name -> Histogram)."""
-    momenta, weights, _ = read_lhe_photons(path)
+def histograms_from_events(path, references, photons, reference_path):
+    """Histograms of an LHE file's events in the binning of references (dict name -> Histogram),
+    whose file reference_path has pt_1 .. pt_photons (photons None: no pt_k to compare with)."""
+    momenta, weights = read_lhe_photons(path)
     n = momenta.shape[1]
+    if photons is not None and n != photons:
+        raise InputError(f"{path} has {n} photons per event but {reference_path} has histograms "
+                         f"for {photons} (pt_1 .. pt_{photons}): not the same process")
     values = hegetcl_observables.photon_observables(momenta)
     result = {}
     for name, reference in references.items():
@@ -342,10 +342,14 @@ def histograms_from_events(path, references):
             need = (f"its events have {n} photons" if hegetcl_observables.is_known(name)
                     else "it is not an observable hegetcl_observables.py knows")
             raise InputError(f"histogram {name} cannot be filled from {path}: {need}")
-        filled = hegetcl_observables.fill(values[name], weights, reference.edges)
+        try:
+            filled = hegetcl_observables.fill(values[name], weights, reference.edges)
+        except ValueError as error:
+            raise InputError(f"{path}: histogram {name}: {error} (a non-finite momentum?)") \
+                from None
         result[name] = Histogram(name, reference.title, reference.x_label, reference.edges.copy(),
                                  *filled, path)
-    return result, n
+    return result
 
 
 def parse_source(argument):
@@ -415,7 +419,7 @@ def default_title(histograms, header):
     n = str(max(ranks)) if ranks else "n"
     energy = "14 TeV"
     for line in header:
-        found = re.search(r"\bsqrt_s\w*\s*[=:]\s*([0-9.eE+]+)", line)
+        found = re.search(r"\bsqrt[-_]s\w*\s*[=:]\s*([0-9.eE+]+)", line)
         if found:
             try:
                 value = float(found.group(1))
@@ -437,8 +441,9 @@ def check_binning(name, reference, other):
                          f"[{a[0]:g}, {a[-1]:g}]: incompatible binning")
     worst = int(np.argmax(np.abs(a - b)))
     if abs(a[worst] - b[worst]) > EDGE_TOLERANCE * np.min(np.diff(a)):
-        raise InputError(f"histogram {name}: edge {worst} is {b[worst]!r} in {other.origin} but "
-                         f"{a[worst]!r} in {reference.origin}: incompatible binning")
+        raise InputError(f"histogram {name}: edge {worst} is {float(b[worst])!r} in "
+                         f"{other.origin} but {float(a[worst])!r} in {reference.origin}: "
+                         "incompatible binning")
 
 
 def differential(histogram, density):
@@ -593,24 +598,35 @@ def main(argv=None):
 
 def run(args):
     """Reads every input, checks them against the first, draws; yields each file written."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     formats = [f.strip().lower() for f in args.format.split(",") if f.strip()]
+    if not formats:
+        raise InputError("--format lists no format")
+    supported = plt.figure().canvas.get_supported_filetypes()
+    plt.close("all")
+    for fmt in formats:
+        if fmt not in supported:
+            raise InputError(f"--format {fmt}: unknown; matplotlib writes {', '.join(supported)}")
+
     sources = []  # (label, dict name -> Histogram, is_events)
-    header = []
-    for i, argument in enumerate(args.files):
-        path, label = parse_source(argument)
+    paths = [parse_source(argument)[0] for argument in args.files]
+    for path, argument in zip(paths, args.files):
         histograms, file_header = read_histogram_file(path)
         if not histograms:
             raise InputError(f"{path}: holds no histograms")
-        if i == 0:
+        if not sources:
             header = file_header
-        sources.append((label, histograms, False))
-    first_path, first = parse_source(args.files[0])[0], sources[0][1]
+        sources.append((parse_source(argument)[1], histograms, False))
+    first = sources[0][1]
     if args.histograms:
         names = [n.strip() for n in args.histograms.split(",") if n.strip()]
     else:
         names = list(first)
-    for (label, histograms, _), argument in zip(sources, args.files):
-        path = parse_source(argument)[0]
+    for (_, histograms, _), path in zip(sources, paths):
         for name in names:
             if name not in histograms:
                 raise InputError(f"histogram {name} is absent from {path} (it has: "
@@ -619,24 +635,10 @@ def run(args):
     ranks = [int(m.group(1)) for m in (re.match(r"^pt_([0-9]+)$", k) for k in first) if m]
     for argument in args.events:
         path, label = parse_source(argument)
-        histograms, n = histograms_from_events(path, {name: first[name] for name in names})
-        if ranks and n != max(ranks):
-            raise InputError(f"{path} has {n} photons per event but {first_path} has histograms "
-                             f"for {max(ranks)} (pt_1 .. pt_{max(ranks)}): not the same process")
+        histograms = histograms_from_events(path, {name: first[name] for name in names},
+                                            max(ranks) if ranks else None, paths[0])
         sources.append((label, histograms, True))
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    supported = plt.figure().canvas.get_supported_filetypes()
-    plt.close("all")
-    for fmt in formats:
-        if fmt not in supported:
-            raise InputError(f"--format {fmt}: unknown; matplotlib writes {', '.join(supported)}")
-    if not formats:
-        raise InputError("--format lists no format")
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as error:

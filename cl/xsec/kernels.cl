@@ -41,6 +41,12 @@ __kernel void xsec_sample(__global const double *restrict params,
 #if HISTOGRAMS
   double value[HG_OBS_FILLS(N_PHOTONS)];
   hg_obs_values(&ev.pt, N_PHOTONS, value);
+  /* orientation both: the event counts for either proton's quark; its orientation draw (the one
+   * the unweighted event takes) mirrors it, which flips the sign of every eta */
+  const hg_philox_words r = hg_philox4x32_10(
+      hg_philox_counter(event, iteration, HG_BLOCK_ORIENTATION), seed_low, seed_high);
+  const double eta_sign = (params[HG_XSEC_MIRROR] != 0.0 && (r.v[0] & 1u)) ? -1.0 : 1.0;
+  for (int k = N_PHOTONS; k < 2 * N_PHOTONS; ++k) value[k] *= eta_sign;
   for (int h = 0; h < HG_OBS_HISTOGRAMS(N_PHOTONS); ++h) {
     const int family = hg_obs_family(h, N_PHOTONS), first = hg_obs_first_fill(h, N_PHOTONS);
     const int nb = (int)params[HG_XSEC_HIST_BINS(family)];

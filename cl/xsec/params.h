@@ -9,8 +9,11 @@
 #define HG_XSEC_DR_MIN 3        /* photon pair Delta R cut */
 #define HG_XSEC_MU_F2 4         /* factorisation scale squared, GeV^2 */
 #define HG_XSEC_NORMALISATION 5 /* GeV^-2 -> fb times the beam-orientation factor */
+/* 1 when the quark comes from either proton (orientation both): the histograms then take each
+ * event mirrored (eta -> -eta) when its orientation draw says so, as its unweighted event does */
+#define HG_XSEC_MIRROR 6
 /* Histogram binning per observable family f (cl/analysis/observables.h): bins, lo, hi */
-#define HG_XSEC_HIST_BINNING 6
+#define HG_XSEC_HIST_BINNING 7
 #define HG_XSEC_HIST_BINS(f) (HG_XSEC_HIST_BINNING + 3 * (f))
 #define HG_XSEC_HIST_LO(f) (HG_XSEC_HIST_BINNING + 3 * (f) + 1)
 #define HG_XSEC_HIST_HI(f) (HG_XSEC_HIST_BINNING + 3 * (f) + 2)

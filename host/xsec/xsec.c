@@ -283,6 +283,7 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   params[HG_XSEC_MU_F2] = config->mu_f_gev * config->mu_f_gev;
   params[HG_XSEC_NORMALISATION] =
       HEGETCL_GEV2_TO_FB * (config->orientation == HEGETCL_ORIENTATION_BOTH ? 2.0 : 1.0);
+  params[HG_XSEC_MIRROR] = config->orientation == HEGETCL_ORIENTATION_BOTH ? 1.0 : 0.0;
   const hegetcl_bins *families[4] = {&config->binning.pt_gev, &config->binning.eta,
                                      &config->binning.delta_r, &config->binning.mass_gev};
   for (int f = 0; f < 4; ++f) {

@@ -138,6 +138,36 @@ static void two_photon_tail_equals_a_harder_cut(void **state) {
   hegetcl_xsec_result_free(&h);
 }
 
+/* Forward minus backward eta of the leading photon over its error. */
+static double eta_asymmetry_pull(const hegetcl_histogram *eta) {
+  double forward = 0, backward = 0, var = 0;
+  for (unsigned b = 1; b <= eta->bins; ++b) {
+    const double centre = eta->lo + (b - 0.5) * (eta->hi - eta->lo) / eta->bins;
+    forward += centre > 0 ? eta->sumw[b] : 0.0;
+    backward += centre < 0 ? eta->sumw[b] : 0.0;
+    var += eta->sumw2[b];
+  }
+  return (forward - backward) / sqrt(var);
+}
+
+/* With the quark from proton 1 only, the photons follow the u valence quark forward; with the
+ * quark from either proton (p p) the eta histograms are symmetric, as the events are. */
+static void eta_is_symmetric_for_either_proton(void **state) {
+  (void)state;
+  hegetcl_xsec_config c = small_config(2);
+  hegetcl_xsec_result one = run(&c, "2 photons, u from proton 1");
+  c.orientation = HEGETCL_ORIENTATION_BOTH;
+  hegetcl_xsec_result both = run(&c, "2 photons, u from either proton");
+  const double pull_one = eta_asymmetry_pull(find(&one, "eta_1"));
+  const double pull_both = eta_asymmetry_pull(find(&both, "eta_1"));
+  print_message("# eta_1 forward - backward: %.1f sigma (u-first), %.1f sigma (both)\n", pull_one,
+                pull_both);
+  if (!(pull_one > 10.0)) fail_msg("u-first: eta_1 not forward (%.1f sigma)", pull_one);
+  if (fabs(pull_both) > 5.0) fail_msg("both: eta_1 asymmetric by %.1f sigma", pull_both);
+  hegetcl_xsec_result_free(&one);
+  hegetcl_xsec_result_free(&both);
+}
+
 static void histograms_do_not_depend_on_the_batch(void **state) {
   (void)state;
   hegetcl_xsec_config a = small_config(3);
@@ -175,6 +205,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(histograms_add_up_to_sigma),
       cmocka_unit_test(two_photon_tail_equals_a_harder_cut),
+      cmocka_unit_test(eta_is_symmetric_for_either_proton),
       cmocka_unit_test(histograms_do_not_depend_on_the_batch),
       cmocka_unit_test(bad_binning_is_refused),
   };

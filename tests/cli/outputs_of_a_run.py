@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 DEVICE = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE") or "auto"
-SMALL = ["--n", "2", "--orientation", "u-first", "--adapt-iterations", "3", "--adapt-events",
+SMALL = ["--n", "2", "--orientation", "both", "--adapt-iterations", "3", "--adapt-events",
          "50000", "--events", "200000", "--min-iterations", "2", "--max-iterations", "2",
          "--target-error", "0", "--batch", "65536", "--seed", "11", "--helicity", "sampled",
          "--device", DEVICE, "--quiet"]

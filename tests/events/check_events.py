@@ -31,19 +31,21 @@ property, exit status 0 when every line is ok, 1 otherwise (2 for a bad command 
   12 the sum of XWGTUP equals XSECUP
   13-16  pt_1, eta_1, dr_min, m_photons of the events agree with the weighted histograms:
      expected count per bin mu = N sumw / S, variance mu + (N sqrt(sumw2) / S)^2 (Poisson plus
-     the histogram's own Monte Carlo error), chi^2 over the bins (underflow and overflow
-     included) with mu >= 10; ok when the chi^2 p-value > 1e-3. ndf = k - P for k bins used
-     that expect the fraction P of the events (the counts sum to N: k - 1 when all are used, as
-     is usual). Fewer than two usable bins: SKIP with the reason (too few events for a shape
-     test).
+     the histogram's own Monte Carlo error, taken as independent between bins, which slightly
+     overstates it: the bins sum to the cross section), chi^2 over the bins (underflow and
+     overflow included) with mu >= 10; ok when the chi^2 p-value > 1e-3. ndf = k - P for k bins
+     used that expect the fraction P of the events (the counts sum to N: k - 1 when all are
+     used, as is usual). Fewer than two usable bins: "ok N # SKIP" with the reason (too few
+     events for a shape test).
 
 tol (--tolerance, default 1e-9) is the relative bound of 3, 7 to 12: LHE numbers are decimal text,
 so a writer that prints 17 significant digits of a double computation meets 1e-9 with room to
 spare, while one printing 7 digits or momenta computed in float does not (float momenta need
-about 1e-5: pass it explicitly and say why). N in 13-16 is the number of events that passed 5 (the
-others cannot be histogrammed). Observables come from plot/hegetcl_observables.py, the histogram
-reader from plot/hegetcl_plot.py. A failing line names the first failing events with both
-numbers and their ratio; '#' lines below it add the worst bins of a chi^2.
+about 1e-5: pass it explicitly and say why). N in 11 is the number of events read, in 13-16 the
+number that passed 5 (the others cannot be histogrammed). Observables come from
+plot/hegetcl_observables.py, the histogram reader from plot/hegetcl_plot.py. A failing line
+names the first failing events with both numbers and their ratio; '#' lines below it add the
+worst bins of a chi^2.
 """
 import argparse
 import array
@@ -146,6 +148,15 @@ def check_chunk(np, obs, chunk, args, state):
     incoming = np.array(chunk["incoming"])  # (events, 2, 4): px py pz E
     photons = np.array(chunk["photons"])  # (events, n, 4)
     mass_column = np.array(chunk["mass"])  # (events, n)
+    for key in chunk:
+        chunk[key].clear()
+    finite = (np.isfinite(incoming).all(axis=(1, 2)) & np.isfinite(photons).all(axis=(1, 2))
+              & np.isfinite(mass_column).all(axis=1))
+    for i in np.flatnonzero(~finite):
+        state["momentum"].add(events[i], "a momentum or mass is not finite")
+    state["non_finite"] += int((~finite).sum())
+    events, incoming, photons, mass_column = (a[finite] for a in (events, incoming, photons,
+                                                                  mass_column))
 
     px, py, pz, energy = (incoming[:, :, c] for c in range(4))
     half_sqrt_s = 0.5 * args.sqrt_s
@@ -153,8 +164,8 @@ def check_chunk(np, obs, chunk, args, state):
                 | (np.abs(energy - np.abs(pz)) > tol * energy) | (energy <= 0)
                 | (energy > half_sqrt_s * (1 + tol))).any(axis=1) | (pz[:, 0] * pz[:, 1] >= 0)
     for i in np.flatnonzero(beam_bad):
-        state["beams"].add(events[i], "incoming (px, py, pz, E) = "
-                           f"{tuple(incoming[i, 0].tolist())}, {tuple(incoming[i, 1].tolist())} GeV "
+        first, second = (tuple(incoming[i, j].tolist()) for j in (0, 1))
+        state["beams"].add(events[i], f"incoming (px, py, pz, E) = {first}, {second} GeV "
                            f"(sqrt(s)/2 = {half_sqrt_s:g} GeV)")
 
     p_in = incoming.sum(axis=1)
@@ -163,10 +174,9 @@ def check_chunk(np, obs, chunk, args, state):
     sqrt_s_hat = np.sqrt(np.maximum(s_hat, 0.0))
     residual = np.abs(p_in - p_out).max(axis=1)
     for i in np.flatnonzero(~(residual <= tol * sqrt_s_hat)):
+        ratio = residual[i] / sqrt_s_hat[i] if sqrt_s_hat[i] > 0 else math.inf
         state["momentum"].add(events[i], f"max |p_in - p_out| = {residual[i]:.3e} GeV, "
-                              f"sqrt(s-hat) = {sqrt_s_hat[i]:.6g} GeV, ratio "
-                              f"{residual[i] / sqrt_s_hat[i] if sqrt_s_hat[i] > 0 else math.inf:.3e}"
-                              f" > {tol:g}")
+                              f"sqrt(s-hat) = {sqrt_s_hat[i]:.6g} GeV, ratio {ratio:.3e} > {tol:g}")
 
     e_photon = photons[:, :, 3]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -203,8 +213,6 @@ def check_chunk(np, obs, chunk, args, state):
         index = obs.bin_index(values[name][:, 0], state["edges"][name])
         counts += np.bincount(index, minlength=len(counts))
     state["kinematic_events"] += len(events)
-    for key in chunk:
-        chunk[key].clear()
 
 
 def read_events(pylhe, np, obs, args, results, state):
@@ -225,14 +233,19 @@ def read_events(pylhe, np, obs, args, results, state):
                                 + "".join(f" ({w})" for w in why))
             return None
         lprup = lhe.init.procInfo[0].procId if lhe.init.procInfo else None
-        try:
-            for event in lhe.events:
-                read += 1
-                check_event_structure(event, read, n, lprup, state, chunk)
-                if len(chunk["event"]) >= CHUNK:
-                    check_chunk(np, obs, chunk, args, state)
-        except Exception as error:  # pylhe's ValueError, IndexError on malformed event text
-            parse_error = f"event {read}: {type(error).__name__}: {error}"
+        events = iter(lhe.events)
+        while True:
+            try:
+                event = next(events)
+            except StopIteration:
+                break
+            except Exception as error:  # pylhe's ValueError, IndexError on malformed event text
+                parse_error = f"event {read + 1}: {type(error).__name__}: {error}"
+                break
+            read += 1
+            check_event_structure(event, read, n, lprup, state, chunk)
+            if len(chunk["event"]) >= CHUNK:
+                check_chunk(np, obs, chunk, args, state)
         if chunk["event"]:
             check_chunk(np, obs, chunk, args, state)
     for warning in caught:
@@ -246,8 +259,9 @@ def read_events(pylhe, np, obs, args, results, state):
     else:
         results["parse"] = (True, f"{read} events")
     for key in ("structure", "colour", "beams", "momentum", "massless", "cuts"):
-        checked = read if key == "structure" else state["kinematic_events"]
-        results[key] = state[key].result(checked)
+        checked = {"structure": read, "colour": read - state["structure"].count,
+                   "momentum": state["kinematic_events"] + state["non_finite"]}
+        results[key] = state[key].result(checked.get(key, state["kinematic_events"]))
     return lhe
 
 
@@ -352,6 +366,23 @@ def check_weights(args, results, state, xsecup):
                                  f"{total / xsecup if xsecup else math.inf:.12g}")
 
 
+def chi2_test(np, observed, sumw, sumw2, n_events, sigma):
+    """(chi2, ndf, p-value, used, expected, variance) of event counts against a weighted
+    histogram (bins + 2 arrays); ndf is None when fewer than two bins expect >= MIN_EXPECTED."""
+    expected = n_events * sumw / sigma
+    variance = expected + (n_events * np.sqrt(sumw2) / sigma) ** 2
+    used = expected >= MIN_EXPECTED
+    k = int(used.sum())
+    if k < 2:
+        return None, None, None, used, expected, variance
+    chi2 = float(((observed[used] - expected[used]) ** 2 / variance[used]).sum())
+    # The counts are multinomial (they sum to N): over the bins used, the Pearson chi^2 is
+    # chi^2(k - 1) plus (1 - P) chi^2(1), P the fraction of events they expect; its mean k - P
+    # serves as the (fractional) number of degrees of freedom.
+    ndf = k - min(1.0, float(expected[used].sum()) / n_events)
+    return chi2, ndf, chi2_survival(chi2, ndf), used, expected, variance
+
+
 def check_distributions(np, args, results, state, notes):
     """Checks 13 to 16: chi^2 of the event counts against the weighted histograms."""
     n_events = state["kinematic_events"]
@@ -360,38 +391,45 @@ def check_distributions(np, args, results, state, notes):
         key = f"chi2_{name}"
         if key in results:  # the histogram was not available
             continue
+        if n_events == 0:
+            results[key] = (False, f"not checked: no valid events ({state['read']} read, see 4 "
+                                   "and 5)")
+            continue
         histogram = state["histograms"][name]
         observed = state["counts"][name]
-        expected = n_events * histogram.sumw / sigma
-        variance = expected + (n_events * np.sqrt(histogram.sumw2) / sigma) ** 2
-        used = expected >= MIN_EXPECTED
+        chi2, ndf, p_value, used, expected, variance = chi2_test(
+            np, observed, histogram.sumw, histogram.sumw2, n_events, sigma)
         k = int(used.sum())
-        if n_events == 0:
-            results[key] = (False, f"not checked: no valid events ({state['read']} read, see 4 and 5)")
-            continue
-        if k < 2:
-            results[key] = (None, f"SKIP only {k} bins expect >= {MIN_EXPECTED:g} of the "
+        if ndf is None:
+            results[key] = (None, f"only {k} bins expect >= {MIN_EXPECTED:g} of the "
                                   f"{n_events} events: too few events for a shape test")
             continue
-        pulls = (observed[used] - expected[used]) / np.sqrt(variance[used])
-        chi2 = float((pulls ** 2).sum())
-        # The counts are multinomial (they sum to N): over the bins used, the Pearson chi^2 is
-        # chi^2(k - 1) plus (1 - P) chi^2(1), P the fraction of events they expect; its mean k - P
-        # serves as the (fractional) number of degrees of freedom.
-        ndf = k - min(1.0, float(expected[used].sum()) / n_events)
-        p_value = chi2_survival(chi2, ndf)
         results[key] = (p_value > P_VALUE_MIN,
                         f"chi2/ndf = {chi2:.1f}/{ndf:.1f}, p = {p_value:.3g} over {k} bins of "
                         f"{len(used)} with >= {MIN_EXPECTED:g} expected of {n_events} events")
         edges = histogram.edges
         labels = ["underflow"] + [f"[{edges[i]:g}, {edges[i + 1]:g})" for i in
                                   range(len(edges) - 1)] + ["overflow"]
-        bins = np.flatnonzero(used)
-        worst = bins[np.argsort(-np.abs(pulls))[:3]]
+        pulls = (observed - expected) / np.sqrt(np.where(variance > 0, variance, 1.0))
+        worst = np.flatnonzero(used)[np.argsort(-np.abs(pulls[used]))[:3]]
         notes[key] = [f"{name} bin {labels[b]}: observed {observed[b]:.0f}, expected "
-                      f"{expected[b]:.1f} +- {math.sqrt(variance[b]):.1f}, pull "
-                      f"{(observed[b] - expected[b]) / math.sqrt(variance[b]):+.2f}"
+                      f"{expected[b]:.1f} +- {math.sqrt(variance[b]):.1f}, pull {pulls[b]:+.2f}"
                       for b in worst]
+        mirrored = np.allclose(edges, -edges[::-1], rtol=0, atol=1e-9 * (edges[-1] - edges[0]))
+        if name.startswith("eta_") and p_value <= P_VALUE_MIN and mirrored:
+            # A symmetric collider (quark from either proton) has eta -> -eta symmetric
+            # distributions; a histogram filled in one orientation only is not.
+            m_chi2, m_ndf, m_p, *_ = chi2_test(
+                np, observed, 0.5 * (histogram.sumw + histogram.sumw[::-1]),
+                0.25 * (histogram.sumw2 + histogram.sumw2[::-1]), n_events, sigma)
+            inner = histogram.sumw[1:-1]
+            half = len(inner) // 2
+            notes[key].append(
+                f"{name}: the histogram has sigma(eta > 0) / sigma(eta < 0) = "
+                f"{inner[len(inner) - half:].sum() / inner[:half].sum():.4f}; averaged with its "
+                f"mirror image it gives chi2/ndf = {m_chi2:.1f}/{m_ndf:.1f}, p = {m_p:.3g}: if "
+                "that agrees, the histogram was filled in one beam orientation while the events "
+                "take the quark from either proton")
         total = histogram.sumw.sum()
         notes[key].append(f"{name}: the histogram's integral {total:.10g} fb over the cross "
                           f"section {sigma:.10g} fb = {total / sigma:.8f}")
@@ -455,7 +493,7 @@ def main(argv=None):
         return 1
 
     results, notes = {}, {}
-    state = {"kinematic_events": 0, "weights": array.array("d"), "read": 0}
+    state = {"kinematic_events": 0, "non_finite": 0, "weights": array.array("d"), "read": 0}
     load_histograms(np, reader, args, results, state)
     lhe = read_events(pylhe, np, obs, args, results, state)
     if lhe is not None:
@@ -471,8 +509,8 @@ def main(argv=None):
     for number, (key, description) in enumerate(CHECKS, 1):
         passed, detail = results.get(key, (False, "not checked: the events file could not be "
                                                   "read (see 1)"))
-        if passed is None:  # skipped, detail starts with SKIP
-            print(f"ok {number} - {description} # {detail}")
+        if passed is None:  # skipped; cmocka's form "ok N # SKIP", which summary.sh counts
+            print(f"ok {number} # SKIP {description}: {detail}")
             continue
         failed += not passed
         print(f"{'ok' if passed else 'not ok'} {number} - {description} ({detail})")
