@@ -23,17 +23,24 @@ common=(--n 5 --device "$device" --helicity sampled --seed 5 --adapt-iterations 
   --unweighted-events "$events" --lhe "$out/5a_events.lhe" | tail -2
 "$hegetcl" xsec "${common[@]}" --precision float --quiet --yoda "$out/5a_float.yoda" \
   --json "$out/5a_float.json"
-# the first 50000 events as a file of their own (header, init, events, closing tag)
+# the first 50000 events as a file of their own (header, init, events, closing tag); their
+# weights scaled by N / 50000 so that they still add up to sigma
 python3 - "$out/5a_events.lhe" "$out/5a_events_first50k.lhe.gz" 50000 <<'PY'
 import gzip, sys
 source, target, keep = sys.argv[1], sys.argv[2], int(sys.argv[3])
 with open(source) as f, gzip.open(target, "wt") as g:
-    count = 0
+    count, total, after_event = 0, None, False
     for line in f:
         if line.startswith("<xsecinfo"):
-            line = line.replace('neve="%s"' % line.split('"')[1], 'neve="%d"' % keep)
+            total = int(line.split('"')[1])
+            line = line.replace('neve="%d"' % total, 'neve="%d"' % keep)
         if line.startswith("</LesHouchesEvents>"):
             break
+        if after_event:
+            fields = line.split()
+            fields[2] = "%+.16e" % (float(fields[2]) * total / keep)
+            line = " " + " ".join(fields) + "\n"
+        after_event = line.startswith("<event>")
         g.write(line)
         if line.startswith("</event>"):
             count += 1
