@@ -330,7 +330,9 @@ int hg_cli_xsec(int argc, char **argv) {
            r.vegas.iterations, (unsigned long long)r.vegas.events,
            (unsigned long long)(r.vegas.events_total - r.vegas.events), r.vegas.wall_seconds,
            r.build_seconds, info.name,
-           r.vegas.reached_target ? "" : "  [target error NOT reached: raise --max-events]");
+           r.vegas.reached_target || !(c->vegas.target_rel_error > 0)
+               ? ""
+               : "  [target error NOT reached: raise --max-events]");
     if (c->unweighted_events > 0) {
       const hegetcl_unweighting_result *u = &r.unweighting;
       printf("unweighted: %llu events to %s from %llu weighted (efficiency %.3e) in %.2f s, "
