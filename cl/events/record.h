@@ -4,6 +4,9 @@
 #ifndef HG_EVENTS_RECORD_H
 #define HG_EVENTS_RECORD_H
 
+/* Work-items per group of events_mark and events_gather (a power of two). */
+#define HG_EVENTS_LOCAL 128
+
 /* A record: E, px, py, pz of the n + 2 particles in the lab frame (GeV; quark from proton 1 along
  * +z first), then the fields below. */
 #define HG_EVENT_X1 0

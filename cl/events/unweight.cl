@@ -7,9 +7,6 @@
 #include "shared/philox.h"
 #include "xsec/event.h"
 
-/* Work-items per group of both kernels (a power of two). */
-#define HG_EVENTS_LOCAL 128
-
 /* Event e of the batch (counter first + e of the events iteration) with weight w = factor * me is
  * kept when w > r * max_weight, r uniform in (0, 1) from its own Philox block. flags[e] = kept;
  * per group g: counts[g] = events kept, stats[HG_EVENT_STATS * g + ...] = the statistics of

@@ -14,7 +14,7 @@
 #include "xsec/event.h"
 
 /* Event first_event + get_global_id(0) of iteration `iteration`; momenta, helicity, factor, bins,
- * obs_value and obs_bin are indexed by the batch position (n_events per batch; fill f of event e
+ * obs_value and obs_bin (written when fill_observables) are indexed by the batch position (n_events per batch; fill f of event e
  * at f * n_events + e). pdf holds the quark (slot 0) and antiquark (slot 1) grids. */
 __kernel void xsec_sample(__global const double *restrict params,
                           __global const double *restrict grid, __global const double *restrict pdf,
@@ -22,7 +22,8 @@ __kernel void xsec_sample(__global const double *restrict params,
                           const hg_u32 first_low, const hg_u32 first_high, const hg_u32 n_events,
                           __global AMP_REAL *restrict momenta, __global hg_u32 *restrict helicity,
                           __global double *restrict factor, __global uchar *restrict bins,
-                          __global float *restrict obs_value, __global ushort *restrict obs_bin) {
+                          __global float *restrict obs_value, __global ushort *restrict obs_bin,
+                          const hg_u32 fill_observables) {
   const size_t e = get_global_id(0);
   if (e >= n_events) return;
   const hg_u64 event = (((hg_u64)first_high << 32) | (hg_u64)first_low) + (hg_u64)e;
@@ -39,6 +40,8 @@ __kernel void xsec_sample(__global const double *restrict params,
       momenta[HG_SOA_INDEX(c, i, HG_N_PARTICLES, n_events, e)] =
           (AMP_REAL)(ev.pt.p[i][c] * inv_sqrt_shat);
 #if HISTOGRAMS
+  /* the same for the whole batch: only the combined iterations fill histograms */
+  if (!fill_observables) return;
   double value[HG_OBS_FILLS(N_PHOTONS)];
   hg_obs_values(&ev.pt, N_PHOTONS, value);
   /* orientation both: the event counts for either proton's quark; its orientation draw (the one

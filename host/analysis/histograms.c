@@ -220,9 +220,7 @@ hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem m
                      HG_KERNEL_HISTOGRAM_ACCUMULATE);
 }
 
-hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double estimate,
-                                           double variance) {
-  (void)estimate;
+hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double variance) {
   hegetcl_context *ctx = h->ctx;
   const size_t cells = h->total_bins * HG_HIST_SUMS;
   cl_int err = clEnqueueReadBuffer(ctx->queue, h->accumulator, CL_TRUE, 0, cells * sizeof(double),

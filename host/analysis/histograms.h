@@ -31,10 +31,9 @@ size_t hg_histograms_fills(unsigned n_photons);
 hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem me,
                                        size_t n_events);
 
-/* Ends an iteration of n_events whose cross section is estimate +- sqrt(variance): reads its sums,
+/* Ends an iteration of n_events whose cross section has the variance `variance`: reads its sums,
  * adds them to the combination with weight 1 / variance, and clears them for the next one. */
-hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double estimate,
-                                           double variance);
+hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double variance);
 
 /* The combined histograms (count of them in *count), owned by h until hg_histograms_take moves
  * them to the caller (free with hegetcl_histograms_free). */

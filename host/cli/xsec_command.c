@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* `hegetcl xsec`: per-iteration progress, the result line, and the outputs (JSON record, YODA and
  * CSV histograms, Les Houches events), each carrying the run card. */
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,24 +186,32 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_end_object(&j);
 }
 
-/* The JSON under a temporary name, renamed when complete. */
+/* The JSON through io/output_file (a temporary name, renamed when complete). */
 static int save_json(const char *path, const hegetcl_xsec_config *c,
                      const hegetcl_device_info *info, const hegetcl_xsec_result *r,
                      const progress_state *p, const char *card) {
-  char tmp[HG_CLI_PATH + 8];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
+  char *text = NULL, message[2048];
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
   if (f == NULL) {
-    fprintf(stderr, "hegetcl: error: cannot write %s: %s\n", tmp, strerror(errno));
+    fprintf(stderr, "hegetcl: error: no memory for the JSON record\n");
     return 1;
   }
   write_json(f, c, info, r, p, card);
-  if (fclose(f) != 0 || rename(tmp, path) != 0) {
-    fprintf(stderr, "hegetcl: error: cannot write %s: %s\n", path, strerror(errno));
-    remove(tmp);
-    return 1;
+  hg_output *out = NULL;
+  int failed = fclose(f) != 0 || text == NULL;
+  if (failed)
+    snprintf(message, sizeof message, "no memory for the JSON record");
+  else
+    failed = hg_output_open(path, hg_output_path_is_gzip(path), &out, message, sizeof message);
+  if (!failed) {
+    const int written = hg_output_write(out, text, size) == 0;
+    if (!written) snprintf(message, sizeof message, "%s", hg_output_message(out));
+    failed = hg_output_close(out, written, message, sizeof message) != 0 || !written;
   }
-  return 0;
+  free(text);
+  if (failed) fprintf(stderr, "hegetcl: error: writing %s: %s\n", path, message);
+  return failed ? 1 : 0;
 }
 
 /* The header of the histogram files: the run card, then what the run gave. */

@@ -10,8 +10,6 @@
 #include "shared/kernel_names.h"
 #include "xsec/params.h"
 
-/* Matches HG_EVENTS_LOCAL in cl/events/unweight.cl. */
-#define HG_EVENTS_LOCAL 128
 /* Records gathered per pass (a batch keeps more only at an efficiency above 1 / 16). */
 #define HG_EVENTS_CAPACITY 65536
 

@@ -221,10 +221,11 @@ static hegetcl_status reduce_batch(hg_vegas *v, size_t n_events, double sums[HG_
   return HEGETCL_OK;
 }
 
-static hegetcl_status upload_grid(hg_vegas *v) {
+/* Uploads edges (the grid or the last iteration's) into the device grid. */
+static hegetcl_status upload_grid(hg_vegas *v, const double *edges) {
   const size_t n_edges = (size_t)v->dims * (v->bins + 1);
   const cl_int err = clEnqueueWriteBuffer(v->ctx->queue, v->grid, CL_TRUE, 0,
-                                          n_edges * sizeof(double), v->edges, 0, NULL, NULL);
+                                          n_edges * sizeof(double), edges, 0, NULL, NULL);
   return hg_cl_check(v->ctx, err, "clEnqueueWriteBuffer", "uploading the VEGAS grid");
 }
 
@@ -236,18 +237,15 @@ void hg_vegas_set_observer(hg_vegas *v, hg_vegas_iteration_end observer, void *u
 double hg_vegas_last_max_weight(const hg_vegas *v) { return v->last_max_weight; }
 
 hegetcl_status hg_vegas_upload_last_grid(hg_vegas *v, cl_mem *grid) {
-  const size_t n_edges = (size_t)v->dims * (v->bins + 1);
-  const cl_int err = clEnqueueWriteBuffer(v->ctx->queue, v->grid, CL_TRUE, 0,
-                                          n_edges * sizeof(double), v->last_edges, 0, NULL, NULL);
   *grid = v->grid;
-  return hg_cl_check(v->ctx, err, "clEnqueueWriteBuffer", "uploading the last VEGAS grid");
+  return upload_grid(v, v->last_edges);
 }
 
 /* One iteration of n_events: samples in batches, reduces, tells the observer, refines the grid. */
 static hegetcl_status iterate(hg_vegas *v, uint32_t index, int adapting, uint64_t n_events,
                               hg_vegas_sampler sampler, void *user, double *estimate,
                               double *variance, uint64_t *nonzero) {
-  hegetcl_status status = upload_grid(v);
+  hegetcl_status status = upload_grid(v, v->edges);
   if (status != HEGETCL_OK) return status;
   memset(v->d, 0, (size_t)v->dims * v->bins * sizeof *v->d);
   double sums[HG_REDUCE_SUMS] = {0.0, 0.0, 0.0, 0.0, 0.0};

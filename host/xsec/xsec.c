@@ -169,7 +169,10 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
   xsec_run *r = user;
   const cl_uint first_low = (cl_uint)first_event, first_high = (cl_uint)(first_event >> 32);
   const cl_uint n = (cl_uint)n_events, it = iteration;
+  const int combined = iteration >= r->adapt_iterations && iteration != HG_ITERATION_EVENTS;
+  const cl_uint fill = r->histograms != NULL && combined;
   cl_int err = clSetKernelArg(r->sample, 1, sizeof(cl_mem), &grid);
+  err |= clSetKernelArg(r->sample, 15, sizeof(cl_uint), &fill);
   err |= clSetKernelArg(r->sample, 5, sizeof(cl_uint), &it);
   err |= clSetKernelArg(r->sample, 6, sizeof(cl_uint), &first_low);
   err |= clSetKernelArg(r->sample, 7, sizeof(cl_uint), &first_high);
@@ -183,8 +186,7 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
                        HG_KERNEL_XSEC_SAMPLE, n_events);
   if (status != HEGETCL_OK) return status;
   status = hg_amplitude_run(r->amp, n_events, r->per_helicity, NULL);
-  const int combined = iteration >= r->adapt_iterations && iteration != HG_ITERATION_EVENTS;
-  if (status == HEGETCL_OK && r->histograms != NULL && combined)
+  if (status == HEGETCL_OK && fill)
     status = hg_histograms_add_batch(r->histograms, r->factor, r->amp->me, n_events);
   return status;
 }
@@ -193,9 +195,10 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
 static hegetcl_status end_iteration(void *user, uint32_t index, int adapting, uint64_t n_events,
                                     double estimate, double variance) {
   (void)index;
+  (void)estimate;
   xsec_run *r = user;
   if (adapting || r->histograms == NULL) return HEGETCL_OK;
-  return hg_histograms_end_iteration(r->histograms, n_events, estimate, variance);
+  return hg_histograms_end_iteration(r->histograms, n_events, variance);
 }
 
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
