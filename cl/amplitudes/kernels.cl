@@ -79,6 +79,7 @@ __kernel void amplitude_accumulate(__global const REAL *restrict partial, const 
 }
 
 #else
+#if !defined(HG_RS_THREADS) /* else recursive_shared.cl's amplitude_summed */
 /* The helicity-summed, spin- and colour-averaged |M|^2 times me_factor = 1/(12 n!) (host's
  * hg_me_factor()). Only the quark-line chirality with h_q = -1, h_qbar = +1 is evaluated and
  * doubled: flipping every helicity conjugates the amplitude (CONVENTIONS.md, "helicity sum"); the
@@ -106,6 +107,7 @@ __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u
   }
   me[event] = (REAL)2 * sum * me_factor;
 }
+#endif
 
 /* |M|^2 of the helicity configuration helicity[event] (bit i: particle i has helicity +1), times
  * me_factor; summed over all configurations it gives amplitude_summed. */

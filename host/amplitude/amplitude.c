@@ -10,6 +10,7 @@
 #include "diagrams_codegen.h"
 #include "kernel_names.h"
 #include "layout.h"
+#include "recursive_shared.h"
 
 static const char *const engine_names[HEGETCL_ENGINE_COUNT] = {"permutation", "unrolled",
                                                                "diagrams", "recursive"};
@@ -151,6 +152,11 @@ hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, un
 
 hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_process *process,
                                         hegetcl_amplitude **out) {
+  return hg_amplitude_create_variant(ctx, process, 1, out);
+}
+
+hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_process *process,
+                                           int shared_sum, hegetcl_amplitude **out) {
   *out = NULL;
   if (ctx == NULL || ctx->context == NULL) return HEGETCL_ERR_INPUT;
   hegetcl_status status = validate(ctx, process);
@@ -159,27 +165,45 @@ hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_proc
   if (amp == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for an amplitude");
   amp->ctx = ctx;
   amp->process = *process;
-  char *generated = NULL;
+  char *generated = NULL, *layout_text = NULL;
   status = hg_build_options(ctx, process->precision, process->n_photons, amp->options,
                             sizeof amp->options);
   if (status != HEGETCL_OK) goto fail;
-  hg_source_part parts[3];
+  hg_source_part parts[5];
   size_t n_parts = 0;
   unsigned n_diagram_parts = 0;
   status = hg_engine_sources(ctx, process->engine, process->n_photons, parts, &n_parts,
                              &generated, &n_diagram_parts);
   if (status != HEGETCL_OK) goto fail;
   amp->n_parts = n_diagram_parts > 1 ? n_diagram_parts : 0;
+  /* the recursive engine sums helicities in a work-group where an event's currents fit */
+  hg_rs_layout layout;
+  const int shared = shared_sum && process->engine == HEGETCL_ENGINE_RECURSIVE &&
+                     hg_rs_layout_choose(process->n_photons, hg_amplitude_real_size(amp),
+                                         ctx->info.local_memory_bytes, &layout);
+  if (shared) {
+    layout_text = hg_rs_layout_source(&layout);
+    if (layout_text == NULL) {
+      status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's layout");
+      goto fail;
+    }
+    parts[n_parts++] = (hg_source_part){NULL, layout_text};
+    amp->summed_group = hg_rs_group_size(&layout);
+    amp->summed_group_events = layout.events;
+  }
   parts[n_parts++] = (hg_source_part){"amplitudes/kernels.cl", NULL};
+  if (shared) parts[n_parts++] = (hg_source_part){"amplitudes/recursive_shared.cl", NULL};
   status = hg_program_get(ctx, parts, n_parts, amp->options, &amp->program, &amp->build_seconds);
   if (status != HEGETCL_OK) goto fail;
   status = amp->n_parts > 0 ? create_part_kernels(amp) : create_engine_kernels(amp);
   if (status != HEGETCL_OK) goto fail;
   free(generated);
+  free(layout_text);
   *out = amp;
   return HEGETCL_OK;
 fail:
   free(generated);
+  free(layout_text);
   hegetcl_amplitude_destroy(amp);
   return status;
 }
@@ -287,6 +311,19 @@ hegetcl_status hg_amplitude_local_size(hegetcl_amplitude *amp, cl_kernel kernel,
                        "clGetKernelWorkGroupInfo",
                        "asking CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE");
   if (status != HEGETCL_OK) return status;
+  if (kernel == amp->summed && amp->summed_group != 0) {
+    /* the shared helicity sum is compiled for its work-group (reqd_work_group_size) */
+    if (max < amp->summed_group || (amp->local_size != 0 && amp->local_size != amp->summed_group))
+      return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "local size %zu: the recursive engine's helicity sum for n = %u runs %zu "
+                     "events of %zu work-items per work-group (local size %zu; %s allows %zu); "
+                     "leave the local size at 0",
+                     amp->local_size, amp->process.n_photons, amp->summed_group_events,
+                     amp->summed_group / amp->summed_group_events, amp->summed_group,
+                     ctx->info.name, max);
+    *local = amp->summed_group;
+    return HEGETCL_OK;
+  }
   /* A CPU device (PoCL's pthread driver) runs a work-group on one thread's stack, the private
    * arrays of all its work-items together, and crashes beyond the stack; CL_KERNEL_PRIVATE_MEM_SIZE
    * does not tell (PoCL reports 1024), so the recursive engine's currents are counted here. */
@@ -366,7 +403,10 @@ hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, cons
  * launch's profiling event. */
 static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const char *name,
                              size_t n_events, size_t local, cl_event *event) {
-  const size_t global = (n_events + local - 1) / local * local;
+  /* the shared helicity sum takes summed_group_events events per work-group */
+  const size_t per_group =
+      kernel == amp->summed && amp->summed_group != 0 ? amp->summed_group_events : local;
+  const size_t global = (n_events + per_group - 1) / per_group * local;
   return hg_cl_check(amp->ctx,
                      clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0,
                                             NULL, event),

@@ -24,6 +24,9 @@ struct hegetcl_amplitude {
   void *staging;                  /* host copy in the program's precision */
   size_t capacity;                /* events the buffers hold */
   size_t local_size;              /* 0: chosen from the kernel's limits */
+  size_t summed_group;            /* the recursive engine's shared helicity sum: work-items per
+                                     group (recursive_shared.h); 0: one event per work-item */
+  size_t summed_group_events;     /* events per group of that kernel */
   double build_seconds;           /* 0 when the program came from the cache */
 };
 
@@ -34,6 +37,12 @@ struct hegetcl_amplitude {
 hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, unsigned n_photons,
                                  hg_source_part *parts, size_t *n_parts, char **generated,
                                  unsigned *n_diagram_parts);
+
+/* hegetcl_amplitude_create, with the recursive engine's helicity sum shared in a work-group
+ * (shared_sum = 1, the default where it fits: recursive_shared.h) or one event per work-item
+ * (0: kernels.cl's amplitude_summed), for benchmarks and tests that compare the two. */
+hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_process *process,
+                                           int shared_sum, hegetcl_amplitude **out);
 
 /* Makes the device buffers (momenta, helicities, |M|^2) hold at least n_events; kept for later
  * calls. Kernels of other programs (the cross-section sampler) may fill momenta and helicities. */

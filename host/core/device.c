@@ -55,6 +55,10 @@ static void fill_info(cl_platform_id platform, cl_device_id device, unsigned p, 
   if (clGetDeviceInfo(device, CL_DEVICE_GLOBAL_MEM_SIZE, sizeof memory, &memory, NULL) ==
       CL_SUCCESS)
     info->global_memory_bytes = memory;
+  cl_ulong local_memory = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_memory, &local_memory,
+                      NULL) == CL_SUCCESS)
+    info->local_memory_bytes = local_memory;
   size_t size = 0;
   if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS && size > 0) {
     char *extensions = malloc(size);

@@ -24,6 +24,7 @@ typedef struct {
   int has_fp64;              /* cl_khr_fp64 listed */
   unsigned compute_units;
   unsigned long long global_memory_bytes;
+  unsigned long long local_memory_bytes; /* CL_DEVICE_LOCAL_MEM_SIZE, a work-group's at most */
 } hegetcl_device_info;
 
 typedef struct hegetcl_context hegetcl_context;

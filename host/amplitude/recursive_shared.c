@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/* The layout of the recursive engine's work-group-shared helicity sum: level sizes and offsets of
+ * the tabulated currents, the chunk of the contraction, and the subsets' ranks. */
+#include "recursive_shared.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/strbuf.h"
+
+/* Work-items per event at most, and the chunk's items per work-item the contraction aims at. */
+#define RS_MAX_THREADS 64
+#define RS_CHUNK_ITEMS_PER_THREAD 4
+/* A work-group's work-items at most. */
+#define RS_MAX_GROUP 256
+
+static size_t binomial(unsigned n, unsigned k) {
+  size_t b = 1;
+  for (unsigned i = 1; i <= k; ++i) b = b * (n - k + i) / i;
+  return b;
+}
+
+/* Currents of level l: C(n, l) subsets times 2^l helicities. */
+static size_t level_size(unsigned n, unsigned l) { return binomial(n, l) << l; }
+
+/* Offsets (in currents) of the tabulated levels: J's and R's top levels first, their lower levels
+ * in the scratch after them; the scratch's size is returned in *scratch. */
+static void level_offsets(const hg_rs_layout *a, size_t *j_offset, size_t *r_offset,
+                          size_t *scratch_at, size_t *scratch) {
+  const unsigned n = a->n_photons, k = a->cut, m = n - k;
+  for (unsigned l = 0; l <= n; ++l) j_offset[l] = r_offset[l] = 0;
+  const size_t j_top = k >= 2 ? level_size(n, k - 1) : 0;
+  const size_t r_top = m >= 2 ? level_size(n, m - 1) : 0;
+  if (k >= 2) j_offset[k - 1] = 0;
+  if (m >= 2) r_offset[m - 1] = j_top;
+  *scratch_at = j_top + r_top;
+  size_t lower = *scratch_at;
+  for (unsigned l = 1; l + 1 < k; ++l) {
+    j_offset[l] = lower;
+    lower += level_size(n, l);
+  }
+  for (unsigned l = 1; l + 1 < m; ++l) {
+    r_offset[l] = lower;
+    lower += level_size(n, l);
+  }
+  const size_t chunk_items = (size_t)a->chunk * (((size_t)1 << k) + ((size_t)1 << m));
+  size_t need = lower - *scratch_at;
+  if (chunk_items > need) need = chunk_items;
+  if (a->threads > 2 * need) need = (a->threads + 1) / 2; /* the final sum's REALs */
+  *scratch = need;
+}
+
+size_t hg_rs_group_size(const hg_rs_layout *layout) {
+  return (size_t)layout->threads * layout->events;
+}
+
+int hg_rs_layout_choose(unsigned n, size_t real_size, unsigned long long local_memory_bytes,
+                        hg_rs_layout *out) {
+  if (n < HG_RS_MIN_PHOTONS || n > HG_RS_MAX_PHOTONS) return 0;
+  hg_rs_layout a = {0};
+  a.n_photons = n;
+  a.cut = n / 2;
+  a.threads = (1u << n) < RS_MAX_THREADS ? 1u << n : RS_MAX_THREADS;
+  const unsigned m = n - a.cut;
+  const size_t per_subset = ((size_t)1 << a.cut) + ((size_t)1 << m);
+  size_t chunk = RS_CHUNK_ITEMS_PER_THREAD * (size_t)a.threads / per_subset;
+  const size_t subsets = binomial(n, a.cut);
+  if (chunk < 1) chunk = 1;
+  if (chunk > subsets) chunk = subsets;
+  a.chunk = (unsigned)chunk;
+  size_t j_offset[HG_RS_MAX_PHOTONS + 1], r_offset[HG_RS_MAX_PHOTONS + 1], scratch_at, scratch;
+  level_offsets(&a, j_offset, r_offset, &scratch_at, &scratch);
+  a.currents = scratch_at + scratch;
+  /* two complex components per current; the event's vertices, momenta and spinors */
+  const size_t complex_size = 2 * real_size;
+  const size_t event_bytes =
+      2 * a.currents * complex_size + (8 * (size_t)n + 4) * complex_size + (4 * n + 8) * real_size;
+  const size_t reserve = 1024; /* what the compiler may add to a kernel's local memory */
+  if (local_memory_bytes < reserve + event_bytes) return 0;
+  size_t events = (size_t)((local_memory_bytes - reserve) / event_bytes);
+  if (events * a.threads > RS_MAX_GROUP) events = RS_MAX_GROUP / a.threads;
+  if (events < 1) events = 1;
+  a.events = (unsigned)events;
+  a.local_bytes = events * event_bytes;
+  *out = a;
+  return 1;
+}
+
+static void append_table(hg_strbuf *b, const char *name, const size_t *values, size_t count) {
+  hg_strbuf_printf(b, "__constant ushort %s[%zu] = {", name, count);
+  for (size_t i = 0; i < count; ++i)
+    hg_strbuf_printf(b, "%s%zu", i == 0 ? "" : (i % 16 == 0 ? ",\n  " : ", "), values[i]);
+  hg_strbuf_printf(b, "};\n");
+}
+
+char *hg_rs_layout_source(const hg_rs_layout *a) {
+  const unsigned n = a->n_photons;
+  const size_t sets = (size_t)1 << n;
+  size_t *subsets = malloc(sets * sizeof *subsets), *rank = malloc(sets * sizeof *rank);
+  size_t start[HG_RS_MAX_PHOTONS + 2], sizes[HG_RS_MAX_PHOTONS + 1];
+  size_t j_offset[HG_RS_MAX_PHOTONS + 1], r_offset[HG_RS_MAX_PHOTONS + 1], scratch_at, scratch;
+  hg_strbuf b = {0};
+  if (subsets == NULL || rank == NULL) goto fail;
+  /* subsets by size, ascending within a size; rank[mask] is the position within its size */
+  size_t at = 0;
+  for (unsigned l = 0; l <= n; ++l) {
+    start[l] = at;
+    sizes[l] = level_size(n, l);
+    for (size_t mask = 0; mask < sets; ++mask)
+      if ((unsigned)__builtin_popcountll(mask) == l) {
+        rank[mask] = at - start[l];
+        subsets[at++] = mask;
+      }
+  }
+  start[n + 1] = at;
+  level_offsets(a, j_offset, r_offset, &scratch_at, &scratch);
+  hg_strbuf_printf(&b,
+                   "/* host/amplitude/recursive_shared.c: the layout for %u photons */\n"
+                   "#define HG_RS_K %u\n#define HG_RS_THREADS %u\n#define HG_RS_EVENTS %u\n"
+                   "#define HG_RS_CHUNK %u\n#define HG_RS_CURRENTS %zu\n#define HG_RS_SCRATCH %zu\n"
+                   "#define HG_RS_SUBSETS_K %zu\n",
+                   n, a->cut, a->threads, a->events, a->chunk, a->currents, scratch_at,
+                   binomial(n, a->cut));
+  append_table(&b, "hg_rs_level_start", start, n + 2);
+  append_table(&b, "hg_rs_level_size", sizes, n + 1);
+  append_table(&b, "hg_rs_j_offset", j_offset, n + 1);
+  append_table(&b, "hg_rs_r_offset", r_offset, n + 1);
+  append_table(&b, "hg_rs_subsets", subsets, sets);
+  append_table(&b, "hg_rs_rank", rank, sets);
+  free(subsets);
+  free(rank);
+  if (b.failed) {
+    hg_strbuf_free(&b);
+    return NULL;
+  }
+  return b.data;
+fail:
+  free(subsets);
+  free(rank);
+  hg_strbuf_free(&b);
+  return NULL;
+}
