@@ -18,11 +18,13 @@ hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precisio
                    ctx->info.name);
   const char *werror = getenv("HEGETCL_WERROR");
   const char *dir = getenv("HEGETCL_CL_DIR");
-  const int n = snprintf(buf, size, "-cl-std=CL1.2 -D REAL=%s -D REAL_IS_DOUBLE=%d -D N_PHOTONS=%u%s%s%s%s",
+  const char *extra = getenv("HEGETCL_CL_OPTIONS"); /* vendor options, e.g. a register cap */
+  const int n = snprintf(buf, size, "-cl-std=CL1.2 -D REAL=%s -D REAL_IS_DOUBLE=%d -D N_PHOTONS=%u%s%s%s%s%s%s",
                          is_double ? "double" : "float", is_double, n_photons,
                          is_double ? "" : " -cl-single-precision-constant",
                          werror != NULL && strcmp(werror, "1") == 0 ? " -Werror" : "",
-                         dir != NULL && dir[0] ? " -I " : "", dir != NULL ? dir : "");
+                         dir != NULL && dir[0] ? " -I " : "", dir != NULL ? dir : "",
+                         extra != NULL && extra[0] ? " " : "", extra != NULL ? extra : "");
   if (n < 0 || (size_t)n >= size)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "build options do not fit in %zu bytes", size);
   return HEGETCL_OK;

@@ -17,7 +17,8 @@ typedef struct {
 
 /* Writes the build options for a precision and photon count into buf: -cl-std=CL1.2, REAL,
  * REAL_IS_DOUBLE, N_PHOTONS, -cl-single-precision-constant for float, -Werror when the
- * environment sets HEGETCL_WERROR=1, and -I <dir> when HEGETCL_CL_DIR is set. Fails with
+ * environment sets HEGETCL_WERROR=1, -I <dir> when HEGETCL_CL_DIR is set, and the text of
+ * HEGETCL_CL_OPTIONS (vendor options such as NVIDIA's -cl-nv-maxrregcount=N) when set. Fails with
  * HEGETCL_ERR_UNSUPPORTED for double on a device without cl_khr_fp64. */
 hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precision,
                                 unsigned n_photons, char *buf, size_t size);
