@@ -9,6 +9,7 @@
 #include "amplitude/amplitude_internal.h"
 #include "amplitude/diagrams_codegen.h"
 #include "commit.h"
+#include "flops.h"
 #include "hegetcl/hegetcl.h"
 #include "io/json_writer.h"
 #include "layout.h"
@@ -24,6 +25,11 @@
 #define SQRT_S_GEV 50.0
 #define SCAN_MIN_LOCAL 32
 #define SCAN_MAX_LOCAL 1024
+#define MAX_REGISTER_LIMITS 8
+/* the full pipeline: events of the first, probing iteration, and what a timed iteration aims at */
+#define PIPELINE_PROBE_EVENTS 16384
+#define PIPELINE_TARGET_SECONDS 0.3
+#define PIPELINE_MAX_EVENTS ((uint64_t)1 << 27)
 
 static int usage(FILE *out) {
   fprintf(out,
@@ -49,6 +55,17 @@ static int usage(FILE *out) {
           "  --max-seconds S      time budget of one case, build excluded (default 30); a case\n"
           "                       that exceeds it is reported as skipped\n"
           "  --seed N             seed of the random points and helicities (default 1)\n"
+          "  --pipeline LIST      me,full (default me): the matrix element alone, or the whole\n"
+          "                       cross-section pipeline of the paper's set-up (Philox numbers,\n"
+          "                       phase space, PDFs, cuts, |M|^2, VEGAS sums read back; needs the\n"
+          "                       PDF set through LHAPDF_DATA_PATH), where float means mixed:\n"
+          "                       double phase space and PDFs, float amplitudes\n"
+          "  --summed-kernel LIST shared,private (default shared): the recursive engine's helicity\n"
+          "                       sum shared by a work-group, or one event per work-item\n"
+          "  --register-limit LIST  per-work-item register caps to build with, 0 = the compiler's\n"
+          "                       choice (default 0); NVIDIA only (-cl-nv-maxrregcount)\n"
+          "  --peak-tflops F,D    the device's FP32 and FP64 peaks for the %% of peak column\n"
+          "                       (default: known for H100 and H200)\n"
           "  --json FILE          also write the results as JSON\n",
           SCAN_MIN_LOCAL, 2 * SCAN_MIN_LOCAL, SCAN_MAX_LOCAL, TARGET_SECONDS);
   return out == stderr ? 2 : 0;
@@ -67,13 +84,22 @@ typedef struct {
   double max_seconds;
   uint64_t seed;
   const char *json;
+  int pipelines[2];      /* 0: the matrix element, 1: the full pipeline */
+  int summed_kernels[2]; /* 0: shared, 1: private (the recursive engine's helicity sum) */
+  unsigned register_limits[MAX_REGISTER_LIMITS];
+  int n_register_limits;
+  double peak_fp32, peak_fp64; /* TFLOP/s, 0 when unknown */
 } options;
 
 typedef struct {
+  int pipeline; /* 0: the matrix element alone, 1: the full cross-section pipeline */
   hegetcl_engine engine;
   unsigned n;
   hegetcl_precision precision;
   int per_helicity;
+  int shared_sum;          /* the recursive engine's work-group-shared helicity sum */
+  unsigned register_limit; /* 0: the compiler's choice */
+  double flops;            /* per event of the matrix element, 0 when not counted */
   size_t local_size, batch;
   int skipped, failed;
   char reason[1024];
@@ -143,6 +169,9 @@ static int parse_options(int argc, char **argv, options *o) {
   o->repeats = 5;
   o->max_seconds = 30;
   o->seed = 1;
+  o->pipelines[0] = 1;
+  o->summed_kernels[0] = 1;
+  o->n_register_limits = 1;
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) return usage(stdout) - 1;
@@ -152,7 +181,9 @@ static int parse_options(int argc, char **argv, options *o) {
     }
     static const char *const with_value[] = {"--device", "--engines",     "--n",      "--precision",
                                              "--mode",   "--local-size",  "--events", "--repeats",
-                                             "--seed",   "--max-seconds", "--json"};
+                                             "--seed",   "--max-seconds", "--json",
+                                             "--pipeline", "--summed-kernel", "--register-limit",
+                                             "--peak-tflops"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
       known |= strcmp(arg, with_value[k]) == 0;
@@ -243,6 +274,56 @@ static int parse_options(int argc, char **argv, options *o) {
       }
     } else if (strcmp(arg, "--json") == 0) {
       o->json = value;
+    } else if (strcmp(arg, "--pipeline") == 0 || strcmp(arg, "--summed-kernel") == 0) {
+      const int is_pipeline = strcmp(arg, "--pipeline") == 0;
+      int *selected = is_pipeline ? o->pipelines : o->summed_kernels;
+      static const char *const names[2][2] = {{"shared", "private"}, {"me", "full"}};
+      selected[0] = selected[1] = 0;
+      const int count = split_list(value, items, MAX_CASES_PER_LIST);
+      for (int k = 0; k < count; ++k) {
+        const int which = strcmp(items[k], names[is_pipeline][0]) == 0   ? 0
+                          : strcmp(items[k], names[is_pipeline][1]) == 0 ? 1
+                                                                          : -1;
+        if (which < 0) {
+          fprintf(stderr, "hegetcl-bench: error: %s: '%s' is not %s or %s\n", arg, items[k],
+                  names[is_pipeline][0], names[is_pipeline][1]);
+          return 2;
+        }
+        selected[which] = 1;
+      }
+      if (count <= 0) {
+        fprintf(stderr, "hegetcl-bench: error: %s needs a comma list\n", arg);
+        return 2;
+      }
+    } else if (strcmp(arg, "--register-limit") == 0) {
+      const int count = split_list(value, items, MAX_REGISTER_LIMITS);
+      for (int k = 0; k < count; ++k)
+        if (!parse_size(items[k], &number) || number > 255 || (number != 0 && number < 16)) {
+          fprintf(stderr,
+                  "hegetcl-bench: error: --register-limit: '%s' must be 0 (the compiler's choice) "
+                  "or a register count from 16 to 255\n",
+                  items[k]);
+          return 2;
+        } else {
+          o->register_limits[k] = (unsigned)number;
+        }
+      if (count <= 0) {
+        fprintf(stderr, "hegetcl-bench: error: --register-limit needs at most %d numbers\n",
+                MAX_REGISTER_LIMITS);
+        return 2;
+      }
+      o->n_register_limits = count;
+    } else if (strcmp(arg, "--peak-tflops") == 0) {
+      char *end = NULL;
+      o->peak_fp32 = strtod(value, &end);
+      if (end != value && *end == ',') o->peak_fp64 = strtod(end + 1, &end);
+      if (end == value || *end != '\0' || !(o->peak_fp32 > 0) || !(o->peak_fp64 > 0)) {
+        fprintf(stderr,
+                "hegetcl-bench: error: --peak-tflops %s: give the FP32 and FP64 peaks in "
+                "TFLOP/s, e.g. 67,34\n",
+                value);
+        return 2;
+      }
     } else if (strcmp(arg, "--local-size") == 0 || strcmp(arg, "--events") == 0 ||
                strcmp(arg, "--repeats") == 0 || strcmp(arg, "--seed") == 0) {
       fprintf(stderr, "hegetcl-bench: error: %s %s: %s\n", arg, value,
@@ -461,13 +542,38 @@ static void measure(const options *o, const hegetcl_device_info *info, hegetcl_a
 /* ---- output ----------------------------------------------------------------------------- */
 
 static void print_header(void) {
-  printf("%-11s %3s %-6s %-8s %6s %9s %13s %13s %8s %8s  %s\n", "engine", "n", "prec", "mode",
-         "local", "batch", "ev/s kernel", "ev/s e2e", "build s", "1st s", "device");
+  printf("%-4s %-11s %3s %-6s %-8s %-7s %4s %6s %9s %12s %12s %9s %7s %7s %7s\n", "pipe",
+         "engine", "n", "prec", "mode", "sum", "regs", "local", "batch", "ev/s kernel",
+         "ev/s e2e", "flop/ev", "TFLOP/s", "% peak", "build s");
 }
 
-static void print_result(const result *r, const char *device) {
-  printf("%-11s %3u %-6s %-8s ", hegetcl_engine_name(r->engine), r->n,
-         hegetcl_precision_name(r->precision), mode_names[r->per_helicity]);
+static const char *precision_label(const result *r) {
+  return r->pipeline && r->precision == HEGETCL_PRECISION_FLOAT
+             ? "mixed"
+             : hegetcl_precision_name(r->precision);
+}
+
+static const char *sum_label(const result *r) {
+  if (r->engine != HEGETCL_ENGINE_RECURSIVE || r->per_helicity) return "-";
+  return r->shared_sum ? "shared" : "private";
+}
+
+/* The kernel's achieved rate [TFLOP/s] and its share of the precision's peak (0 when unknown). */
+static double kernel_tflops(const result *r) {
+  return r->flops > 0 && r->kernel_median_s > 0
+             ? r->flops * (double)r->batch / r->kernel_median_s * 1e-12
+             : 0;
+}
+
+static double peak_fraction(const result *r, const options *o) {
+  const double peak = r->precision == HEGETCL_PRECISION_DOUBLE ? o->peak_fp64 : o->peak_fp32;
+  return peak > 0 ? kernel_tflops(r) / peak : 0;
+}
+
+static void print_result(const result *r, const options *o) {
+  printf("%-4s %-11s %3u %-6s %-8s %-7s %4u ", r->pipeline ? "full" : "me",
+         hegetcl_engine_name(r->engine), r->n, precision_label(r), mode_names[r->per_helicity],
+         sum_label(r), r->register_limit);
   if (r->skipped || r->failed) {
     if (r->local_size != 0)
       printf("%6zu ", r->local_size);
@@ -476,9 +582,22 @@ static void print_result(const result *r, const char *device) {
     printf("%s: %s\n", r->skipped ? "skipped" : "FAILED", r->reason);
     return;
   }
-  printf("%6zu %9zu %13.4g %13.4g %8.2f %8.2f  %s\n", r->local_size, r->batch,
-         (double)r->batch / r->kernel_median_s, (double)r->batch / r->e2e_median_s, r->build_s,
-         r->first_run_s, device);
+  printf("%6zu %9zu ", r->local_size, r->batch);
+  if (r->pipeline)
+    printf("%12s ", "-");
+  else
+    printf("%12.4g ", (double)r->batch / r->kernel_median_s);
+  printf("%12.4g ", (double)r->batch / r->e2e_median_s);
+  if (r->flops > 0 && !r->pipeline) {
+    printf("%9.3g %7.3g ", r->flops, kernel_tflops(r));
+    if (peak_fraction(r, o) > 0)
+      printf("%6.1f%% ", 100 * peak_fraction(r, o));
+    else
+      printf("%7s ", "-");
+  } else {
+    printf("%9s %7s %7s ", "-", "-", "-");
+  }
+  printf("%7.2f\n", r->build_s);
 }
 
 static void json_array(FILE *f, const double *values, int count) {
@@ -512,16 +631,25 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
   fprintf(f,
           ",\n  \"compute_units\": %u,\n  \"repeats\": %d,\n  \"max_seconds\": %g,\n"
           "  \"target_end_to_end_seconds\": %g,\n  \"seed\": %llu,\n  \"sqrt_s_gev\": %g,\n"
-          "  \"diagrams_split_min_photons\": %d,\n  \"diagrams_per_part\": %d,\n"
-          "  \"results\": [",
+          "  \"diagrams_split_min_photons\": %d,\n  \"diagrams_per_part\": %d,\n",
           info->compute_units, o->repeats, o->max_seconds, TARGET_SECONDS,
           (unsigned long long)o->seed, SQRT_S_GEV, HG_DIAGRAMS_SPLIT_MIN_PHOTONS,
           HG_DIAGRAMS_PER_PART);
+  fprintf(f, "  \"device_type\": \"%s\",\n  \"local_memory_bytes\": %llu,\n",
+          info->is_gpu ? "gpu" : "other", info->local_memory_bytes);
+  if (o->peak_fp32 > 0)
+    fprintf(f, "  \"peak_tflops\": {\"float\": %g, \"double\": %g},\n", o->peak_fp32,
+            o->peak_fp64);
+  else
+    fprintf(f, "  \"peak_tflops\": null,\n");
+  fprintf(f, "  \"results\": [");
   for (size_t i = 0; i < list->count; ++i) {
     const result *r = &list->items[i];
-    fprintf(f, "%s\n    {\"engine\": \"%s\", \"n\": %u, \"precision\": \"%s\", \"mode\": \"%s\", ",
-            i ? "," : "", hegetcl_engine_name(r->engine), r->n,
-            hegetcl_precision_name(r->precision), mode_names[r->per_helicity]);
+    fprintf(f,
+            "%s\n    {\"pipeline\": \"%s\", \"engine\": \"%s\", \"n\": %u, \"precision\": \"%s\", "
+            "\"mode\": \"%s\", \"summed_kernel\": \"%s\", \"register_limit\": %u, ",
+            i ? "," : "", r->pipeline ? "full" : "me", hegetcl_engine_name(r->engine), r->n,
+            precision_label(r), mode_names[r->per_helicity], sum_label(r), r->register_limit);
     fprintf(f, "\"status\": \"%s\"", r->skipped ? "skipped" : r->failed ? "failed" : "ok");
     if (r->skipped || r->failed) {
       fprintf(f, ", \"reason\": ");
@@ -534,16 +662,23 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
     }
     if (r->local_size != 0) fprintf(f, ", \"local_size\": %zu", r->local_size);
     if (!r->skipped && !r->failed) {
-      fprintf(f,
-              ",\n     \"batch\": %zu, \"first_run_s\": %.6g, \"repeats\": %d, "
-              "\"kernel_median_s\": %.9g, \"end_to_end_median_s\": %.9g,\n"
-              "     \"kernel_events_per_s\": %.6g, \"end_to_end_events_per_s\": %.6g,\n"
-              "     \"kernel_s\": ",
-              r->batch, r->first_run_s, r->repeats, r->kernel_median_s, r->e2e_median_s,
-              (double)r->batch / r->kernel_median_s, (double)r->batch / r->e2e_median_s);
-      json_array(f, r->kernel_s, r->repeats);
-      fprintf(f, ", \"end_to_end_s\": ");
+      fprintf(f, ",\n     \"batch\": %zu, \"first_run_s\": %.6g, \"repeats\": %d, ", r->batch,
+              r->first_run_s, r->repeats);
+      if (!r->pipeline) {
+        fprintf(f, "\"kernel_median_s\": %.9g, \"kernel_events_per_s\": %.6g, \"kernel_s\": ",
+                r->kernel_median_s, (double)r->batch / r->kernel_median_s);
+        json_array(f, r->kernel_s, r->repeats);
+        fprintf(f, ",\n     ");
+      }
+      fprintf(f, "\"end_to_end_median_s\": %.9g, \"end_to_end_events_per_s\": %.6g, ",
+              r->e2e_median_s, (double)r->batch / r->e2e_median_s);
+      fprintf(f, "\"end_to_end_s\": ");
       json_array(f, r->e2e_s, r->repeats);
+      if (r->flops > 0 && !r->pipeline) {
+        fprintf(f, ",\n     \"flops_per_event\": %.6g, \"kernel_tflops\": %.6g", r->flops,
+                kernel_tflops(r));
+        if (peak_fraction(r, o) > 0) fprintf(f, ", \"peak_fraction\": %.4g", peak_fraction(r, o));
+      }
     }
     fputc('}', f);
   }
@@ -579,31 +714,58 @@ static result *add_result(result_list *list, const options *o) {
   return r;
 }
 
-/* Runs every mode and local size of one (engine, n, precision); returns 0 when memory ran out. */
+/* Builds the programs with the register cap (0: none) through HEGETCL_CL_OPTIONS. */
+static void set_register_limit(unsigned limit) {
+  char text[64];
+  snprintf(text, sizeof text, "-cl-nv-maxrregcount=%u", limit);
+  if (limit == 0)
+    unsetenv("HEGETCL_CL_OPTIONS");
+  else
+    setenv("HEGETCL_CL_OPTIONS", text, 1);
+}
+
+/* Why a case cannot run on this device, or "" . */
+static int case_unsupported(const hegetcl_device_info *info, hegetcl_engine engine, unsigned n,
+                            hegetcl_precision precision, unsigned register_limit, char *reason,
+                            size_t size) {
+  if (n > hegetcl_engine_max_photons(engine))
+    snprintf(reason, size, "n = %u is beyond the %s engine's limit of %u", n,
+             hegetcl_engine_name(engine), hegetcl_engine_max_photons(engine));
+  else if (precision == HEGETCL_PRECISION_DOUBLE && !info->has_fp64)
+    snprintf(reason, size, "%s does not offer cl_khr_fp64", info->name);
+  else if (register_limit != 0 && strstr(info->platform, "NVIDIA") == NULL)
+    snprintf(reason, size, "a register cap is an NVIDIA OpenCL option; %s is %s", info->name,
+             info->platform);
+  else
+    return 0;
+  return 1;
+}
+
+/* Runs every mode and local size of one (engine, n, precision, register cap, summed kernel);
+ * returns 0 when memory ran out. */
 static int run_program_cases(const options *o, hegetcl_context *ctx,
                              const hegetcl_device_info *info, hegetcl_engine engine, unsigned n,
-                             hegetcl_precision precision, batch_data *b, result_list *list) {
+                             hegetcl_precision precision, unsigned register_limit,
+                             int shared_sum, const int *modes, batch_data *b,
+                             result_list *list) {
   hegetcl_amplitude *amp = NULL;
   char reason[1024] = "";
-  int skipped = 0, failed = 0;
+  int skipped = case_unsupported(info, engine, n, precision, register_limit, reason,
+                                 sizeof reason),
+      failed = 0;
   double build_s = 0;
-  if (n > hegetcl_engine_max_photons(engine)) {
-    skipped = 1;
-    snprintf(reason, sizeof reason, "n = %u is beyond the %s engine's limit of %u", n,
-             hegetcl_engine_name(engine), hegetcl_engine_max_photons(engine));
-  } else if (precision == HEGETCL_PRECISION_DOUBLE && !info->has_fp64) {
-    skipped = 1;
-    snprintf(reason, sizeof reason, "%s does not offer cl_khr_fp64", info->name);
-  } else {
+  if (!skipped) {
     hegetcl_process process;
     hegetcl_process_defaults(&process, n);
     process.engine = engine;
     process.precision = precision;
     fprintf(stderr, "hegetcl-bench: building %s n = %u %s ...\n", hegetcl_engine_name(engine), n,
             hegetcl_precision_name(precision));
+    set_register_limit(register_limit);
     const double start = hg_now_seconds();
-    const hegetcl_status status = hegetcl_amplitude_create(ctx, &process, &amp);
+    const hegetcl_status status = hg_amplitude_create_variant(ctx, &process, shared_sum, &amp);
     build_s = hg_now_seconds() - start;
+    set_register_limit(0);
     if (status != HEGETCL_OK) {
       skipped = status == HEGETCL_ERR_UNSUPPORTED;
       failed = !skipped;
@@ -612,7 +774,7 @@ static int run_program_cases(const options *o, hegetcl_context *ctx,
     }
   }
   for (int mode = 0; mode < 2; ++mode) {
-    if (!o->modes[mode]) continue;
+    if (!modes[mode]) continue;
     for (size_t local = o->scan_local_size ? SCAN_MIN_LOCAL : o->local_size;; local = 2 * local) {
       result *r = add_result(list, o);
       if (r == NULL) {
@@ -623,6 +785,8 @@ static int run_program_cases(const options *o, hegetcl_context *ctx,
       r->n = n;
       r->precision = precision;
       r->per_helicity = mode;
+      r->shared_sum = shared_sum;
+      r->register_limit = register_limit;
       r->local_size = local;
       r->skipped = skipped;
       r->failed = failed;
@@ -632,14 +796,126 @@ static int run_program_cases(const options *o, hegetcl_context *ctx,
                  hegetcl_amplitude_build_options(amp));
         r->build_s = build_s;
         r->diagram_parts = amp->n_parts;
+        r->flops = hg_bench_flops_per_event(engine, n, mode, amp->summed_group != 0);
         measure(o, info, amp, b, r);
       }
-      print_result(r, info->name);
+      print_result(r, o);
       fflush(stdout);
       if (!o->scan_local_size || local >= SCAN_MAX_LOCAL) break;
     }
   }
   hegetcl_amplitude_destroy(amp);
+  return 1;
+}
+
+/* The full pipeline's iterations, heard through the progress callback. */
+typedef struct {
+  double seconds[1000];
+  int count;
+} iteration_times;
+
+static void record_iteration(const hegetcl_vegas_iteration *it, void *user) {
+  iteration_times *t = user;
+  if (!it->adapting && t->count < 1000) t->seconds[t->count++] = it->seconds;
+}
+
+/* One cross section of the paper's set-up (u from proton 1, the collider phase space) with
+ * iterations of `events` events: 1 adapting, `iterations` timed. */
+static hegetcl_status pipeline_run(hegetcl_context *ctx, const result *r, uint64_t seed,
+                                   uint64_t events, unsigned iterations, iteration_times *times,
+                                   double *build_s) {
+  hegetcl_xsec_config c;
+  hegetcl_xsec_defaults(&c, r->n);
+  c.process.engine = r->engine;
+  c.process.precision = r->precision;
+  c.orientation = HEGETCL_ORIENTATION_U_FIRST;
+  c.helicity = r->per_helicity ? HEGETCL_HELICITY_SAMPLED : HEGETCL_HELICITY_SUMMED;
+  c.vegas.adapt_iterations = 1;
+  c.vegas.adapt_events = events;
+  c.vegas.events_per_iteration = events;
+  c.vegas.min_iterations = c.vegas.max_iterations = iterations;
+  c.vegas.max_events = events * (uint64_t)iterations;
+  c.vegas.target_rel_error = 0;
+  c.vegas.seed = seed;
+  times->count = 0;
+  hegetcl_xsec_result x;
+  memset(&x, 0, sizeof x);
+  const hegetcl_status status = hegetcl_xsec_run(ctx, &c, record_iteration, times, &x);
+  *build_s = x.build_seconds;
+  hegetcl_xsec_result_free(&x);
+  return status;
+}
+
+/* Times the full cross-section pipeline per event: a probe of PIPELINE_PROBE_EVENTS, then
+ * iterations sized for PIPELINE_TARGET_SECONDS, the median of the repeats. */
+static void measure_pipeline(const options *o, hegetcl_context *ctx, result *r) {
+  iteration_times *times = calloc(1, sizeof *times);
+  if (times == NULL) {
+    r->failed = 1;
+    snprintf(r->reason, sizeof r->reason, "no memory");
+    return;
+  }
+  uint64_t events = PIPELINE_PROBE_EVENTS;
+  double build_s = 0;
+  hegetcl_status status = pipeline_run(ctx, r, o->seed, events, 1, times, &build_s);
+  r->build_s = build_s;
+  if (status == HEGETCL_OK && times->count == 1) {
+    const double probe = times->seconds[0];
+    if (probe * (o->repeats + 1) > o->max_seconds) {
+      r->skipped = 1;
+      snprintf(r->reason, sizeof r->reason,
+               "an iteration of %llu events takes %.3g s; the %d repeats would exceed "
+               "--max-seconds %g",
+               (unsigned long long)events, probe, o->repeats, o->max_seconds);
+      free(times);
+      return;
+    }
+    double scaled = (double)events * PIPELINE_TARGET_SECONDS / (probe > 0 ? probe : 1e-9);
+    if (scaled * (o->repeats + 1) * probe / (double)events > o->max_seconds)
+      scaled = (double)events * o->max_seconds / ((o->repeats + 1) * probe);
+    if (scaled > (double)PIPELINE_MAX_EVENTS) scaled = (double)PIPELINE_MAX_EVENTS;
+    if (scaled > (double)events) events = (uint64_t)scaled;
+    status = pipeline_run(ctx, r, o->seed, events, (unsigned)o->repeats, times, &build_s);
+  }
+  if (status != HEGETCL_OK || times->count != o->repeats) {
+    r->failed = status != HEGETCL_OK;
+    r->skipped = !r->failed;
+    snprintf(r->reason, sizeof r->reason, "%s: %s", hegetcl_status_name(status),
+             status != HEGETCL_OK ? hegetcl_last_error(ctx) : "too few iterations timed");
+    free(times);
+    return;
+  }
+  r->batch = events;
+  r->repeats = o->repeats;
+  for (int k = 0; k < o->repeats; ++k) r->e2e_s[k] = r->kernel_s[k] = times->seconds[k];
+  r->e2e_median_s = r->kernel_median_s = median(times->seconds, o->repeats);
+  free(times);
+}
+
+static int run_pipeline_case(const options *o, hegetcl_context *ctx,
+                             const hegetcl_device_info *info, hegetcl_engine engine, unsigned n,
+                             hegetcl_precision precision, int mode, result_list *list) {
+  result *r = add_result(list, o);
+  if (r == NULL) return 0;
+  r->pipeline = 1;
+  r->engine = engine;
+  r->n = n;
+  r->precision = precision;
+  r->per_helicity = mode;
+  r->shared_sum = 1;
+  if (case_unsupported(info, engine, n, precision, 0, r->reason, sizeof r->reason))
+    r->skipped = 1;
+  else if (n > HEGETCL_MAX_XSEC_PHOTONS) {
+    r->skipped = 1;
+    snprintf(r->reason, sizeof r->reason, "the cross section takes at most %d photons",
+             HEGETCL_MAX_XSEC_PHOTONS);
+  } else {
+    fprintf(stderr, "hegetcl-bench: full pipeline %s n = %u %s %s ...\n",
+            hegetcl_engine_name(engine), n, precision_label(r), mode_names[mode]);
+    measure_pipeline(o, ctx, r);
+  }
+  print_result(r, o);
+  fflush(stdout);
   return 1;
 }
 
@@ -657,6 +933,7 @@ int main(int argc, char **argv) {
   }
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
+  if (o.peak_fp32 == 0) hg_bench_peak_tflops(info.name, &o.peak_fp32, &o.peak_fp64);
   printf("hegetcl-bench %s (commit %s)\ndevice: %s (%s; %s; driver %s; %s; %u compute units)\n",
          HEGETCL_VERSION, HG_BENCH_COMMIT, info.name, info.platform, info.device_version,
          info.driver_version, info.opencl_c_version, info.compute_units);
@@ -669,12 +946,28 @@ int main(int argc, char **argv) {
   result_list list = {0};
   batch_data b = {0};
   int ok = 1;
-  for (int engine = 0; engine < HEGETCL_ENGINE_COUNT && ok; ++engine)
+  for (int engine = 0; engine < HEGETCL_ENGINE_COUNT && ok && o.pipelines[0]; ++engine)
     for (unsigned n = 2; n <= MAX_PHOTONS && ok && o.engines[engine]; ++n)
       for (int p = 0; p < 2 && ok && o.n_photons[n]; ++p)
-        if (o.precisions[p])
-          ok = run_program_cases(&o, ctx, &info, (hegetcl_engine)engine, n, (hegetcl_precision)p,
-                                 &b, &list);
+        for (int k = 0; k < o.n_register_limits && ok && o.precisions[p]; ++k)
+          for (int variant = 0; variant < 2 && ok; ++variant) {
+            /* the private helicity sum is a second program of the recursive engine only */
+            int modes[2] = {o.modes[0], variant == 0 ? o.modes[1] : 0};
+            if (variant == 1 && (engine != HEGETCL_ENGINE_RECURSIVE || !o.modes[0])) continue;
+            if (!o.summed_kernels[variant] && engine == HEGETCL_ENGINE_RECURSIVE) {
+              if (variant == 1 || !o.modes[1]) continue;
+              modes[0] = 0; /* shared not asked for: its program still serves the helicity mode */
+            }
+            ok = run_program_cases(&o, ctx, &info, (hegetcl_engine)engine, n, (hegetcl_precision)p,
+                                   o.register_limits[k], variant == 0, modes, &b, &list);
+          }
+  for (int engine = 0; engine < HEGETCL_ENGINE_COUNT && ok && o.pipelines[1]; ++engine)
+    for (unsigned n = 2; n <= MAX_PHOTONS && ok && o.engines[engine]; ++n)
+      for (int p = 0; p < 2 && ok && o.n_photons[n]; ++p)
+        for (int mode = 0; mode < 2 && ok && o.precisions[p]; ++mode)
+          if (o.modes[mode])
+            ok = run_pipeline_case(&o, ctx, &info, (hegetcl_engine)engine, n, (hegetcl_precision)p,
+                                   mode, &list);
   int rc = ok ? 0 : 1;
   if (!ok) fprintf(stderr, "hegetcl-bench: error: no memory for the results\n");
   for (size_t i = 0; i < list.count; ++i) rc |= list.items[i].failed;

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* Floating-point operations per |M|^2 of each engine, counted from the kernels' code, and the
+ * peak rates of the GPUs the README quotes. */
+#ifndef HG_BENCH_FLOPS_H
+#define HG_BENCH_FLOPS_H
+
+#include "hegetcl/hegetcl.h"
+
+/* Operations per event (a fused multiply-add counts 2, a division or square root 1) of the engine
+ * for n photons: one helicity configuration (per_helicity) or the helicity sum; shared_sum selects
+ * the recursive engine's work-group-shared sum (recursive_shared.cl). 0 when unknown. */
+double hg_bench_flops_per_event(hegetcl_engine engine, unsigned n, int per_helicity,
+                                int shared_sum);
+
+/* The vendor's peak FP32 and FP64 rates [TFLOP/s] for a device name (H100 SXM, H100 PCIe, H200);
+ * 0 when the name is not known. */
+int hg_bench_peak_tflops(const char *device_name, double *fp32, double *fp64);
+
+#endif

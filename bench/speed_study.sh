@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The performance study of the README ("Speed"), one part at a time so that each fits a session:
+#   bash bench/speed_study.sh PART DEVICE OUT_DIR [BUILD_DIR]
+# PART is one of
+#   me      matrix elements per second: every engine, n = 2..8 (recursive 2..12), float and
+#           double, helicity-summed (recursive: shared and private sums) and one configuration
+#   full    the whole cross-section pipeline of the paper's set-up, double and mixed, summed and
+#           sampled, n = 2..8 (needs LHAPDF_DATA_PATH with cteq6l1)
+#   scan    the paper's work-group study for 5 photons (double, one configuration per event):
+#           local sizes 32..1024, register caps
+#           0, 64, 128 (the caps on NVIDIA only)
+#   serial  the single-threaded C build on one core of this machine (hegetcl-serial-bench)
+# DEVICE is a --device spec (gpu, cpu, a name part). OUT_DIR receives PART.json and PART.txt.
+# BUILD_DIR (default: a temporary folder) is configured and built when it has no build.ninja.
+# Draw the figures with: python3 bench/plot_bench.py --out DIR OUT_DIR/*.json
+set -uo pipefail
+usage="usage: speed_study.sh me|full|scan|serial DEVICE OUT_DIR [BUILD_DIR]"
+part=${1:?$usage}
+device=${2:?$usage}
+out=${3:?$usage}
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${4:-$(mktemp -d /tmp/hegetcl-speed.XXXXXX)}
+mkdir -p "$out"
+if [ ! -f "$build/build.ninja" ]; then
+  meson setup "$build" "$root" --buildtype=release > "$out/setup-$part.txt" 2>&1 ||
+    { cat "$out/setup-$part.txt"; exit 1; }
+fi
+ninja -C "$build" bench/hegetcl-bench bench/serial/hegetcl-serial-bench > "$out/build-$part.txt" 2>&1 ||
+  { tail -40 "$out/build-$part.txt"; exit 1; }
+bench=("$build/bench/hegetcl-bench" --device "$device" --json "$out/$part.json")
+case "$part" in
+  me)
+    # the diagram engine's build takes ~1 min at n = 7 and ~14 at n = 8 on NVIDIA (README)
+    "${bench[@]}" --engines permutation,unrolled,recursive --n 2-12 --summed-kernel shared,private \
+      --max-seconds 3 > "$out/$part.txt" 2>&1 || true
+    "$build/bench/hegetcl-bench" --device "$device" --json "$out/me-diagrams.json" \
+      --engines diagrams --n 2-7 --max-seconds 3 > "$out/me-diagrams.txt" 2>&1 || true
+    cat "$out/$part.txt" "$out/me-diagrams.txt" ;;
+  full)
+    "${bench[@]}" --pipeline full --engines recursive,unrolled --n 2-8 --max-seconds 6 \
+      > "$out/$part.txt" 2>&1 || true
+    cat "$out/$part.txt" ;;
+  scan)
+    limits=0
+    "$build/hegetcl" devices 2>/dev/null | grep -q NVIDIA && limits=0,64,128
+    "${bench[@]}" --engines permutation,unrolled,diagrams,recursive --n 5 --mode helicity --precision double \
+      --scan-local-size --register-limit "$limits" --max-seconds 2 > "$out/$part.txt" 2>&1 || true
+    cat "$out/$part.txt" ;;
+  serial)
+    "$build/bench/serial/hegetcl-serial-bench" --n 2-8 --max-seconds 2 --json "$out/$part.json" \
+      > "$out/$part.txt" 2>&1 || true
+    cat "$out/$part.txt" ;;
+  *) echo "$usage" >&2; exit 2 ;;
+esac
