@@ -31,11 +31,11 @@ ninja -C "$build" bench/hegetcl-bench bench/serial/hegetcl-serial-bench > "$out/
 bench=("$build/bench/hegetcl-bench" --device "$device" --json "$out/$part.json")
 case "$part" in
   me)
-    # the diagram engine's build takes ~1 min at n = 7 and ~14 at n = 8 on NVIDIA (README)
+    # the diagram engine's build takes ~1 min at n = 7 and ~14 at n = 8 on NVIDIA (README): 2..6
     "${bench[@]}" --engines permutation,unrolled,recursive --n 2-12 --summed-kernel shared,private \
-      --max-seconds 3 > "$out/$part.txt" 2>&1 || true
+      --max-seconds 2 > "$out/$part.txt" 2>&1 || true
     "$build/bench/hegetcl-bench" --device "$device" --json "$out/me-diagrams.json" \
-      --engines diagrams --n 2-7 --max-seconds 3 > "$out/me-diagrams.txt" 2>&1 || true
+      --engines diagrams --n 2-6 --max-seconds 2 > "$out/me-diagrams.txt" 2>&1 || true
     cat "$out/$part.txt" "$out/me-diagrams.txt" ;;
   full)
     "${bench[@]}" --pipeline full --engines recursive,unrolled --n 2-8 --max-seconds 6 \
