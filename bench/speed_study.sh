@@ -26,7 +26,7 @@ if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$root" --buildtype=release > "$out/setup-$part.txt" 2>&1 ||
     { cat "$out/setup-$part.txt"; exit 1; }
 fi
-ninja -C "$build" bench/hegetcl-bench bench/serial/hegetcl-serial-bench > "$out/build-$part.txt" 2>&1 ||
+ninja -C "$build" hegetcl bench/hegetcl-bench bench/serial/hegetcl-serial-bench > "$out/build-$part.txt" 2>&1 ||
   { tail -40 "$out/build-$part.txt"; exit 1; }
 bench=("$build/bench/hegetcl-bench" --device "$device" --json "$out/$part.json")
 case "$part" in
