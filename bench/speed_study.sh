@@ -3,8 +3,11 @@
 # The performance study of the README ("Speed"), one part at a time so that each fits a session:
 #   bash bench/speed_study.sh PART DEVICE OUT_DIR [BUILD_DIR]
 # PART is one of
-#   me      matrix elements per second: every engine, n = 2..8 (recursive 2..12), float and
-#           double, helicity-summed (recursive: shared and private sums) and one configuration
+#   me      matrix elements per second: permutation, unrolled, recursive, n = 2..8 (recursive
+#           2..12), float and double, helicity-summed (recursive: shared and private sums) and one
+#           configuration per event
+#   diagrams  the same for the diagram engine, n = 2..6
+#   cpu     the permutation and recursive engines, n = 2..8, for a CPU device (PoCL)
 #   full    the whole cross-section pipeline of the paper's set-up, double and mixed, summed and
 #           sampled, n = 2..8 (needs LHAPDF_DATA_PATH with cteq6l1)
 #   scan    the paper's work-group study for 5 photons (double, one configuration per event):
@@ -15,7 +18,7 @@
 # BUILD_DIR (default: a temporary folder) is configured and built when it has no build.ninja.
 # Draw the figures with: python3 bench/plot_bench.py --out DIR OUT_DIR/*.json
 set -uo pipefail
-usage="usage: speed_study.sh me|full|scan|serial DEVICE OUT_DIR [BUILD_DIR]"
+usage="usage: speed_study.sh me|diagrams|cpu|full|scan|serial DEVICE OUT_DIR [BUILD_DIR]"
 part=${1:?$usage}
 device=${2:?$usage}
 out=${3:?$usage}
@@ -31,12 +34,18 @@ ninja -C "$build" hegetcl bench/hegetcl-bench bench/serial/hegetcl-serial-bench 
 bench=("$build/bench/hegetcl-bench" --device "$device" --json "$out/$part.json")
 case "$part" in
   me)
-    # the diagram engine's build takes ~1 min at n = 7 and ~14 at n = 8 on NVIDIA (README): 2..6
     "${bench[@]}" --engines permutation,unrolled,recursive --n 2-12 --summed-kernel shared,private \
-      --max-seconds 2 > "$out/$part.txt" 2>&1 || true
-    "$build/bench/hegetcl-bench" --device "$device" --json "$out/me-diagrams.json" \
-      --engines diagrams --n 2-6 --max-seconds 2 > "$out/me-diagrams.txt" 2>&1 || true
-    cat "$out/$part.txt" "$out/me-diagrams.txt" ;;
+      --max-seconds 4 > "$out/$part.txt" 2>&1 || true
+    cat "$out/$part.txt" ;;
+  diagrams)
+    # the diagram engine's build takes ~1 min at n = 7 and ~14 at n = 8 on NVIDIA (README)
+    "${bench[@]}" --engines diagrams --n 2-6 --max-seconds 4 > "$out/$part.txt" 2>&1 || true
+    cat "$out/$part.txt" ;;
+  cpu)
+    # PoCL on every core: the HEGET engine and the recursive one
+    "${bench[@]}" --engines permutation,recursive --n 2-8 --max-seconds 4 \
+      > "$out/$part.txt" 2>&1 || true
+    cat "$out/$part.txt" ;;
   full)
     "${bench[@]}" --pipeline full --engines recursive,unrolled --n 2-8 --max-seconds 6 \
       > "$out/$part.txt" 2>&1 || true
@@ -45,7 +54,7 @@ case "$part" in
     limits=0
     "$build/hegetcl" devices 2>/dev/null | grep -q NVIDIA && limits=0,64,128
     "${bench[@]}" --engines permutation,unrolled,diagrams,recursive --n 5 --mode helicity --precision double \
-      --scan-local-size --register-limit "$limits" --max-seconds 2 > "$out/$part.txt" 2>&1 || true
+      --scan-local-size --register-limit "$limits" --max-seconds 3 > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
   serial)
     "$build/bench/serial/hegetcl-serial-bench" --n 2-8 --max-seconds 2 --json "$out/$part.json" \

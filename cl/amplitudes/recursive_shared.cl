@@ -51,11 +51,12 @@ HG_INLINE hg_u32 hg_rs_drop_bit(hg_u32 hc, int i) {
   return ((hc >> (i + 1)) << i) | (hc & ((1u << i) - 1u));
 }
 
-/* The bits of h at the positions set in mask, packed in ascending order (a parallel extract). */
-HG_INLINE hg_u32 hg_rs_extract(hg_u32 h, hg_u32 mask) {
+/* The bits of h at the positions set in mask among its lowest `bits`, packed in ascending order
+ * (a parallel extract). */
+HG_INLINE hg_u32 hg_rs_extract(hg_u32 h, hg_u32 mask, int bits) {
   hg_u32 out = 0;
   int at = 0;
-  for (int b = 0; b < N_PHOTONS; ++b) {
+  for (int b = 0; b < bits; ++b) {
     const hg_u32 in = (mask >> b) & 1u;
     out |= (((h >> b) & 1u) & in) << at;
     at += (int)in;
@@ -218,12 +219,22 @@ amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int s = 0; s < HG_RS_CHUNK && first + s < HG_RS_SUBSETS_K; ++s) {
+      /* configuration h = t + HG_RS_THREADS i: its bits below HG_RS_LOG_THREADS are t's, so the
+       * extracts split into t's part (once per subset) and i's (shifted past t's bits) */
       const hg_u32 cut = hg_rs_subsets[hg_rs_level_start[HG_RS_K] + first + s];
+      const hg_u32 rest = HG_RS_FULL ^ cut, low = HG_RS_THREADS - 1u;
+      const int j_base = HG_RS_SCRATCH + (s << HG_RS_K) +
+                         (int)hg_rs_extract((hg_u32)t, cut & low, HG_RS_LOG_THREADS);
+      const int r_base = HG_RS_SCRATCH + HG_RS_CHUNK_J + (s << HG_RS_M) +
+                         (int)hg_rs_extract((hg_u32)t, rest & low, HG_RS_LOG_THREADS);
+      const int j_shift = (int)popcount(cut & low), r_shift = HG_RS_LOG_THREADS - j_shift;
       for (int i = 0; i < HG_RS_PER_THREAD; ++i) {
-        const hg_u32 h = (hg_u32)t + (hg_u32)HG_RS_THREADS * (hg_u32)i;
-        const int j_at = HG_RS_SCRATCH + (s << HG_RS_K) + (int)hg_rs_extract(h, cut);
-        const int r_at = HG_RS_SCRATCH + HG_RS_CHUNK_J + (s << HG_RS_M) +
-                         (int)hg_rs_extract(h, HG_RS_FULL ^ cut);
+        const int j_at = j_base + (int)(hg_rs_extract((hg_u32)i, cut >> HG_RS_LOG_THREADS,
+                                                      N_PHOTONS - HG_RS_LOG_THREADS)
+                                        << j_shift);
+        const int r_at = r_base + (int)(hg_rs_extract((hg_u32)i, rest >> HG_RS_LOG_THREADS,
+                                                      N_PHOTONS - HG_RS_LOG_THREADS)
+                                        << r_shift);
         amp[i] = hg_cfma(c0[r_at], c0[j_at], hg_cfma(c1[r_at], c1[j_at], amp[i]));
       }
     }

@@ -116,10 +116,11 @@ char *hg_rs_layout_source(const hg_rs_layout *a) {
   level_offsets(a, j_offset, r_offset, &scratch_at, &scratch);
   hg_strbuf_printf(&b,
                    "/* host/amplitude/recursive_shared.c: the layout for %u photons */\n"
-                   "#define HG_RS_K %u\n#define HG_RS_THREADS %u\n#define HG_RS_EVENTS %u\n"
+                   "#define HG_RS_K %u\n#define HG_RS_THREADS %u\n#define HG_RS_LOG_THREADS %d\n"
+                   "#define HG_RS_EVENTS %u\n"
                    "#define HG_RS_CHUNK %u\n#define HG_RS_CURRENTS %zu\n#define HG_RS_SCRATCH %zu\n"
                    "#define HG_RS_SUBSETS_K %zu\n",
-                   n, a->cut, a->threads, a->events, a->chunk, a->currents, scratch_at,
+                   n, a->cut, a->threads, __builtin_ctz(a->threads), a->events, a->chunk, a->currents, scratch_at,
                    binomial(n, a->cut));
   append_table(&b, "hg_rs_level_start", start, n + 2);
   append_table(&b, "hg_rs_level_size", sizes, n + 1);
