@@ -111,7 +111,7 @@ typedef struct {
   double kernel_median_s, e2e_median_s;
 } result;
 
-typedef struct {
+typedef struct result_list_s {
   result *items;
   size_t count, capacity;
 } result_list;
@@ -570,7 +570,12 @@ static double peak_fraction(const result *r, const options *o) {
   return peak > 0 ? kernel_tflops(r) / peak : 0;
 }
 
+static int write_json(const char *path, const options *o, const hegetcl_device_info *info,
+                      const result_list *list);
+static void save_progress(void);
+
 static void print_result(const result *r, const options *o) {
+  save_progress();
   printf("%-4s %-11s %3u %-6s %-8s %-7s %4u ", r->pipeline ? "full" : "me",
          hegetcl_engine_name(r->engine), r->n, precision_label(r), mode_names[r->per_helicity],
          sum_label(r), r->register_limit);
@@ -693,6 +698,13 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
 
 /* ---- cases ------------------------------------------------------------------------------ */
 
+/* The JSON is rewritten after every case, so that a run cut short keeps what it measured. */
+static struct {
+  const options *o;
+  const hegetcl_device_info *info;
+  const struct result_list_s *list;
+} json_progress;
+
 static result *add_result(result_list *list, const options *o) {
   if (list->count == list->capacity) {
     const size_t capacity = list->capacity ? 2 * list->capacity : 64;
@@ -712,6 +724,11 @@ static result *add_result(result_list *list, const options *o) {
   }
   ++list->count;
   return r;
+}
+
+static void save_progress(void) {
+  if (json_progress.o != NULL && json_progress.o->json != NULL)
+    write_json(json_progress.o->json, json_progress.o, json_progress.info, json_progress.list);
 }
 
 /* Builds the programs with the register cap (0: none) through HEGETCL_CL_OPTIONS. */
@@ -945,6 +962,9 @@ int main(int argc, char **argv) {
   print_header();
   result_list list = {0};
   batch_data b = {0};
+  json_progress.o = &o;
+  json_progress.info = &info;
+  json_progress.list = &list;
   int ok = 1;
   for (int engine = 0; engine < HEGETCL_ENGINE_COUNT && ok && o.pipelines[0]; ++engine)
     for (unsigned n = 2; n <= MAX_PHOTONS && ok && o.engines[engine]; ++n)
