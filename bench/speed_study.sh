@@ -47,7 +47,7 @@ case "$part" in
       > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
   full)
-    "${bench[@]}" --pipeline full --engines recursive,unrolled --n 2-8 --max-seconds 6 \
+    "${bench[@]}" --pipeline full --engines recursive --n 2-8 --max-seconds 6 \
       > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
   scan)
