@@ -40,7 +40,7 @@
 
 /* What an event's work-items share besides its currents. */
 typedef struct {
-  hg_mat2 vertex[N_PHOTONS][2]; /* sigma-bar(eps_j) for helicity -1 (0) and +1 (1) */
+  hg_mat2 vertex[N_PHOTONS][2]; /* g sigma-bar(eps_j) for helicity -1 (0) and +1 (1) */
   hg_fourvec k[N_PHOTONS];      /* photon momenta */
   hg_fourvec p_quark, k_all;    /* the quark's momentum and the photons' sum */
   hg_complex fi0, fi1, fo0, fo1; /* the left-handed components of the quark and antiquark */
@@ -148,7 +148,12 @@ amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
       const int j = w >> 1, h = w & 1;
       const hg_fourvec k = hg_load_momentum(momenta, n_events, source, 2 + j);
       const hg_wave v = vxxxx0(k, h ? 1 : -1, 1);
-      x->vertex[j][h] = hg_sigma_of_wave(v, (REAL)1);
+      /* the coupling sits in every vertex, as in HELAS, so that no current or amplitude is g^-n
+       * times its size: in float, products of n - 1 propagators near the cuts would overflow */
+      hg_mat2 vertex = hg_sigma_of_wave(v, (REAL)1);
+      for (int r = 0; r < 2; ++r)
+        for (int c = 0; c < 2; ++c) vertex.m[r][c] = hg_cscale(coupling, vertex.m[r][c]);
+      x->vertex[j][h] = vertex;
       if (h == 0) x->k[j] = hg_wave_momentum(v);
     } else {
       const hg_wave fi = ixxxx1(hg_load_momentum(momenta, n_events, source, 0), -1, 1);
@@ -254,11 +259,7 @@ amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
     if (t < stride) partial[t] += partial[t + stride];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (t == 0 && event < n_events) {
-    REAL g2 = coupling * coupling, couplings = (REAL)1;
-    for (int j = 0; j < N_PHOTONS; ++j) couplings *= g2;
-    me[event] = (REAL)2 * partial[0] * couplings * me_factor;
-  }
+  if (t == 0 && event < n_events) me[event] = (REAL)2 * partial[0] * me_factor;
 }
 
 #endif

@@ -16,6 +16,7 @@
 #define N_POINTS 7
 #define SQRT_S_GEV 500.0
 #define PT_MIN_FRAC 0.05
+#define SOFT_PT_MIN_FRAC 0.002
 
 static hegetcl_context *ctx;
 
@@ -32,18 +33,23 @@ static int teardown(void **state) {
 }
 
 /* double: both sums round differently over 2^n - 2 configurations; float: 24-bit rounding with
- * the cancellations of the n! orderings (engines_agree.c uses the same). */
-static double tolerance(hegetcl_precision precision) {
-  return precision == HEGETCL_PRECISION_DOUBLE ? 1e-12 : 1e-4;
+ * the cancellations of the n! orderings (engines_agree.c uses 1e-4), which reach 2.2e-4 at
+ * n = 10 with soft photons. */
+static double tolerance(hegetcl_precision precision, unsigned n) {
+  return precision == HEGETCL_PRECISION_DOUBLE ? 1e-12 : n >= 9 ? 1e-3 : 1e-4;
 }
 
-static void shared_equals_private(unsigned n, hegetcl_precision precision) {
+static void shared_equals_private(unsigned n, hegetcl_precision precision, int soft) {
   ts_skip_without_fp64(ctx, precision);
   hegetcl_process process;
   hegetcl_process_defaults(&process, n);
   process.precision = precision;
   double momenta[4 * (N_MAX + 2) * N_POINTS], me[2][N_POINTS];
-  ts_random_points(n, SQRT_S_GEV, N_POINTS, 0xa11ce000u + n, PT_MIN_FRAC, momenta);
+  /* as the cross-section pipeline hands them over: in units of sqrt(s-hat), with photons down to
+   * 0.2% of it in pT (20 GeV at 10 TeV), where float products of propagators grow large */
+  const double sqrt_s = soft ? 1.0 : SQRT_S_GEV, pt_min_frac = soft ? SOFT_PT_MIN_FRAC : PT_MIN_FRAC;
+  ts_random_points(n, sqrt_s, N_POINTS, 0xa11ce000u + n + 100u * (unsigned)soft, pt_min_frac,
+                   momenta);
   int shared_used = 0;
   for (int variant = 0; variant < 2; ++variant) {
     hegetcl_amplitude *amp = NULL;
@@ -59,20 +65,22 @@ static void shared_equals_private(unsigned n, hegetcl_precision precision) {
   for (int e = 0; e < N_POINTS; ++e) {
     const double diff = ts_rel_diff(me[0][e], me[1][e]);
     if (diff > worst) worst = diff;
-    if (!(diff <= tolerance(precision)) || !(me[0][e] > 0))
-      fail_msg("n=%u %s on %s, point %d: shared sum %.17g, per-work-item sum %.17g (tolerance %g)",
-               n, hegetcl_precision_name(precision), ts_device_name(ctx), e, me[0][e], me[1][e],
-               tolerance(precision));
+    if (!(diff <= tolerance(precision, n)) || !(me[0][e] > 0) || !isfinite(me[0][e]))
+      fail_msg("n=%u %s%s on %s, point %d: shared sum %.17g, per-work-item sum %.17g (tolerance "
+               "%g)",
+               n, hegetcl_precision_name(precision), soft ? " (soft photons)" : "",
+               ts_device_name(ctx), e, me[0][e], me[1][e], tolerance(precision, n));
   }
-  print_message("# n=%u %s: %s sum, worst |shared / private - 1| %.3g\n", n,
-                hegetcl_precision_name(precision),
+  print_message("# n=%u %s%s: %s sum, worst |shared / private - 1| %.3g\n", n,
+                hegetcl_precision_name(precision), soft ? " (soft photons)" : "",
                 shared_used ? "work-group-shared" : "per-work-item (the event does not fit)", worst);
 }
 
 #define CASE(N, P)                                                                                 \
   static void photons_##N##_##P(void **state) {                                                    \
     (void)state;                                                                                   \
-    shared_equals_private(N, HEGETCL_PRECISION_##P);                                               \
+    shared_equals_private(N, HEGETCL_PRECISION_##P, 0);                                            \
+    shared_equals_private(N, HEGETCL_PRECISION_##P, 1);                                            \
   }
 #define ALL(X) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10)
 #define BOTH(N) CASE(N, DOUBLE) CASE(N, FLOAT)
