@@ -13,10 +13,11 @@
 #include "hegetcl/hegetcl.h"
 #include "io/json_writer.h"
 #include "layout.h"
+#include "bench_lists.h"
 #include "rambo.h"
 
 #define MAX_PHOTONS 12
-#define MAX_CASES_PER_LIST 16
+#define MAX_CASES_PER_LIST HG_BENCH_LIST_ITEMS
 #define TARGET_SECONDS 0.2     /* end-to-end time a timed batch aims at */
 #define MAX_EVENTS (1u << 24)  /* the largest batch, device memory permitting */
 #define POOL_EVENTS (1u << 16) /* distinct random points, repeated to fill a batch */
@@ -129,36 +130,6 @@ static int parse_size(const char *text, size_t *out) {
   return 1;
 }
 
-/* Splits a comma list into its items (modifies text). */
-static int split_list(char *text, char **items, int capacity) {
-  int count = 0;
-  for (char *item = strtok(text, ","); item != NULL; item = strtok(NULL, ",")) {
-    if (count == capacity) return -1;
-    items[count++] = item;
-  }
-  return count;
-}
-
-static int parse_n_list(char *text, int *selected) {
-  char *items[MAX_CASES_PER_LIST];
-  const int count = split_list(text, items, MAX_CASES_PER_LIST);
-  if (count <= 0) return 0;
-  for (int i = 0; i < count; ++i) {
-    char *dash = strchr(items[i], '-');
-    size_t lo = 0, hi = 0;
-    if (dash != NULL) {
-      *dash = '\0';
-      if (!parse_size(items[i], &lo) || !parse_size(dash + 1, &hi)) return 0;
-    } else if (!parse_size(items[i], &lo)) {
-      return 0;
-    } else {
-      hi = lo;
-    }
-    if (lo < 2 || hi > MAX_PHOTONS || lo > hi) return 0;
-    for (size_t n = lo; n <= hi; ++n) selected[n] = 1;
-  }
-  return 1;
-}
 
 static int parse_options(int argc, char **argv, options *o) {
   memset(o, 0, sizeof *o);
@@ -203,7 +174,7 @@ static int parse_options(int argc, char **argv, options *o) {
     } else if (strcmp(arg, "--engines") == 0) {
       if (strcmp(value, "all") != 0) {
         memset(o->engines, 0, sizeof o->engines);
-        const int count = split_list(value, items, MAX_CASES_PER_LIST);
+        const int count = hg_bench_split_list(value, items, MAX_CASES_PER_LIST);
         for (int k = 0; k < count; ++k) {
           hegetcl_engine engine;
           if (hegetcl_engine_parse(items[k], &engine) != HEGETCL_OK) {
@@ -225,7 +196,7 @@ static int parse_options(int argc, char **argv, options *o) {
       char copy[256];
       snprintf(copy, sizeof copy, "%s", value);
       memset(o->n_photons, 0, sizeof o->n_photons);
-      if (!parse_n_list(value, o->n_photons)) {
+      if (!hg_bench_parse_n_list(value, o->n_photons, MAX_PHOTONS)) {
         fprintf(stderr,
                 "hegetcl-bench: error: --n %s: use numbers from 2 to %d, ranges a-b, commas\n",
                 copy, MAX_PHOTONS);
@@ -235,7 +206,7 @@ static int parse_options(int argc, char **argv, options *o) {
       const int is_precision = strcmp(arg, "--precision") == 0;
       int *selected = is_precision ? o->precisions : o->modes;
       selected[0] = selected[1] = 0;
-      const int count = split_list(value, items, MAX_CASES_PER_LIST);
+      const int count = hg_bench_split_list(value, items, MAX_CASES_PER_LIST);
       for (int k = 0; k < count; ++k) {
         hegetcl_precision precision;
         if (is_precision && hegetcl_precision_parse(items[k], &precision) == HEGETCL_OK)
@@ -279,7 +250,7 @@ static int parse_options(int argc, char **argv, options *o) {
       int *selected = is_pipeline ? o->pipelines : o->summed_kernels;
       static const char *const names[2][2] = {{"shared", "private"}, {"me", "full"}};
       selected[0] = selected[1] = 0;
-      const int count = split_list(value, items, MAX_CASES_PER_LIST);
+      const int count = hg_bench_split_list(value, items, MAX_CASES_PER_LIST);
       for (int k = 0; k < count; ++k) {
         const int which = strcmp(items[k], names[is_pipeline][0]) == 0   ? 0
                           : strcmp(items[k], names[is_pipeline][1]) == 0 ? 1
@@ -296,7 +267,7 @@ static int parse_options(int argc, char **argv, options *o) {
         return 2;
       }
     } else if (strcmp(arg, "--register-limit") == 0) {
-      const int count = split_list(value, items, MAX_REGISTER_LIMITS);
+      const int count = hg_bench_split_list(value, items, MAX_REGISTER_LIMITS);
       for (int k = 0; k < count; ++k)
         if (!parse_size(items[k], &number) || number > 255 || (number != 0 && number < 16)) {
           fprintf(stderr,

@@ -10,12 +10,13 @@
 
 #include "io/json_writer.h"
 #include "layout.h"
+#include "bench_lists.h"
 #include "rambo.h"
 #include "serial_build_info.h"
 #include "serial_cases.h"
 
 #define MAX_PHOTONS 12
-#define MAX_LIST_ITEMS 16
+#define MAX_LIST_ITEMS HG_BENCH_LIST_ITEMS
 #define TARGET_SECONDS 0.2     /* a timed run doubles its events until it takes this long */
 #define RUNS 3                 /* timed runs per case, the median reported */
 #define POOL_EVENTS (1u << 16) /* distinct random points; larger runs go over them again */
@@ -81,46 +82,6 @@ static int usage_error(const char *option, const char *value, const char *fix) {
   return 2;
 }
 
-static int parse_uint(const char *text, unsigned *out) {
-  char *end = NULL;
-  errno = 0;
-  const unsigned long v = strtoul(text, &end, 10);
-  if (end == text || *end != '\0' || errno != 0 || text[0] == '-' || v > 1000) return 0;
-  *out = (unsigned)v;
-  return 1;
-}
-
-/* Splits a comma list into its items (modifies text); -1 when there are more than capacity. */
-static int split_list(char *text, char **items, int capacity) {
-  int count = 0;
-  for (char *item = strtok(text, ","); item != NULL; item = strtok(NULL, ",")) {
-    if (count == capacity) return -1;
-    items[count++] = item;
-  }
-  return count;
-}
-
-static int parse_n_list(char *text, int *selected) {
-  char *items[MAX_LIST_ITEMS];
-  const int count = split_list(text, items, MAX_LIST_ITEMS);
-  if (count <= 0) return 0;
-  for (int i = 0; i < count; ++i) {
-    char *dash = strchr(items[i], '-');
-    unsigned lo = 0, hi = 0;
-    if (dash != NULL) {
-      *dash = '\0';
-      if (!parse_uint(items[i], &lo) || !parse_uint(dash + 1, &hi)) return 0;
-    } else if (!parse_uint(items[i], &lo)) {
-      return 0;
-    } else {
-      hi = lo;
-    }
-    if (lo < 2 || hi > MAX_PHOTONS || lo > hi) return 0;
-    for (unsigned n = lo; n <= hi; ++n) selected[n] = 1;
-  }
-  return 1;
-}
-
 /* 0 to run, -1 after --help, 2 after a usage error (reported). */
 static int parse_options(int argc, char **argv, options *o) {
   memset(o, 0, sizeof *o);
@@ -152,7 +113,7 @@ static int parse_options(int argc, char **argv, options *o) {
     if (strcmp(arg, "--engines") == 0) {
       if (strcmp(value, "all") == 0) continue;
       memset(o->engines, 0, sizeof o->engines);
-      const int count = split_list(value, items, MAX_LIST_ITEMS);
+      const int count = hg_bench_split_list(value, items, MAX_LIST_ITEMS);
       if (count <= 0)
         return usage_error(arg, copy, "give a comma list of permutation, unrolled, recursive");
       for (int k = 0; k < count; ++k) {
@@ -165,14 +126,14 @@ static int parse_options(int argc, char **argv, options *o) {
       }
     } else if (strcmp(arg, "--n") == 0) {
       memset(o->n_photons, 0, sizeof o->n_photons);
-      if (!parse_n_list(value, o->n_photons))
+      if (!hg_bench_parse_n_list(value, o->n_photons, MAX_PHOTONS))
         return usage_error(arg, copy, "use numbers from 2 to 12, ranges a-b, commas (2-4,6)");
     } else if (strcmp(arg, "--precision") == 0 || strcmp(arg, "--mode") == 0) {
       const int is_precision = strcmp(arg, "--precision") == 0;
       const char *const *names = is_precision ? precision_names : mode_names;
       int *selected = is_precision ? o->precisions : o->modes;
       selected[0] = selected[1] = 0;
-      const int count = split_list(value, items, MAX_LIST_ITEMS);
+      const int count = hg_bench_split_list(value, items, MAX_LIST_ITEMS);
       for (int k = 0; k < count; ++k) {
         if (strcmp(items[k], names[0]) == 0)
           selected[0] = 1;
