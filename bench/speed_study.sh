@@ -13,12 +13,16 @@
 #   scan    the paper's work-group study for 5 photons (double, one configuration per event):
 #           local sizes 32..1024, register caps
 #           0, 64, 128 (the caps on NVIDIA only)
+#   tune    the recursive engine's work-group-shared helicity sum, n = 5..8, under layout variants:
+#           work-items per event (HEGETCL_RS_THREADS 32, 64, 128), chunk items per work-item
+#           (HEGETCL_RS_CHUNK_ITEMS 2, 4) and the contraction without shared reads
+#           (-DHG_RS_PLAIN_CONTRACTION); tune-VARIANT.json and .txt
 #   serial  the single-threaded C build on one core of this machine (hegetcl-serial-bench)
 # DEVICE is a --device spec (gpu, cpu, a name part). OUT_DIR receives PART.json and PART.txt.
 # BUILD_DIR (default: a temporary folder) is configured and built when it has no build.ninja.
 # Draw the figures with: python3 bench/plot_bench.py --out DIR OUT_DIR/*.json
 set -uo pipefail
-usage="usage: speed_study.sh me|diagrams|cpu|full|scan|serial DEVICE OUT_DIR [BUILD_DIR]"
+usage="usage: speed_study.sh me|diagrams|cpu|full|scan|tune|serial DEVICE OUT_DIR [BUILD_DIR]"
 part=${1:?$usage}
 device=${2:?$usage}
 out=${3:?$usage}
@@ -56,6 +60,20 @@ case "$part" in
     "${bench[@]}" --engines permutation,unrolled,diagrams,recursive --n 5 --mode helicity --precision double \
       --scan-local-size --register-limit "$limits" --max-seconds 3 > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
+  tune)
+    for variant in default plain t32 t128 t128c2; do
+      case "$variant" in
+        default) vars=() ;;
+        plain) vars=(HEGETCL_CL_OPTIONS=-DHG_RS_PLAIN_CONTRACTION) ;;
+        t32) vars=(HEGETCL_RS_THREADS=32) ;;
+        t128) vars=(HEGETCL_RS_THREADS=128) ;;
+        t128c2) vars=(HEGETCL_RS_THREADS=128 HEGETCL_RS_CHUNK_ITEMS=2) ;;
+      esac
+      env "${vars[@]}" "$build/bench/hegetcl-bench" --device "$device" --engines recursive --n 5-8 \
+        --mode summed --max-seconds 3 --json "$out/tune-$variant.json" > "$out/tune-$variant.txt" 2>&1
+      echo "== $variant: ${vars[*]}"
+      grep recursive "$out/tune-$variant.txt" || tail -3 "$out/tune-$variant.txt"
+    done ;;
   serial)
     "$build/bench/serial/hegetcl-serial-bench" --n 2-8 --max-seconds 2 --json "$out/$part.json" \
       > "$out/$part.txt" 2>&1 || true

@@ -233,6 +233,38 @@ amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
       const int r_base = HG_RS_SCRATCH + HG_RS_CHUNK_J + (s << HG_RS_M) +
                          (int)hg_rs_extract((hg_u32)t, rest & low, HG_RS_LOG_THREADS);
       const int j_shift = (int)popcount(cut & low), r_shift = HG_RS_LOG_THREADS - j_shift;
+#if !defined(HG_RS_PLAIN_CONTRACTION) && (HG_RS_PER_THREAD == 2 || HG_RS_PER_THREAD == 4)
+      /* A work-item's configurations differ only in the bits above HG_RS_LOG_THREADS, so many of
+       * its J and R'' coincide: read each once. The branches depend on the subset alone, which
+       * every work-item of the group shares; local memory, not arithmetic, bounds this loop. */
+      const hg_u32 cut_high = cut >> HG_RS_LOG_THREADS;
+      if (cut_high == 0u || cut_high == HG_RS_PER_THREAD - 1u) {
+        /* one side is the same for all of them, the other takes the configuration's bits as is */
+        const int x_base = cut_high != 0u ? j_base : r_base;
+        const int x_shift = cut_high != 0u ? j_shift : r_shift;
+        const int y_at = cut_high != 0u ? r_base : j_base;
+        const hg_complex y0 = c0[y_at], y1 = c1[y_at];
+        for (int i = 0; i < HG_RS_PER_THREAD; ++i) {
+          const int x_at = x_base + (i << x_shift);
+          amp[i] = hg_cfma(c0[x_at], y0, hg_cfma(c1[x_at], y1, amp[i]));
+        }
+      } else {
+#if HG_RS_PER_THREAD == 4
+        /* one high bit on each side: two J and two R'' make the four products */
+        const hg_complex ja0 = c0[j_base], ja1 = c1[j_base];
+        const hg_complex jb0 = c0[j_base + (1 << j_shift)], jb1 = c1[j_base + (1 << j_shift)];
+        const hg_complex ra0 = c0[r_base], ra1 = c1[r_base];
+        const hg_complex rb0 = c0[r_base + (1 << r_shift)], rb1 = c1[r_base + (1 << r_shift)];
+        const int low_in_cut = cut_high == 1u; /* configuration bit 0 picks J, bit 1 picks R'' */
+        amp[0] = hg_cfma(ra0, ja0, hg_cfma(ra1, ja1, amp[0]));
+        amp[3] = hg_cfma(rb0, jb0, hg_cfma(rb1, jb1, amp[3]));
+        amp[1] = low_in_cut ? hg_cfma(ra0, jb0, hg_cfma(ra1, jb1, amp[1]))
+                            : hg_cfma(rb0, ja0, hg_cfma(rb1, ja1, amp[1]));
+        amp[2] = low_in_cut ? hg_cfma(rb0, ja0, hg_cfma(rb1, ja1, amp[2]))
+                            : hg_cfma(ra0, jb0, hg_cfma(ra1, jb1, amp[2]));
+#endif
+      }
+#else
       for (int i = 0; i < HG_RS_PER_THREAD; ++i) {
         const int j_at = j_base + (int)(hg_rs_extract((hg_u32)i, cut >> HG_RS_LOG_THREADS,
                                                       N_PHOTONS - HG_RS_LOG_THREADS)
@@ -242,6 +274,7 @@ amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
                                         << r_shift);
         amp[i] = hg_cfma(c0[r_at], c0[j_at], hg_cfma(c1[r_at], c1[j_at], amp[i]));
       }
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The public amplitude API: picks an engine's sources, builds its program, runs its kernels. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,6 +151,33 @@ hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, un
                  (int)engine);
 }
 
+/* A positive whole number from the environment variable name, at most max (and a power of two
+ * where power_of_two), into *out; *out is left alone when the variable is unset. */
+static hegetcl_status env_count(hegetcl_context *ctx, const char *name, unsigned max,
+                                int power_of_two, unsigned *out) {
+  const char *text = getenv(name);
+  if (text == NULL || text[0] == '\0') return HEGETCL_OK;
+  char *end = NULL;
+  errno = 0;
+  const unsigned long v = strtoul(text, &end, 10);
+  if (errno != 0 || *end != '\0' || text[0] == '-' || v < 1 || v > max ||
+      (power_of_two && (v & (v - 1)) != 0))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s=%s: must be a whole number from 1 to %u%s (or unset)",
+                   name, text, max, power_of_two ? ", a power of two" : "");
+  *out = (unsigned)v;
+  return HEGETCL_OK;
+}
+
+/* The shared sum's layout tuning: the defaults, or HEGETCL_RS_THREADS and HEGETCL_RS_CHUNK_ITEMS
+ * for speed studies (bench/speed_study.sh). */
+static hegetcl_status rs_tuning(hegetcl_context *ctx, hg_rs_tuning *t) {
+  hg_rs_tuning_defaults(t);
+  hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 256, 1, &t->max_threads);
+  if (status == HEGETCL_OK)
+    status = env_count(ctx, "HEGETCL_RS_CHUNK_ITEMS", 64, 0, &t->chunk_items);
+  return status;
+}
+
 hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_process *process,
                                         hegetcl_amplitude **out) {
   return hg_amplitude_create_variant(ctx, process, 1, out);
@@ -178,9 +206,12 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   amp->n_parts = n_diagram_parts > 1 ? n_diagram_parts : 0;
   /* the recursive engine sums helicities in a work-group where an event's currents fit */
   hg_rs_layout layout;
+  hg_rs_tuning tuning;
+  status = rs_tuning(ctx, &tuning);
+  if (status != HEGETCL_OK) goto fail;
   const int shared = shared_sum && process->engine == HEGETCL_ENGINE_RECURSIVE &&
                      hg_rs_layout_choose(process->n_photons, hg_amplitude_real_size(amp),
-                                         ctx->info.local_memory_bytes, &layout);
+                                         ctx->info.local_memory_bytes, &tuning, &layout);
   if (shared) {
     layout_text = hg_rs_layout_source(&layout);
     if (layout_text == NULL) {

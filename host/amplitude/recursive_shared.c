@@ -8,9 +8,6 @@
 
 #include "core/strbuf.h"
 
-/* Work-items per event at most, and the chunk's items per work-item the contraction aims at. */
-#define RS_MAX_THREADS 64
-#define RS_CHUNK_ITEMS_PER_THREAD 4
 /* A work-group's work-items at most. */
 #define RS_MAX_GROUP 256
 
@@ -54,16 +51,21 @@ size_t hg_rs_group_size(const hg_rs_layout *layout) {
   return (size_t)layout->threads * layout->events;
 }
 
+void hg_rs_tuning_defaults(hg_rs_tuning *t) {
+  t->max_threads = 64;
+  t->chunk_items = 4;
+}
+
 int hg_rs_layout_choose(unsigned n, size_t real_size, unsigned long long local_memory_bytes,
-                        hg_rs_layout *out) {
+                        const hg_rs_tuning *tuning, hg_rs_layout *out) {
   if (n < HG_RS_MIN_PHOTONS || n > HG_RS_MAX_PHOTONS) return 0;
   hg_rs_layout a = {0};
   a.n_photons = n;
   a.cut = n / 2;
-  a.threads = (1u << n) < RS_MAX_THREADS ? 1u << n : RS_MAX_THREADS;
+  a.threads = (1u << n) < tuning->max_threads ? 1u << n : tuning->max_threads;
   const unsigned m = n - a.cut;
   const size_t per_subset = ((size_t)1 << a.cut) + ((size_t)1 << m);
-  size_t chunk = RS_CHUNK_ITEMS_PER_THREAD * (size_t)a.threads / per_subset;
+  size_t chunk = (size_t)tuning->chunk_items * a.threads / per_subset;
   const size_t subsets = binomial(n, a.cut);
   if (chunk < 1) chunk = 1;
   if (chunk > subsets) chunk = subsets;

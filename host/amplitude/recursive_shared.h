@@ -22,11 +22,22 @@ typedef struct {
   size_t local_bytes;       /* the work-group's local memory */
 } hg_rs_layout;
 
+/* What the layout may be tuned by (HEGETCL_RS_THREADS and HEGETCL_RS_CHUNK_ITEMS, for speed
+ * studies): work-items per event at most (a power of two, 1..RS max group), and the chunk's items
+ * per work-item that the contraction step aims at. */
+typedef struct {
+  unsigned max_threads;
+  unsigned chunk_items;
+} hg_rs_tuning;
+
+/* 64 work-items per event, 4 items each: the fastest on the H100 and H200 at n = 5..8. */
+void hg_rs_tuning_defaults(hg_rs_tuning *tuning);
+
 /* Chooses the layout for n photons with REALs of real_size bytes and local_memory_bytes of local
  * memory per work-group; 0 when the shared kernel does not apply (n out of range, or one event's
  * currents do not fit). */
 int hg_rs_layout_choose(unsigned n_photons, size_t real_size, unsigned long long local_memory_bytes,
-                        hg_rs_layout *out);
+                        const hg_rs_tuning *tuning, hg_rs_layout *out);
 
 /* The OpenCL C text that recursive_shared.cl expects ahead of it (macros and constant tables); a
  * new string, NULL when memory ran out. */
