@@ -702,11 +702,22 @@ static void save_progress(void) {
     write_json(json_progress.o->json, json_progress.o, json_progress.info, json_progress.list);
 }
 
-/* Builds the programs with the register cap (0: none) through HEGETCL_CL_OPTIONS. */
+/* Builds the programs with the register cap (0: none) through HEGETCL_CL_OPTIONS, after the
+ * options the user set there (kept from the first call). */
 static void set_register_limit(unsigned limit) {
-  char text[64];
-  snprintf(text, sizeof text, "-cl-nv-maxrregcount=%u", limit);
+  static char base[512];
+  static int have_base = 0;
+  if (!have_base) {
+    const char *user = getenv("HEGETCL_CL_OPTIONS");
+    snprintf(base, sizeof base, "%s", user != NULL ? user : "");
+    have_base = 1;
+  }
+  char text[600];
   if (limit == 0)
+    snprintf(text, sizeof text, "%s", base);
+  else
+    snprintf(text, sizeof text, "%s%s-cl-nv-maxrregcount=%u", base, base[0] ? " " : "", limit);
+  if (text[0] == '\0')
     unsetenv("HEGETCL_CL_OPTIONS");
   else
     setenv("HEGETCL_CL_OPTIONS", text, 1);
