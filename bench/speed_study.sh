@@ -13,7 +13,7 @@
 #   scan    the paper's work-group study for 5 photons (double, one configuration per event):
 #           local sizes 32..1024, register caps
 #           0, 64, 128 (the caps on NVIDIA only)
-#   tune    the recursive engine's work-group-shared helicity sum, n = 5..8, under layout variants:
+#   tune    the recursive engine's work-group-shared helicity sum, n = 5..10, under layout variants:
 #           work-items per event (HEGETCL_RS_THREADS 32, 64, 128), chunk items per work-item
 #           (HEGETCL_RS_CHUNK_ITEMS 2, 4) and the contraction without shared reads
 #           (-DHG_RS_PLAIN_CONTRACTION); tune-VARIANT.json and .txt
@@ -61,15 +61,16 @@ case "$part" in
       --scan-local-size --register-limit "$limits" --max-seconds 3 > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
   tune)
-    for variant in default plain t32 t128 t128c2; do
+    for variant in default plain t32 t64 t128 t128c2; do
       case "$variant" in
         default) vars=() ;;
         plain) vars=(HEGETCL_CL_OPTIONS=-DHG_RS_PLAIN_CONTRACTION) ;;
         t32) vars=(HEGETCL_RS_THREADS=32) ;;
-        t128) vars=(HEGETCL_RS_THREADS=128) ;;
+        t64) vars=(HEGETCL_RS_THREADS=64) ;;
+        t128) vars=(HEGETCL_RS_THREADS=128 HEGETCL_RS_CHUNK_ITEMS=4) ;;
         t128c2) vars=(HEGETCL_RS_THREADS=128 HEGETCL_RS_CHUNK_ITEMS=2) ;;
       esac
-      env "${vars[@]}" "$build/bench/hegetcl-bench" --device "$device" --engines recursive --n 5-8 \
+      env "${vars[@]}" "$build/bench/hegetcl-bench" --device "$device" --engines recursive --n 5-10 \
         --mode summed --max-seconds 3 --json "$out/tune-$variant.json" > "$out/tune-$variant.txt" 2>&1
       echo "== $variant: ${vars[*]}"
       grep recursive "$out/tune-$variant.txt" || tail -3 "$out/tune-$variant.txt"

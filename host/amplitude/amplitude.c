@@ -172,7 +172,7 @@ static hegetcl_status env_count(hegetcl_context *ctx, const char *name, unsigned
  * for speed studies (bench/speed_study.sh). */
 static hegetcl_status rs_tuning(hegetcl_context *ctx, hg_rs_tuning *t) {
   hg_rs_tuning_defaults(t);
-  hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 256, 1, &t->max_threads);
+  hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 256, 1, &t->threads);
   if (status == HEGETCL_OK)
     status = env_count(ctx, "HEGETCL_RS_CHUNK_ITEMS", 64, 0, &t->chunk_items);
   return status;

@@ -52,8 +52,20 @@ size_t hg_rs_group_size(const hg_rs_layout *layout) {
 }
 
 void hg_rs_tuning_defaults(hg_rs_tuning *t) {
-  t->max_threads = 64;
-  t->chunk_items = 4;
+  t->threads = 0;
+  t->chunk_items = 0;
+}
+
+/* Work-items per event: 2 configurations each in double and 4 in float, the fastest on the H200
+ * at n = 6..8 (README, "Speed": a work-item then reads a J or R'' once for two or four
+ * products, while double's registers favour fewer), between a warp and 128. */
+static unsigned default_threads(unsigned n, size_t real_size) {
+  const unsigned configs = 1u << n, per_item = real_size == sizeof(double) ? 2u : 4u;
+  unsigned threads = configs / per_item;
+  const unsigned least = configs < 32u ? configs : 32u;
+  if (threads < least) threads = least;
+  if (threads > 128u) threads = 128u;
+  return threads;
 }
 
 int hg_rs_layout_choose(unsigned n, size_t real_size, unsigned long long local_memory_bytes,
@@ -62,10 +74,14 @@ int hg_rs_layout_choose(unsigned n, size_t real_size, unsigned long long local_m
   hg_rs_layout a = {0};
   a.n_photons = n;
   a.cut = n / 2;
-  a.threads = (1u << n) < tuning->max_threads ? 1u << n : tuning->max_threads;
+  a.threads = tuning->threads != 0 ? tuning->threads : default_threads(n, real_size);
+  if (a.threads > (1u << n)) a.threads = 1u << n;
+  /* chunk items per work-item: 4, or 2 with 128 work-items (measured, n = 8 double) */
+  const unsigned chunk_items =
+      tuning->chunk_items != 0 ? tuning->chunk_items : (a.threads >= 128u ? 2u : 4u);
   const unsigned m = n - a.cut;
   const size_t per_subset = ((size_t)1 << a.cut) + ((size_t)1 << m);
-  size_t chunk = (size_t)tuning->chunk_items * a.threads / per_subset;
+  size_t chunk = (size_t)chunk_items * a.threads / per_subset;
   const size_t subsets = binomial(n, a.cut);
   if (chunk < 1) chunk = 1;
   if (chunk > subsets) chunk = subsets;

@@ -23,14 +23,14 @@ typedef struct {
 } hg_rs_layout;
 
 /* What the layout may be tuned by (HEGETCL_RS_THREADS and HEGETCL_RS_CHUNK_ITEMS, for speed
- * studies): work-items per event at most (a power of two, 1..RS max group), and the chunk's items
- * per work-item that the contraction step aims at. */
+ * studies; 0: the default): work-items per event (a power of two, capped at 2^n), and the
+ * chunk's items per work-item that the contraction step aims at. */
 typedef struct {
-  unsigned max_threads;
+  unsigned threads;
   unsigned chunk_items;
 } hg_rs_tuning;
 
-/* 64 work-items per event, 4 items each: the fastest on the H100 and H200 at n = 5..8. */
+/* Both 0: the defaults of hg_rs_layout_choose. */
 void hg_rs_tuning_defaults(hg_rs_tuning *tuning);
 
 /* Chooses the layout for n photons with REALs of real_size bytes and local_memory_bytes of local
