@@ -168,13 +168,14 @@ static hegetcl_status env_count(hegetcl_context *ctx, const char *name, unsigned
   return HEGETCL_OK;
 }
 
-/* The shared sum's layout tuning: the defaults, or HEGETCL_RS_THREADS and HEGETCL_RS_CHUNK_ITEMS
- * for speed studies (bench/speed_study.sh). */
+/* The shared sum's layout tuning: the defaults, or HEGETCL_RS_THREADS, HEGETCL_RS_CHUNK_ITEMS and
+ * HEGETCL_RS_EVENTS for speed studies (bench/speed_study.sh tune). */
 static hegetcl_status rs_tuning(hegetcl_context *ctx, hg_rs_tuning *t) {
   hg_rs_tuning_defaults(t);
   hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 256, 1, &t->threads);
   if (status == HEGETCL_OK)
     status = env_count(ctx, "HEGETCL_RS_CHUNK_ITEMS", 64, 0, &t->chunk_items);
+  if (status == HEGETCL_OK) status = env_count(ctx, "HEGETCL_RS_EVENTS", 256, 0, &t->events);
   return status;
 }
 

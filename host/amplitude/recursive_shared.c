@@ -54,6 +54,7 @@ size_t hg_rs_group_size(const hg_rs_layout *layout) {
 void hg_rs_tuning_defaults(hg_rs_tuning *t) {
   t->threads = 0;
   t->chunk_items = 0;
+  t->events = 0;
 }
 
 /* Work-items per event: 2 configurations each in double and 4 in float, the fastest on the H200
@@ -97,6 +98,7 @@ int hg_rs_layout_choose(unsigned n, size_t real_size, unsigned long long local_m
   if (local_memory_bytes < reserve + event_bytes) return 0;
   size_t events = (size_t)((local_memory_bytes - reserve) / event_bytes);
   if (events * a.threads > RS_MAX_GROUP) events = RS_MAX_GROUP / a.threads;
+  if (tuning->events != 0 && events > tuning->events) events = tuning->events;
   if (events < 1) events = 1;
   a.events = (unsigned)events;
   a.local_bytes = events * event_bytes;

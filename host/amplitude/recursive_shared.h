@@ -22,15 +22,17 @@ typedef struct {
   size_t local_bytes;       /* the work-group's local memory */
 } hg_rs_layout;
 
-/* What the layout may be tuned by (HEGETCL_RS_THREADS and HEGETCL_RS_CHUNK_ITEMS, for speed
- * studies; 0: the default): work-items per event (a power of two, capped at 2^n), and the
- * chunk's items per work-item that the contraction step aims at. */
+/* What the layout may be tuned by (HEGETCL_RS_THREADS, HEGETCL_RS_CHUNK_ITEMS and
+ * HEGETCL_RS_EVENTS, for speed studies; 0: the default): work-items per event (a power of two,
+ * capped at 2^n), the chunk's items per work-item that the contraction step aims at, and events
+ * per work-group at most (default: as many as local memory and 256 work-items allow). */
 typedef struct {
   unsigned threads;
   unsigned chunk_items;
+  unsigned events;
 } hg_rs_tuning;
 
-/* Both 0: the defaults of hg_rs_layout_choose. */
+/* All 0: the defaults of hg_rs_layout_choose. */
 void hg_rs_tuning_defaults(hg_rs_tuning *tuning);
 
 /* Chooses the layout for n photons with REALs of real_size bytes and local_memory_bytes of local
