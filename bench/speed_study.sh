@@ -15,8 +15,9 @@
 #           0, 64, 128 (the caps on NVIDIA only)
 #   tune    the recursive engine's work-group-shared helicity sum, n = 5..10, under layout variants:
 #           work-items per event (HEGETCL_RS_THREADS 32, 64, 128), chunk items per work-item
-#           (HEGETCL_RS_CHUNK_ITEMS 2, 4) and the contraction without shared reads
-#           (-DHG_RS_PLAIN_CONTRACTION); tune-VARIANT.json and .txt
+#           (HEGETCL_RS_CHUNK_ITEMS 2, 4), events per work-group (HEGETCL_RS_EVENTS 1, 4) and
+#           the contraction without shared reads (-DHG_RS_PLAIN_CONTRACTION); tune-VARIANT.json
+#           and .txt
 #   serial  the single-threaded C build on one core of this machine (hegetcl-serial-bench)
 # DEVICE is a --device spec (gpu, cpu, a name part). OUT_DIR receives PART.json and PART.txt.
 # BUILD_DIR (default: a temporary folder) is configured and built when it has no build.ninja.
@@ -61,7 +62,7 @@ case "$part" in
       --scan-local-size --register-limit "$limits" --max-seconds 3 > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
   tune)
-    for variant in default plain t32 t64 t128 t128c2; do
+    for variant in default plain t32 t64 t128 t128c2 e1 e4; do
       case "$variant" in
         default) vars=() ;;
         plain) vars=(HEGETCL_CL_OPTIONS=-DHG_RS_PLAIN_CONTRACTION) ;;
@@ -69,6 +70,8 @@ case "$part" in
         t64) vars=(HEGETCL_RS_THREADS=64) ;;
         t128) vars=(HEGETCL_RS_THREADS=128 HEGETCL_RS_CHUNK_ITEMS=4) ;;
         t128c2) vars=(HEGETCL_RS_THREADS=128 HEGETCL_RS_CHUNK_ITEMS=2) ;;
+        e1) vars=(HEGETCL_RS_EVENTS=1) ;;
+        e4) vars=(HEGETCL_RS_EVENTS=4) ;;
       esac
       env "${vars[@]}" "$build/bench/hegetcl-bench" --device "$device" --engines recursive --n 5-10 \
         --mode summed --max-seconds 3 --json "$out/tune-$variant.json" > "$out/tune-$variant.txt" 2>&1

@@ -8,8 +8,11 @@
 
 #include "core/strbuf.h"
 
-/* A work-group's work-items at most. */
-#define RS_MAX_GROUP 256
+/* A work-group's work-items at most: groups of one or two events pack the local memory of an
+ * NVIDIA SM tighter than larger ones (measured on the H200: 8 photons float, 64 work-items a
+ * group 9.9e6 events/s, 128 9.7e6; double is best at 128). */
+#define RS_MAX_GROUP_FLOAT 64
+#define RS_MAX_GROUP_DOUBLE 128
 
 static size_t binomial(unsigned n, unsigned k) {
   size_t b = 1;
@@ -97,7 +100,8 @@ int hg_rs_layout_choose(unsigned n, size_t real_size, unsigned long long local_m
   const size_t reserve = 1024; /* what the compiler may add to a kernel's local memory */
   if (local_memory_bytes < reserve + event_bytes) return 0;
   size_t events = (size_t)((local_memory_bytes - reserve) / event_bytes);
-  if (events * a.threads > RS_MAX_GROUP) events = RS_MAX_GROUP / a.threads;
+  const unsigned max_group = real_size == sizeof(double) ? RS_MAX_GROUP_DOUBLE : RS_MAX_GROUP_FLOAT;
+  if (events * a.threads > max_group) events = max_group / a.threads;
   if (tuning->events != 0 && events > tuning->events) events = tuning->events;
   if (events < 1) events = 1;
   a.events = (unsigned)events;

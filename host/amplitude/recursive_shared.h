@@ -25,7 +25,8 @@ typedef struct {
 /* What the layout may be tuned by (HEGETCL_RS_THREADS, HEGETCL_RS_CHUNK_ITEMS and
  * HEGETCL_RS_EVENTS, for speed studies; 0: the default): work-items per event (a power of two,
  * capped at 2^n), the chunk's items per work-item that the contraction step aims at, and events
- * per work-group at most (default: as many as local memory and 256 work-items allow). */
+ * per work-group at most (default: as many as local memory and 64 work-items in float, 128 in
+ * double allow). */
 typedef struct {
   unsigned threads;
   unsigned chunk_items;
