@@ -59,7 +59,7 @@ case "$part" in
     limits=0
     "$build/hegetcl" devices 2>/dev/null | grep -q NVIDIA && limits=0,64,128
     "${bench[@]}" --engines permutation,unrolled,diagrams,recursive --n 5 --mode helicity --precision double \
-      --scan-local-size --register-limit "$limits" --max-seconds 3 > "$out/$part.txt" 2>&1 || true
+      --scan-local-size --register-limit "$limits" --max-seconds 6 > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
   tune)
     for variant in default plain t32 t64 t128 t128c2 e1 e4; do
