@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* `hegetcl xsec`: per-iteration progress, the result line, and the outputs (JSON record, YODA and
- * CSV histograms, Les Houches events), each carrying the run card. */
+/* `hegetcl xsec`: per-iteration progress, the result line, the outputs (JSON record, YODA and
+ * CSV histograms, Les Houches events), each carrying the run card, and long runs: checkpoints,
+ * stopping on SIGINT or SIGTERM, resuming (README.md, "Long runs"). */
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/progress_bar.h"
@@ -24,15 +29,80 @@ typedef struct {
   size_t n_its, cap_its;
   hg_progress_bar bar;
   const hegetcl_xsec_config *config;
+  uint64_t interrupt_iterations, interrupt_events; /* HEGETCL_TEST_INTERRUPT_AFTER (0: none) */
+  int interrupt_signal;
 } progress_state;
+
+/* The signal that asked the run to stop (0: none). The handler only sets it; the library looks at
+ * it between batches. It is reset to the default action on delivery (SA_RESETHAND): a second
+ * signal ends the process at once, leaving the latest checkpoint and the temporary event file. */
+static volatile sig_atomic_t stop_signal = 0;
+
+static void on_stop_signal(int signo) {
+  stop_signal = signo;
+  static const char text[] = "\nhegetcl: stopping after this batch to save the checkpoint (a "
+                             "second signal stops at once)\n";
+  const ssize_t written = write(STDERR_FILENO, text, sizeof text - 1);
+  (void)written;
+}
+
+static void catch_stop_signals(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND | SA_RESTART; /* no EINTR in the outputs' writes */
+  sigaction(SIGINT, &action, NULL);
+  sigaction(SIGTERM, &action, NULL);
+}
+
+/* For tests: HEGETCL_TEST_INTERRUPT_AFTER=iterations:K raises SIGINT once K VEGAS iterations
+ * (adapting ones included) are done, =events:N once N unweighted events are written, so that the
+ * run stops at a point that does not depend on timing; a third field :TERM or :KILL raises that
+ * signal instead (KILL: as a run killed outright). */
+static int read_test_interrupt(progress_state *p) {
+  const char *text = getenv("HEGETCL_TEST_INTERRUPT_AFTER");
+  if (text == NULL || text[0] == '\0') return 0;
+  unsigned long long k = 0;
+  char what[16], name[8] = "INT";
+  int consumed = 0;
+  const int fields =
+      sscanf(text, "%15[a-z]:%llu%n:%7[A-Z]%n", what, &k, &consumed, name, &consumed);
+  const int signo = strcmp(name, "INT") == 0    ? SIGINT
+                    : strcmp(name, "TERM") == 0 ? SIGTERM
+                    : strcmp(name, "KILL") == 0 ? SIGKILL
+                                                : 0;
+  if (fields >= 2 && text[consumed] == '\0' && k > 0 && signo != 0) {
+    p->interrupt_signal = signo;
+    if (strcmp(what, "iterations") == 0) {
+      p->interrupt_iterations = k;
+      return 0;
+    }
+    if (strcmp(what, "events") == 0) {
+      p->interrupt_events = k;
+      return 0;
+    }
+  }
+  fprintf(stderr,
+          "hegetcl: error: HEGETCL_TEST_INTERRUPT_AFTER=%s: must be iterations:K or events:N with "
+          "K, N > 0, optionally followed by :INT, :TERM or :KILL\n",
+          text);
+  return 2;
+}
+
+static void raise_once(int signo) {
+  static int raised = 0;
+  if (!raised) raise(signo);
+  raised = 1;
+}
 
 /* Events the integration will take, as far as one can tell: the budget, or fewer where the
  * error so far scaled to the target says so. */
 static double expected_events(const hegetcl_vegas_iteration *it, const hegetcl_xsec_config *c,
                               double done) {
   const hegetcl_vegas_settings *v = &c->vegas;
-  double budget = fmin((double)v->max_events, (double)v->max_iterations *
-                                                  (double)v->events_per_iteration);
+  double budget =
+      fmin((double)v->max_events, (double)v->max_iterations * (double)v->events_per_iteration);
   const double least = (double)v->min_iterations * (double)v->events_per_iteration;
   if (!it->adapting && v->target_rel_error > 0 && it->combined != 0.0) {
     const double ratio = it->combined_error / fabs(it->combined) / v->target_rel_error;
@@ -52,18 +122,22 @@ static void on_iteration(const hegetcl_vegas_iteration *it, void *user) {
     }
   }
   if (p->n_its < p->cap_its) p->its[p->n_its++] = *it;
+  if (!it->restored && p->interrupt_iterations > 0 && it->index + 1 >= p->interrupt_iterations)
+    raise_once(p->interrupt_signal);
   if (p->quiet) return;
   hg_progress_bar_finish(&p->bar);
   const double passed = 100.0 * (double)it->events_nonzero / (double)it->events;
+  const char *from = it->restored ? "  (checkpoint)" : "";
   if (it->adapting)
-    printf("iteration %3u  adapting   %9llu events (%5.1f%% in cuts)  %.5e +- %.2e fb  %6.2f s\n",
-           it->index, (unsigned long long)it->events, passed, it->estimate, it->error, it->seconds);
+    printf("iteration %3u  adapting   %9llu events (%5.1f%% in cuts)  %.5e +- %.2e fb  %6.2f s%s\n",
+           it->index, (unsigned long long)it->events, passed, it->estimate, it->error, it->seconds,
+           from);
   else
     printf("iteration %3u  %9llu events (%5.1f%% in cuts)  %.5e +- %.2e fb   combined %.6e +- "
-           "%.2e fb (%.3f%%)  chi2/dof %.2f  %6.2f s\n",
+           "%.2e fb (%.3f%%)  chi2/dof %.2f  %6.2f s%s\n",
            it->index, (unsigned long long)it->events, passed, it->estimate, it->error, it->combined,
            it->combined_error, 100.0 * it->combined_error / fabs(it->combined), it->chi2_per_dof,
-           it->seconds);
+           it->seconds, from);
   fflush(stdout);
   double done = 0.0, all = 0.0;
   for (size_t i = 0; i < p->n_its; ++i) {
@@ -75,6 +149,8 @@ static void on_iteration(const hegetcl_vegas_iteration *it, void *user) {
 
 static void on_events(uint64_t written, uint64_t requested, uint64_t tried, void *user) {
   progress_state *p = user;
+  if (p->interrupt_events > 0 && written >= p->interrupt_events && written < requested)
+    raise_once(p->interrupt_signal);
   hg_progress_bar_update(&p->bar, (double)written, (double)requested, (double)tried,
                          "weighted events");
 }
@@ -254,14 +330,168 @@ static int save_histograms(const char *path, int yoda, const hegetcl_xsec_result
   return 0;
 }
 
+/* events_checkpoint: the events written so far made durable, and the file's state. */
+static hegetcl_status lhe_checkpoint(void *user, int stopping, char **state) {
+  hg_lhe_events *w = user;
+  *state = NULL;
+  /* a stop's sync is not recorded: the resumed file is flushed where the uninterrupted one is */
+  if (hg_output_sync(w->out, !stopping) != 0) {
+    snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
+    return HEGETCL_ERR_IO;
+  }
+  *state = hg_output_state(w->out);
+  return *state != NULL ? HEGETCL_OK : HEGETCL_ERR_NO_MEMORY;
+}
+
+/* events_resume: the header written again, then the events of FILE.partial up to the checkpoint. */
+static hegetcl_status lhe_resume(const hegetcl_xsec_result *result, const char *state, void *user) {
+  hg_lhe_events *w = user;
+  hegetcl_status status = hg_lhe_events_begin(result, w);
+  if (status != HEGETCL_OK) return status;
+  char source[HG_CLI_PATH + 16];
+  snprintf(source, sizeof source, "%s%s", hg_output_path(w->out), HG_OUTPUT_PARTIAL_SUFFIX);
+  if (hg_output_resume(w->out, source, state) != 0) {
+    snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
+    return HEGETCL_ERR_IO;
+  }
+  return HEGETCL_OK;
+}
+
+/* The checkpoint file: --resume's, none, --checkpoint's, or the first output's name + ".ckpt". */
+static void checkpoint_path(const hg_xsec_options *o, char *out, size_t size) {
+  out[0] = '\0';
+  if (o->resuming) {
+    snprintf(out, size, "%s", o->resume);
+  } else if (strcmp(o->checkpoint, "none") == 0) {
+    return;
+  } else if (o->checkpoint[0] != '\0') {
+    snprintf(out, size, "%s", o->checkpoint);
+  } else {
+    const char *outputs[] = {o->lhe, o->json, o->yoda, o->csv};
+    for (int i = 0; i < 4; ++i)
+      if (outputs[i][0] != '\0') {
+        snprintf(out, size, "%s.ckpt", outputs[i]);
+        return;
+      }
+  }
+}
+
+/* A fresh run does not replace the checkpoint of an unfinished one (nor another file). */
+static int check_checkpoint_free(const char *path) {
+  struct stat st;
+  if (stat(path, &st) != 0 && errno == ENOENT) return 0;
+  hegetcl_xsec_checkpoint_info info;
+  char message[2048];
+  const hegetcl_status status = hegetcl_xsec_checkpoint_read(path, &info, message, sizeof message);
+  int rc = 0;
+  if (status != HEGETCL_OK) {
+    fprintf(stderr,
+            "hegetcl: error: checkpoint %s: the file exists and is not a finished run's "
+            "checkpoint (%s): remove it, or give another --checkpoint FILE (or none)\n",
+            path, message);
+    rc = 2;
+  } else if (info.phase != HEGETCL_XSEC_FINISHED) {
+    char events[96] = "";
+    if (info.phase == HEGETCL_XSEC_UNWEIGHTING)
+      snprintf(events, sizeof events, ", %llu unweighted events written",
+               (unsigned long long)info.events_written);
+    fprintf(stderr,
+            "hegetcl: error: checkpoint %s holds an unfinished run (%s after %u VEGAS "
+            "iterations%s): continue it with `hegetcl xsec --resume %s`, or remove the file (or "
+            "give another --checkpoint FILE, or none) to start afresh\n",
+            path, hegetcl_xsec_phase_name(info.phase), (unsigned)info.iterations, events, path);
+    rc = 2;
+  }
+  hegetcl_xsec_checkpoint_info_free(&info);
+  return rc;
+}
+
+/* Resuming in the unweighting: the events of the stopped run must be at hand as FILE.partial (a
+ * killed run's FILE.tmp is renamed so). */
+static int find_partial_events(const hg_xsec_options *o) {
+  char message[2048], partial[HG_CLI_PATH + 16];
+  if (hg_output_keep_stale_temp(o->lhe, message, sizeof message) != 0) {
+    fprintf(stderr, "hegetcl: error: %s\n", message);
+    return 1;
+  }
+  snprintf(partial, sizeof partial, "%s%s", o->lhe, HG_OUTPUT_PARTIAL_SUFFIX);
+  struct stat st;
+  if (stat(partial, &st) == 0) return 0;
+  fprintf(stderr,
+          "hegetcl: error: --resume %s: the run stopped in its unweighting with %llu events "
+          "written to %s, but neither %s nor %s%s is here: run --resume in the folder the run "
+          "started in\n",
+          o->resume, (unsigned long long)o->resumed.events_written, o->lhe, partial, o->lhe,
+          HG_OUTPUT_TEMP_SUFFIX);
+  return 2;
+}
+
+/* What a stopped run says: where it stopped, what is kept, how to go on. */
+static void report_stop(const hegetcl_xsec_result *r, const hegetcl_xsec_config *c,
+                        const progress_state *p, const char *checkpoint, const char *lhe,
+                        int events_kept) {
+  const char *signal_name = stop_signal == SIGTERM ? "SIGTERM" : "SIGINT";
+  if (r->stopped == HEGETCL_XSEC_INTEGRATING) {
+    fprintf(stderr,
+            "hegetcl: stopped by %s in the integration after %zu VEGAS iterations (the unfinished "
+            "one is dropped)",
+            signal_name, p->n_its);
+    if (checkpoint[0] != '\0' && r->saved_iterations < p->n_its)
+      fprintf(stderr,
+              "; the checkpoint holds the first %u: with histograms the combined iterations are "
+              "saved only when all are done, and a resumed run repeats them",
+              (unsigned)r->saved_iterations);
+    fprintf(stderr, "\n");
+  } else {
+    fprintf(stderr, "hegetcl: stopped by %s in the unweighting after %llu of %llu events",
+            signal_name, (unsigned long long)r->unweighting.written,
+            (unsigned long long)c->unweighted_events);
+    if (events_kept)
+      fprintf(stderr, "; they are in %s%s, a complete Les Houches file of those events", lhe,
+              HG_OUTPUT_PARTIAL_SUFFIX);
+    fprintf(stderr, "\n");
+  }
+  if (checkpoint[0] != '\0')
+    fprintf(stderr,
+            "hegetcl: checkpoint saved in %s: `hegetcl xsec --resume %s` (in this folder) "
+            "continues the run and gives what it would have given\n",
+            checkpoint, checkpoint);
+  else
+    fprintf(stderr, "hegetcl: no checkpoint was written (--checkpoint none, or no output file to "
+                    "name it after): the run cannot be continued\n");
+}
+
 int hg_cli_xsec(int argc, char **argv) {
   hg_xsec_options o;
   const int parsed = hg_xsec_options_parse(argc, argv, &o);
-  if (parsed != 0) return parsed == 1 ? 0 : 2;
+  if (parsed != 0) {
+    hg_xsec_options_free(&o);
+    return parsed == 1 ? 0 : 2;
+  }
   const hegetcl_xsec_config *c = &o.config;
-  char *card = hg_xsec_options_card_text(&o);
+  progress_state p = {.quiet = o.quiet, .config = c};
+  char checkpoint[HG_CLI_PATH + 8];
+  checkpoint_path(&o, checkpoint, sizeof checkpoint);
+  int rc = read_test_interrupt(&p);
+  if (rc == 0 && !o.resuming && checkpoint[0] != '\0') rc = check_checkpoint_free(checkpoint);
+  const int events_go_on = o.resuming && o.resumed.phase == HEGETCL_XSEC_UNWEIGHTING &&
+                           o.resumed.events_state[0] != '\0';
+  if (rc == 0 && events_go_on) rc = find_partial_events(&o);
+  if (rc != 0) {
+    hg_xsec_options_free(&o);
+    return rc;
+  }
+  /* a resumed run's outputs carry the card it started with */
+  char *card = NULL;
+  if (o.resuming) {
+    card = malloc(strlen(o.resumed.run_card) + 1);
+    if (card != NULL) strcpy(card, o.resumed.run_card);
+  } else {
+    card = hg_xsec_options_card_text(&o);
+  }
   if (card == NULL) {
     fprintf(stderr, "hegetcl: error: no memory for the run card\n");
+    hg_xsec_options_free(&o);
     return 1;
   }
   hegetcl_context *ctx = NULL;
@@ -270,11 +500,11 @@ int hg_cli_xsec(int argc, char **argv) {
     fprintf(stderr, "hegetcl: error: choosing the OpenCL device: %s\n", hegetcl_last_error(ctx));
     hegetcl_context_destroy(ctx);
     free(card);
+    hg_xsec_options_free(&o);
     return 1;
   }
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
-  progress_state p = {.quiet = o.quiet, .config = c};
   if (!o.quiet)
     printf("hegetcl xsec: p p -> %u photons via u ubar (%s), sqrt(s) = %g GeV, %s, mu_F = %g GeV,\n"
            "  cuts pT > %g GeV, |eta| < %g, dR > %g; %s engine, %s, helicities %s, %s phase "
@@ -286,18 +516,35 @@ int hg_cli_xsec(int argc, char **argv) {
            hegetcl_engine_name(c->process.engine), hegetcl_precision_name(c->process.precision),
            hegetcl_helicity_mode_name(c->helicity), hegetcl_phase_space_name(c->phase_space),
            (unsigned long long)c->vegas.seed, info.name, info.platform, info.driver_version);
+  if (o.resuming) {
+    if (!o.quiet) {
+      printf("  resuming %s: %s after %u VEGAS iterations", o.resume,
+             hegetcl_xsec_phase_name(o.resumed.phase), (unsigned)o.resumed.iterations);
+      if (o.resumed.phase == HEGETCL_XSEC_UNWEIGHTING)
+        printf(", %llu of %llu events written", (unsigned long long)o.resumed.events_written,
+               (unsigned long long)c->unweighted_events);
+      printf(" (written by %s)\n", o.resumed.writer);
+    }
+    if (strcmp(o.resumed.device, info.name) != 0)
+      fprintf(stderr,
+              "hegetcl: note: the checkpoint was written on %s, this run is on %s: sigma and the "
+              "events agree with an uninterrupted run to rounding (about 1e-14), not bit for "
+              "bit\n",
+              o.resumed.device, info.name);
+  }
   fflush(stdout);
   hg_progress_bar_start(&p.bar, "integrating", "events", o.quiet);
 
   /* the event file is open from the start, under its temporary name */
-  char message[2048], comment[1024];
+  char message[2048], comment[1024], writer[256];
   snprintf(comment, sizeof comment,
            "hegetcl %s (commit %s): p p -> %u photons via q qbar at LO, unweighted events; "
            "device %s (%s; driver %s)",
            HEGETCL_VERSION, HG_COMMIT, c->process.n_photons, info.name, info.platform,
            info.driver_version);
+  snprintf(writer, sizeof writer, "hegetcl %s (commit %s)", HEGETCL_VERSION, HG_COMMIT);
   hg_lhe_events lhe = {.config = c, .run_card = card, .comment = comment};
-  int rc = 0;
+  catch_stop_signals(); /* from here on a signal stops the run at a batch boundary */
   if (o.lhe[0] &&
       hg_output_open(o.lhe, hg_output_path_is_gzip(o.lhe), &lhe.out, message, sizeof message)) {
     fprintf(stderr, "hegetcl: error: %s\n", message);
@@ -306,13 +553,22 @@ int hg_cli_xsec(int argc, char **argv) {
   hegetcl_xsec_result r;
   memset(&r, 0, sizeof r);
   if (rc == 0) {
+    const hegetcl_xsec_checkpointing cp = {.path = checkpoint[0] ? checkpoint : NULL,
+                                           .resume = o.resuming,
+                                           .every_events = o.checkpoint_every,
+                                           .stop = &stop_signal,
+                                           .run_card = card,
+                                           .writer = writer};
     const hegetcl_xsec_hooks hooks = {.progress = on_iteration,
                                       .progress_user = &p,
                                       .events_begin = hg_lhe_events_begin,
                                       .sink = hg_lhe_events_write,
                                       .sink_user = &lhe,
                                       .events_progress = on_events,
-                                      .events_progress_user = &p};
+                                      .events_progress_user = &p,
+                                      .checkpointing = &cp,
+                                      .events_checkpoint = lhe_checkpoint,
+                                      .events_resume = lhe_resume};
     status = hegetcl_xsec_generate(ctx, c, &hooks, &r);
     hg_progress_bar_finish(&p.bar);
     if (status != HEGETCL_OK) {
@@ -322,12 +578,37 @@ int hg_cli_xsec(int argc, char **argv) {
       rc = 1;
     }
   }
+  const int stopped = rc == 0 && r.stopped != 0;
+  int events_kept = 0;
   if (lhe.out != NULL) {
-    if (rc == 0 && hg_lhef_write_end(lhe.out) != 0) rc = 1;
-    if (hg_output_close(lhe.out, rc == 0, message, sizeof message) != 0) {
+    /* a stopped or failed run keeps the events it completed, as FILE.partial */
+    const int has_events =
+        hg_output_status(lhe.out) == 0 && r.unweighting.written > 0 && (stopped || rc != 0);
+    if (rc == 0 && !stopped) {
+      if (hg_lhef_write_end(lhe.out) != 0) rc = 1;
+      if (hg_output_close(lhe.out, rc == 0, message, sizeof message) != 0) {
+        fprintf(stderr, "hegetcl: error: %s\n", message);
+        rc = 1;
+      }
+    } else if (has_events || (stopped && hg_output_bytes(lhe.out) > 0)) {
+      hg_lhef_write_end(lhe.out);
+      if (hg_output_keep_partial(lhe.out, message, sizeof message) != 0) {
+        fprintf(stderr, "hegetcl: error: %s\n", message);
+        rc = 1;
+      } else {
+        events_kept = 1;
+        if (!stopped)
+          fprintf(stderr, "hegetcl: the %llu events written before the error are in %s%s\n",
+                  (unsigned long long)r.unweighting.written, o.lhe, HG_OUTPUT_PARTIAL_SUFFIX);
+      }
+    } else if (hg_output_close(lhe.out, 0, message, sizeof message) != 0) {
       fprintf(stderr, "hegetcl: error: %s\n", message);
       rc = 1;
     }
+  }
+  if (stopped) {
+    report_stop(&r, c, &p, checkpoint, o.lhe, events_kept);
+    rc = 128 + (stop_signal != 0 ? stop_signal : SIGINT);
   }
   if (rc == 0) {
     printf("sigma(p p -> %u a, %s) = %.6e +- %.2e fb  (%.3f%%, chi2/dof %.2f, %u iterations, "
@@ -369,5 +650,6 @@ int hg_cli_xsec(int argc, char **argv) {
   free(p.its);
   free(card);
   hegetcl_context_destroy(ctx);
+  hg_xsec_options_free(&o);
   return rc;
 }

@@ -13,7 +13,8 @@ typedef enum {
   O_TARGET_ERROR, O_MAX_EVENTS, O_EVENTS, O_MIN_ITERATIONS, O_MAX_ITERATIONS, O_ADAPT_ITERATIONS,
   O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
-  O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_QUIET, O_COUNT
+  O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_CHECKPOINT,
+  O_CHECKPOINT_EVERY, O_RESUME, O_QUIET, O_COUNT
 } option_id;
 
 typedef struct {
@@ -73,6 +74,20 @@ static const option options[O_COUNT] = {
     [O_CSV] = {"csv", "FILE", "... and as CSV"},
     [O_LHE] = {"lhe", "FILE", "write the unweighted events as Les Houches Event File 3.0\n"
                               "(gzip when FILE ends in .gz)"},
+    [O_CHECKPOINT] = {"checkpoint", "FILE",
+                      "save the run's state in FILE at its start, after every\n"
+                      "iteration, every --checkpoint-every events and on SIGINT or\n"
+                      "SIGTERM, which stop the run at the next batch (default: the\n"
+                      "first of --lhe, --json, --yoda, --csv given, with .ckpt\n"
+                      "added; none: no checkpoint)"},
+    [O_CHECKPOINT_EVERY] = {"checkpoint-every", "N",
+                            "unweighted events between checkpoints (default 1e5; 0: only\n"
+                            "when stopped)"},
+    [O_RESUME] = {"resume", "FILE",
+                  "continue the run saved in the checkpoint FILE, with the\n"
+                  "settings it started with (flags may repeat them; only\n"
+                  "--device and --quiet may change): the same sigma and events\n"
+                  "as a run never stopped"},
     [O_QUIET] = {"quiet", NULL, "print the result line only (no progress)"},
 };
 
@@ -292,6 +307,14 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     return copy_text(at, v, o->csv, sizeof o->csv);
   case O_LHE:
     return copy_text(at, v, o->lhe, sizeof o->lhe);
+  case O_CHECKPOINT:
+    return copy_text(at, v, o->checkpoint, sizeof o->checkpoint);
+  case O_CHECKPOINT_EVERY:
+    ok = parse_count(at, v, 0, 1e15, &x);
+    o->checkpoint_every = (uint64_t)x;
+    return ok;
+  case O_RESUME:
+    return copy_text(at, v, o->resume, sizeof o->resume);
   case O_QUIET:
     if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) {
       o->quiet = strcmp(v, "true") == 0;
@@ -310,6 +333,31 @@ static int find(const char *name) {
   return -1;
 }
 
+/* Applies a run card's entries; where names the card in messages. */
+static int apply_entries(hg_xsec_options *o, const hg_run_card *card, const char *where) {
+  int rc = 0;
+  for (size_t i = 0; i < card->count && rc == 0; ++i) {
+    const hg_card_entry *e = &card->entries[i];
+    const int id = find(e->key);
+    origin at;
+    snprintf(at.text, sizeof at.text, "%s:%d:%d: %s", where, e->line, e->column, e->key);
+    if (id < 0 || id == O_CARD || id == O_RESUME) {
+      fprintf(stderr,
+              "hegetcl: error: %s:%d:%d: unknown key '%s'%s (the keys are the long options of "
+              "`hegetcl xsec --help` without the dashes)\n",
+              where, e->line, e->column, e->key,
+              id == O_CARD     ? ": a card cannot name another card"
+              : id == O_RESUME ? ": resuming is no setting of a run; give --resume FILE on the "
+                                 "command line"
+                               : "");
+      rc = 2;
+    } else if (!apply(o, (option_id)id, e->value, &at)) {
+      rc = 2;
+    }
+  }
+  return rc;
+}
+
 static int apply_card(hg_xsec_options *o) {
   hg_run_card card;
   char message[2048];
@@ -317,37 +365,160 @@ static int apply_card(hg_xsec_options *o) {
     fprintf(stderr, "hegetcl: error: %s\n", message);
     return 2;
   }
-  int rc = 0;
-  for (size_t i = 0; i < card.count && rc == 0; ++i) {
-    const hg_card_entry *e = &card.entries[i];
-    const int id = find(e->key);
-    origin at;
-    snprintf(at.text, sizeof at.text, "%s:%d:%d: %s", o->card, e->line, e->column, e->key);
-    if (id < 0 || id == O_CARD) {
-      fprintf(stderr,
-              "hegetcl: error: %s:%d:%d: unknown key '%s'%s (the keys are the long options of "
-              "`hegetcl xsec --help` without the dashes)\n",
-              o->card, e->line, e->column, e->key,
-              id == O_CARD ? ": a card cannot name another card" : "");
-      rc = 2;
-    } else if (!apply(o, (option_id)id, e->value, &at)) {
-      rc = 2;
-    }
-  }
+  const int rc = apply_entries(o, &card, o->card);
   hg_run_card_free(&card);
   return rc;
 }
+
+/* --resume FILE: the checkpoint read, refused when the run finished, and its run card applied. */
+static int apply_checkpoint(hg_xsec_options *o) {
+  char message[2048];
+  hegetcl_xsec_checkpoint_info *info = &o->resumed;
+  if (hegetcl_xsec_checkpoint_read(o->resume, info, message, sizeof message) != HEGETCL_OK) {
+    fprintf(stderr, "hegetcl: error: --resume: %s\n", message);
+    return 2;
+  }
+  o->resuming = 1;
+  if (info->phase == HEGETCL_XSEC_FINISHED) {
+    char events[96] = "";
+    if (info->events_written > 0)
+      snprintf(events, sizeof events, ", %llu unweighted events written",
+               (unsigned long long)info->events_written);
+    fprintf(stderr,
+            "hegetcl: error: --resume %s: the run finished (sigma = %.6e +- %.2e fb after %u VEGAS "
+            "iterations%s): there is nothing to resume\n",
+            o->resume, info->sigma_fb, info->error_fb, info->iterations, events);
+    return 2;
+  }
+  if (info->run_card[0] == '\0') {
+    fprintf(stderr,
+            "hegetcl: error: --resume %s: the checkpoint holds no run card: it was not written by "
+            "`hegetcl xsec`\n",
+            o->resume);
+    return 2;
+  }
+  hg_run_card card;
+  char where[HG_CLI_PATH + 32];
+  snprintf(where, sizeof where, "%s (its run card)", o->resume);
+  if (hg_run_card_parse(info->run_card, strlen(info->run_card), where, &card, message,
+                        sizeof message) != 0) {
+    fprintf(stderr, "hegetcl: error: --resume: %s\n", message);
+    return 2;
+  }
+  const int rc = apply_entries(o, &card, where);
+  hg_run_card_free(&card);
+  return rc;
+}
+
+/* "key: value" of a card line, split in place; NULL key for comments and blank lines. */
+static const char *card_key(char *line, char **value) {
+  if (line[0] == '#' || line[0] == '\0') return NULL;
+  char *colon = strstr(line, ": ");
+  if (colon == NULL) return NULL;
+  *colon = '\0';
+  *value = colon + 2;
+  return line;
+}
+
+/* The settings of a resumed run are those of its checkpoint: the first that differs is named. */
+static int check_resumed_card(const hg_xsec_options *o) {
+  char *mine = hg_xsec_options_card_text(o), *theirs = malloc(strlen(o->resumed.run_card) + 1);
+  if (mine == NULL || theirs == NULL) {
+    free(mine);
+    free(theirs);
+    fprintf(stderr, "hegetcl: error: no memory for the run card\n");
+    return 2;
+  }
+  strcpy(theirs, o->resumed.run_card);
+  int rc = 0;
+  /* both cards are written by hg_xsec_options_write_card: one key per line, in one order */
+  for (int pass = 0; pass < 2 && rc == 0; ++pass) {
+    char *a = pass == 0 ? theirs : mine, *b_text = pass == 0 ? mine : theirs;
+    for (char *line = a; line != NULL && *line != '\0' && rc == 0;) {
+      char *next = strchr(line, '\n');
+      if (next != NULL) *next = '\0';
+      char *value = NULL;
+      const char *key = card_key(line, &value);
+      if (key != NULL && strcmp(key, "device") != 0 && strcmp(key, "quiet") != 0) {
+        /* the same key in the other card */
+        const char *other = NULL;
+        const size_t key_length = strlen(key);
+        for (const char *p = b_text; p != NULL && *p != '\0';) {
+          if (strncmp(p, key, key_length) == 0 && p[key_length] == ':' &&
+              p[key_length + 1] == ' ') {
+            other = p + key_length + 2;
+            break;
+          }
+          p = strchr(p, '\n');
+          if (p != NULL) ++p;
+        }
+        const size_t other_length = other ? strcspn(other, "\n") : 0;
+        if (other == NULL || strlen(value) != other_length ||
+            strncmp(value, other, other_length) != 0) {
+          char theirs_text[HG_CLI_PATH + 64], mine_text[HG_CLI_PATH + 64];
+          const char *t = pass == 0 ? value : other, *m = pass == 0 ? other : value;
+          const size_t t_length = pass == 0 ? strlen(value) : other_length;
+          const size_t m_length = pass == 0 ? other_length : strlen(value);
+          if (t != NULL)
+            snprintf(theirs_text, sizeof theirs_text, "has %s: %.*s", key, (int)t_length, t);
+          else
+            snprintf(theirs_text, sizeof theirs_text, "has no %s", key);
+          if (m != NULL)
+            snprintf(mine_text, sizeof mine_text, "this command gives %s: %.*s", key, (int)m_length,
+                     m);
+          else
+            snprintf(mine_text, sizeof mine_text, "this command gives no %s", key);
+          fprintf(stderr,
+                  "hegetcl: error: --resume %s: the checkpoint's run %s, %s: a resumed run keeps "
+                  "the settings it started with (leave the flag out: --resume takes them all from "
+                  "the checkpoint; only --device and --quiet may change)\n",
+                  o->resume, theirs_text, mine_text);
+          rc = 2;
+        }
+      }
+      if (value != NULL) value[-2] = ':';
+      if (next != NULL) *next = '\n';
+      line = next != NULL ? next + 1 : NULL;
+    }
+  }
+  free(mine);
+  free(theirs);
+  return rc;
+}
+
+void hg_xsec_options_free(hg_xsec_options *o) { hegetcl_xsec_checkpoint_info_free(&o->resumed); }
 
 int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   memset(o, 0, sizeof *o);
   hegetcl_xsec_defaults(&o->config, 0);
   snprintf(o->device, sizeof o->device, "auto");
-  /* the card first, whatever its place among the flags */
+  o->checkpoint_every = 100000;
+  /* a resumed run's settings, or the card, first, whatever its place among the flags */
   for (int i = 0; i < argc; ++i) {
     if (strcmp(argv[i], "--help") == 0) {
       hg_cli_xsec_usage(stdout);
       return 1;
     }
+    if (strcmp(argv[i], "--resume") == 0) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "hegetcl: error: --resume needs a checkpoint file\n");
+        return 2;
+      }
+      const origin at = {"--resume"};
+      if (!apply(o, O_RESUME, argv[i + 1], &at)) return 2;
+    }
+  }
+  for (int i = 0; i < argc && o->resume[0] != '\0'; ++i)
+    if (strcmp(argv[i], "--card") == 0) {
+      fprintf(stderr, "hegetcl: error: --card with --resume: a resumed run's settings are those "
+                      "in its checkpoint (leave --card out)\n");
+      return 2;
+    }
+  if (o->resume[0] != '\0') {
+    const int rc = apply_checkpoint(o);
+    if (rc != 0) return rc;
+  }
+  for (int i = 0; i < argc; ++i) {
     if (strcmp(argv[i], "--card") == 0) {
       if (i + 1 >= argc) {
         fprintf(stderr, "hegetcl: error: --card needs a file\n");
@@ -376,7 +547,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
       return 2;
     }
     const char *value = argv[++i];
-    if (id == O_CARD) continue;
+    if (id == O_CARD || id == O_RESUME) continue;
     origin at;
     snprintf(at.text, sizeof at.text, "%s", opt);
     if (!apply(o, (option_id)id, value, &at)) return 2;
@@ -394,6 +565,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     return 2;
   }
   o->config.histograms = o->yoda[0] != '\0' || o->csv[0] != '\0';
+  if (o->resuming) return check_resumed_card(o);
   return 0;
 }
 
@@ -461,10 +633,11 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   write_bins(out, O_MASS_BINS, &c->binning.mass_gev);
   write_number(out, O_UNWEIGHTED_EVENTS, (double)c->unweighted_events);
   write_number(out, O_MAX_UNWEIGHTING_TRIES, (double)c->max_unweighting_tries);
-  const option_id paths[] = {O_JSON, O_YODA, O_CSV, O_LHE};
-  const char *values[] = {o->json, o->yoda, o->csv, o->lhe};
-  for (int i = 0; i < 4; ++i)
+  const option_id paths[] = {O_JSON, O_YODA, O_CSV, O_LHE, O_CHECKPOINT};
+  const char *values[] = {o->json, o->yoda, o->csv, o->lhe, o->checkpoint};
+  for (int i = 0; i < 5; ++i)
     if (values[i][0]) write_entry(out, paths[i], values[i]);
+  write_number(out, O_CHECKPOINT_EVERY, (double)o->checkpoint_every);
   fprintf(out, "%s: %s\n", options[O_QUIET].name, o->quiet ? "true" : "false");
 }
 

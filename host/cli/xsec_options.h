@@ -14,14 +14,23 @@ typedef struct {
   hegetcl_xsec_config config;
   char device[256];
   char json[HG_CLI_PATH], yoda[HG_CLI_PATH], csv[HG_CLI_PATH], lhe[HG_CLI_PATH];
-  char card[HG_CLI_PATH]; /* the run card read, "" for none */
+  char card[HG_CLI_PATH];       /* the run card read, "" for none */
+  char checkpoint[HG_CLI_PATH]; /* as given: "" for the default, "none" for no checkpoint */
+  uint64_t checkpoint_every;    /* unweighted events between checkpoints */
+  char resume[HG_CLI_PATH];     /* the checkpoint resumed, "" for a fresh run */
+  int resuming;                 /* resumed holds what the checkpoint says */
+  hegetcl_xsec_checkpoint_info resumed;
   int quiet, have_n;
 } hg_xsec_options;
 
-/* Defaults, then the run card named by --card (if any), then every other flag. Returns 0, 1 for
- * --help (usage printed), or 2 after printing a message naming the option (and the card's file and
- * line) and the fix. */
+/* Defaults, then the run card named by --card or, with --resume FILE, the card the checkpoint
+ * holds, then every other flag. Returns 0, 1 for --help (usage printed), or 2 after printing a
+ * message naming the option (and the card's file and line) and the fix; a resumed run whose
+ * flags change a setting of the checkpoint's card (any but device and quiet), or whose
+ * checkpoint cannot be read or is finished, is refused so. Free o with hg_xsec_options_free
+ * whatever the return. */
 int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o);
+void hg_xsec_options_free(hg_xsec_options *o);
 
 /* The effective options as a YAML run card: `hegetcl xsec --card FILE` repeats the run. */
 void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o);

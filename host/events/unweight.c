@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Unweighting: device hit-or-miss and gather, offsets summed on the host, events to the sink. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/program.h"
 #include "events/record.h"
 #include "events/unweight.h"
-#include "core/program.h"
 #include "shared/kernel_names.h"
 #include "xsec/params.h"
 
@@ -160,9 +161,9 @@ static hegetcl_status mark(unweighter *u, const hg_unweight_inputs *in, size_t n
   if (status != HEGETCL_OK) return status;
   err = clEnqueueReadBuffer(ctx->queue, u->counts, CL_FALSE, 0, groups * sizeof(cl_uint),
                             u->counts_host, 0, NULL, NULL);
-  err |= clEnqueueReadBuffer(ctx->queue, u->stats, CL_TRUE, 0,
-                             groups * HG_EVENT_STATS * sizeof(double), u->stats_host, 0, NULL,
-                             NULL);
+  err |=
+      clEnqueueReadBuffer(ctx->queue, u->stats, CL_TRUE, 0,
+                          groups * HG_EVENT_STATS * sizeof(double), u->stats_host, 0, NULL, NULL);
   status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the unweighting counts");
   if (status != HEGETCL_OK) return status;
   uint64_t total = 0;
@@ -175,11 +176,28 @@ static hegetcl_status mark(unweighter *u, const hg_unweight_inputs *in, size_t n
   return HEGETCL_OK;
 }
 
+/* The result from the state. */
+static void summarise(const hg_unweight_state *st, hegetcl_unweighting_result *result) {
+  result->written = st->written;
+  result->tried = st->tried;
+  result->overweight = (uint64_t)st->stats[HG_EVENT_STAT_OVERWEIGHT];
+  result->negative = (uint64_t)st->stats[HG_EVENT_STAT_NEGATIVE];
+  result->efficiency = st->tried ? (double)st->kept / (double)st->tried : 0.0;
+  result->overweight_sigma_fraction =
+      st->stats[HG_EVENT_STAT_SUM_W] > 0.0
+          ? st->stats[HG_EVENT_STAT_EXCESS] / st->stats[HG_EVENT_STAT_SUM_W]
+          : 0.0;
+  result->sigma_check_fb = st->tried ? st->stats[HG_EVENT_STAT_SUM_W] / (double)st->tried : 0.0;
+  result->seconds = st->seconds;
+}
+
 hegetcl_status hg_unweight_run(hegetcl_context *ctx, const hg_unweight_inputs *in,
                                hegetcl_event_sink sink, void *sink_user,
                                hegetcl_events_progress progress, void *progress_user,
-                               hegetcl_unweighting_result *result) {
+                               hegetcl_unweighting_result *result, int *stopped,
+                               hg_unweight_state *end) {
   memset(result, 0, sizeof *result);
+  *stopped = 0;
   result->requested = in->requested;
   result->max_weight_fb = in->max_weight;
   if (!(in->max_weight > 0.0) || !isfinite(in->max_weight))
@@ -187,28 +205,39 @@ hegetcl_status hg_unweight_run(hegetcl_context *ctx, const hg_unweight_inputs *i
                    "the largest weight of the last iteration is %g: no event can be unweighted "
                    "against it",
                    in->max_weight);
-  const double start = hg_now_seconds();
+  hg_unweight_state st;
+  memset(&st, 0, sizeof st);
+  if (in->resume != NULL) st = *in->resume;
+  const double start = hg_now_seconds(), before = st.seconds;
   const size_t groups = (in->batch + HG_EVENTS_LOCAL - 1) / HG_EVENTS_LOCAL;
   unweighter u = {.ctx = ctx};
   hegetcl_status status = make(&u, in, groups, HG_EVENT_RECORD(in->n_photons));
-  double stats[HG_EVENT_STATS] = {0};
-  uint64_t kept_total = 0, first = 0;
-  while (status == HEGETCL_OK && result->written < in->requested) {
-    if (result->tried >= in->max_tries) {
+  if (status == HEGETCL_OK && progress && st.written > 0)
+    progress(st.written, in->requested, st.tried, progress_user);
+  while (status == HEGETCL_OK && st.written < in->requested) {
+    if (in->stop != NULL && *in->stop != 0) {
+      st.seconds = before + (hg_now_seconds() - start);
+      if (in->checkpoint) status = in->checkpoint(in->checkpoint_user, &st, 1);
+      if (status == HEGETCL_OK) *stopped = 1;
+      break;
+    }
+    if (st.tried >= in->max_tries) {
       status = hg_fail(ctx, HEGETCL_ERR_INPUT,
                        "unweighting: %llu of %llu events after %llu tries (efficiency %.2e): "
                        "raise the tries allowed, ask for fewer events, or adapt the grid better "
                        "(more adaptation events) so the largest weight comes down",
-                       (unsigned long long)result->written, (unsigned long long)in->requested,
-                       (unsigned long long)result->tried,
-                       result->tried ? (double)kept_total / (double)result->tried : 0.0);
+                       (unsigned long long)st.written, (unsigned long long)in->requested,
+                       (unsigned long long)st.tried,
+                       st.tried ? (double)st.kept / (double)st.tried : 0.0);
       break;
     }
     const size_t n_events = in->batch;
     const size_t batch_groups = (n_events + HG_EVENTS_LOCAL - 1) / HG_EVENTS_LOCAL;
-    status = in->sampler(in->sampler_user, HG_ITERATION_EVENTS, first, n_events, in->grid);
+    status = in->sampler(in->sampler_user, HG_ITERATION_EVENTS, st.first, n_events, in->grid);
     uint64_t kept = 0;
-    if (status == HEGETCL_OK) status = mark(&u, in, n_events, batch_groups, first, stats, &kept);
+    double stats[HG_EVENT_STATS];
+    memcpy(stats, st.stats, sizeof stats);
+    if (status == HEGETCL_OK) status = mark(&u, in, n_events, batch_groups, st.first, stats, &kept);
     if (status != HEGETCL_OK) break;
     if (stats[HG_EVENT_STAT_NONFINITE] > 0.0) {
       status = hg_fail(ctx, HEGETCL_ERR_NONFINITE,
@@ -217,27 +246,56 @@ hegetcl_status hg_unweight_run(hegetcl_context *ctx, const hg_unweight_inputs *i
                        stats[HG_EVENT_STAT_NONFINITE]);
       break;
     }
-    result->tried += n_events;
-    kept_total += kept;
-    const uint64_t want = in->requested - result->written, use = kept < want ? kept : want;
+    const uint64_t written_before = st.written;
+    const uint64_t want = in->requested - st.written, use = kept < want ? kept : want;
     for (uint64_t skip = 0; skip < use && status == HEGETCL_OK; skip += HG_EVENTS_CAPACITY) {
       const uint64_t take = use - skip < HG_EVENTS_CAPACITY ? use - skip : HG_EVENTS_CAPACITY;
-      status = gather(&u, in, n_events, batch_groups, first, (cl_uint)skip, (cl_uint)take, sink,
+      status = gather(&u, in, n_events, batch_groups, st.first, (cl_uint)skip, (cl_uint)take, sink,
                       sink_user);
-      if (status == HEGETCL_OK) result->written += take;
+      if (status == HEGETCL_OK) st.written += take;
     }
-    first += n_events;
-    if (progress && status == HEGETCL_OK)
-      progress(result->written, in->requested, result->tried, progress_user);
+    if (status != HEGETCL_OK) break;
+    /* the batch is complete: the state moves past it */
+    memcpy(st.stats, stats, sizeof stats);
+    st.tried += n_events;
+    st.kept += kept;
+    st.first += n_events;
+    if (progress) progress(st.written, in->requested, st.tried, progress_user);
+    const uint64_t every = in->checkpoint_every;
+    if (in->checkpoint && every > 0 && st.written < in->requested &&
+        st.written / every != written_before / every) {
+      st.seconds = before + (hg_now_seconds() - start);
+      status = in->checkpoint(in->checkpoint_user, &st, 0);
+    }
   }
-  result->overweight = (uint64_t)stats[HG_EVENT_STAT_OVERWEIGHT];
-  result->negative = (uint64_t)stats[HG_EVENT_STAT_NEGATIVE];
-  result->efficiency = result->tried ? (double)kept_total / (double)result->tried : 0.0;
-  result->overweight_sigma_fraction =
-      stats[HG_EVENT_STAT_SUM_W] > 0.0 ? stats[HG_EVENT_STAT_EXCESS] / stats[HG_EVENT_STAT_SUM_W]
-                                       : 0.0;
-  result->sigma_check_fb = result->tried ? stats[HG_EVENT_STAT_SUM_W] / (double)result->tried : 0.0;
-  result->seconds = hg_now_seconds() - start;
+  st.seconds = before + (hg_now_seconds() - start);
+  summarise(&st, result);
+  if (end != NULL) *end = st;
   release(&u);
+  return status;
+}
+
+void hg_unweight_save(const hg_unweight_state *state, hg_ckpt_writer *w) {
+  hg_ckpt_put(w, "unweight.progress", "%llu %llu %llu %llu", (unsigned long long)state->first,
+              (unsigned long long)state->written, (unsigned long long)state->tried,
+              (unsigned long long)state->kept);
+  hg_ckpt_put_reals(w, "unweight.stats", state->stats, HG_EVENT_STATS);
+  hg_ckpt_put_reals(w, "unweight.seconds", &state->seconds, 1);
+}
+
+int hg_unweight_load(hg_unweight_state *state, hg_ckpt *c) {
+  memset(state, 0, sizeof *state);
+  int status = hg_ckpt_scan(c, "unweight.progress", 0, "uuuu", &state->first, &state->written,
+                            &state->tried, &state->kept);
+  if (status == 0) status = hg_ckpt_get_reals(c, "unweight.stats", 0, state->stats, HG_EVENT_STATS);
+  if (status == 0) status = hg_ckpt_get_reals(c, "unweight.seconds", 0, &state->seconds, 1);
+  if (status == 0 && (state->kept > state->tried || state->first != state->tried)) {
+    snprintf(c->message, sizeof c->message,
+             "%s: the unweighting's progress (%llu tried, %llu kept, next event %llu) is "
+             "inconsistent: the checkpoint is corrupt",
+             c->path, (unsigned long long)state->tried, (unsigned long long)state->kept,
+             (unsigned long long)state->first);
+    status = HEGETCL_ERR_INPUT;
+  }
   return status;
 }

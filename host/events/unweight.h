@@ -4,12 +4,31 @@
 #ifndef HG_EVENTS_UNWEIGHT_H
 #define HG_EVENTS_UNWEIGHT_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/context.h"
+#include "events/record.h"
 #include "hegetcl/events.h"
 #include "integrate/vegas.h"
+#include "io/checkpoint_file.h"
+
+/* Where the unweighting stands after a batch: what a checkpoint saves to continue it exactly. */
+typedef struct {
+  uint64_t first;   /* the next batch's first event (Philox counter) */
+  uint64_t written; /* events handed to the sink */
+  uint64_t tried;   /* weighted events made */
+  uint64_t kept;    /* of them kept by the hit-or-miss (written or beyond the request) */
+  double stats[HG_EVENT_STATS]; /* the batches' statistics, summed in order */
+  double seconds;               /* spent so far */
+} hg_unweight_state;
+
+/* Called at a checkpoint: after the batch whose events pass a multiple of checkpoint_every events
+ * written (stopping = 0), or when the run stops (stopping = 1). A status other than HEGETCL_OK
+ * stops the run. */
+typedef hegetcl_status (*hg_unweight_checkpoint)(void *user, const hg_unweight_state *state,
+                                                 int stopping);
 
 /* What the unweighting needs from the run. sampler fills factor and me for a batch (its
  * iteration argument is HG_ITERATION_EVENTS); params, grid and pdf are the sampler's buffers. */
@@ -26,14 +45,26 @@ typedef struct {
   hg_vegas_sampler sampler;
   void *sampler_user;
   cl_mem params, grid, pdf, factor, me;
+  const hg_unweight_state *resume;   /* NULL: from event 0; else go on from this state */
+  uint64_t checkpoint_every;         /* events written between checkpoints (0: none but the stop) */
+  hg_unweight_checkpoint checkpoint; /* NULL: none */
+  void *checkpoint_user;
+  const volatile sig_atomic_t *stop; /* non-zero at a batch boundary: checkpoint and stop */
 } hg_unweight_inputs;
 
 /* Makes in->requested events, calling sink for each in event order and progress (may be NULL)
  * after every batch. HEGETCL_ERR_INPUT when max_tries is reached first (naming the efficiency),
- * HEGETCL_ERR_NONFINITE on a non-finite weight. */
+ * HEGETCL_ERR_NONFINITE on a non-finite weight. When *in->stop is set it stops at the next batch
+ * boundary after the stopping checkpoint, returns HEGETCL_OK with the result so far and sets
+ * *stopped. *end (may be NULL) receives the state where it ended. */
 hegetcl_status hg_unweight_run(hegetcl_context *ctx, const hg_unweight_inputs *in,
                                hegetcl_event_sink sink, void *sink_user,
                                hegetcl_events_progress progress, void *progress_user,
-                               hegetcl_unweighting_result *result);
+                               hegetcl_unweighting_result *result, int *stopped,
+                               hg_unweight_state *end);
+
+/* The state as checkpoint lines "unweight.*", and back (HEGETCL_ERR_INPUT with c->message). */
+void hg_unweight_save(const hg_unweight_state *state, hg_ckpt_writer *w);
+int hg_unweight_load(hg_unweight_state *state, hg_ckpt *c);
 
 #endif

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* VEGAS: device reduction launches, grid refinement, and the inverse-variance combination. */
+/* VEGAS: device reduction launches, grid refinement, the inverse-variance combination, and the
+ * state between iterations that a checkpoint saves. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "integrate/reduce_layout.h"
 #include "integrate/vegas.h"
+#include "io/checkpoint_file.h"
 #include "shared/kernel_names.h"
 /* Events per work-group of the reduction. */
 #define HG_REDUCE_PER_GROUP (8 * HG_REDUCE_LOCAL)
@@ -23,6 +25,18 @@ struct hg_vegas {
   double last_max_weight;        /* and its largest weight */
   hg_vegas_iteration_end observer;
   void *observer_user;
+  /* the progress of the integration: what a checkpoint saves */
+  uint32_t index;               /* iterations done, adapting included */
+  unsigned combined;            /* combined iterations done */
+  int done;                     /* the integration is complete */
+  double inv_sum, weighted;     /* sums of 1 / variance and estimate / variance */
+  hegetcl_vegas_result result;  /* so far */
+  hegetcl_vegas_iteration *its; /* every iteration done */
+  size_t cap_its;
+  hg_vegas_checkpoint checkpoint;
+  void *checkpoint_user;
+  const volatile sig_atomic_t *stop;
+  int stopped;
 };
 
 void hegetcl_vegas_settings_defaults(hegetcl_vegas_settings *s) {
@@ -136,6 +150,7 @@ void hg_vegas_destroy(hg_vegas *v) {
   free(v->estimates);
   free(v->variances);
   free(v->last_edges);
+  free(v->its);
   free(v);
 }
 
@@ -214,7 +229,8 @@ static hegetcl_status reduce_batch(hg_vegas *v, size_t n_events, double sums[HG_
   /* fixed order: group by group */
   for (size_t g = 0; g < groups; ++g) {
     for (int k = 0; k < HG_REDUCE_MAX; ++k) sums[k] += v->sums_host[g * HG_REDUCE_SUMS + k];
-    sums[HG_REDUCE_MAX] = fmax(sums[HG_REDUCE_MAX], v->sums_host[g * HG_REDUCE_SUMS + HG_REDUCE_MAX]);
+    sums[HG_REDUCE_MAX] =
+        fmax(sums[HG_REDUCE_MAX], v->sums_host[g * HG_REDUCE_SUMS + HG_REDUCE_MAX]);
     const double *h = v->hist_host + g * n_hist;
     for (size_t i = 0; i < n_hist; ++i) v->d[i] += h[i];
   }
@@ -250,6 +266,10 @@ static hegetcl_status iterate(hg_vegas *v, uint32_t index, int adapting, uint64_
   memset(v->d, 0, (size_t)v->dims * v->bins * sizeof *v->d);
   double sums[HG_REDUCE_SUMS] = {0.0, 0.0, 0.0, 0.0, 0.0};
   for (uint64_t first = 0; first < n_events; first += v->settings.batch_size) {
+    if (v->stop != NULL && *v->stop != 0) {
+      v->stopped = 1; /* the unfinished iteration is dropped: its sums are not used */
+      return HEGETCL_OK;
+    }
     const uint64_t left = n_events - first;
     const size_t batch = left < v->settings.batch_size ? (size_t)left : v->settings.batch_size;
     status = sampler(user, index, first, batch, v->grid);
@@ -283,6 +303,32 @@ static hegetcl_status iterate(hg_vegas *v, uint32_t index, int adapting, uint64_
   return HEGETCL_OK;
 }
 
+void hg_vegas_set_checkpoint(hg_vegas *v, hg_vegas_checkpoint checkpoint, void *user) {
+  v->checkpoint = checkpoint;
+  v->checkpoint_user = user;
+}
+
+void hg_vegas_set_stop(hg_vegas *v, const volatile sig_atomic_t *stop) { v->stop = stop; }
+
+int hg_vegas_stopped(const hg_vegas *v) { return v->stopped; }
+
+int hg_vegas_done(const hg_vegas *v) { return v->done; }
+
+uint32_t hg_vegas_iterations_done(const hg_vegas *v) { return v->index; }
+
+/* Keeps the record of an iteration (for the checkpoint and a resumed run's progress). */
+static hegetcl_status keep_iteration(hg_vegas *v, const hegetcl_vegas_iteration *it) {
+  if (it->index >= v->cap_its) {
+    const size_t cap = v->cap_its ? 2 * v->cap_its : 64;
+    hegetcl_vegas_iteration *grown = realloc(v->its, cap * sizeof *grown);
+    if (grown == NULL) return hg_fail(v->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for iterations");
+    v->its = grown;
+    v->cap_its = cap;
+  }
+  v->its[it->index] = *it;
+  return HEGETCL_OK;
+}
+
 hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *user,
                                   const hg_vegas_buffers *buffers, hegetcl_vegas_progress progress,
                                   void *progress_user, hegetcl_vegas_result *result) {
@@ -290,85 +336,175 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
   memset(result, 0, sizeof *result);
   hegetcl_status status = set_reduce_args(v, buffers);
   if (status != HEGETCL_OK) return status;
-  const double start = hg_now_seconds();
-  uint32_t index = 0;
-  for (unsigned a = 0; a < s->adapt_iterations; ++a, ++index) {
-    const double t0 = hg_now_seconds();
-    double estimate, variance;
-    uint64_t nonzero;
-    status =
-        iterate(v, index, 1, s->adapt_events, sampler, user, &estimate, &variance, &nonzero);
-    if (status != HEGETCL_OK) return status;
-    result->events_total += s->adapt_events;
-    if (progress) {
-      const hegetcl_vegas_iteration it = {.index = index,
-                                          .adapting = 1,
-                                          .events = s->adapt_events,
-                                          .events_nonzero = nonzero,
-                                          .estimate = estimate,
-                                          .error = sqrt(variance),
-                                          .max_weight = v->last_max_weight,
-                                          .seconds = hg_now_seconds() - t0};
-      progress(&it, progress_user);
-    }
+  v->stopped = 0;
+  /* the iterations done before a resume, as they were */
+  for (uint32_t i = 0; progress != NULL && i < v->index; ++i) {
+    hegetcl_vegas_iteration it = v->its[i];
+    it.restored = 1;
+    progress(&it, progress_user);
   }
-  double inv_sum = 0.0, weighted = 0.0;
-  unsigned k = 0;
-  while (k < s->max_iterations && result->events + s->events_per_iteration <= s->max_events) {
-    const double t0 = hg_now_seconds();
-    double estimate, variance;
-    uint64_t nonzero;
-    status =
-        iterate(v, index, 0, s->events_per_iteration, sampler, user, &estimate, &variance,
-                &nonzero);
-    if (status != HEGETCL_OK) return status;
-    ++index;
-    if (!(variance > 0.0))
-      return hg_fail(v->ctx, HEGETCL_ERR_NONFINITE,
-                     "iteration %u has zero variance (estimate %g): every weight was equal, so "
-                     "no error can be given; use more events per iteration",
-                     index - 1, estimate);
-    v->estimates[k] = estimate;
-    v->variances[k] = variance;
-    ++k;
-    inv_sum += 1.0 / variance;
-    weighted += estimate / variance;
-    const double combined = weighted / inv_sum;
-    double chi2 = 0.0;
-    for (unsigned i = 0; i < k; ++i)
-      chi2 += (v->estimates[i] - combined) * (v->estimates[i] - combined) / v->variances[i];
-    result->estimate = combined;
-    result->error = sqrt(1.0 / inv_sum);
-    result->chi2_per_dof = k > 1 ? chi2 / (k - 1) : 0.0;
-    result->iterations = k;
-    result->events += s->events_per_iteration;
-    result->events_total += s->events_per_iteration;
-    result->events_nonzero += nonzero;
-    if (progress) {
-      const hegetcl_vegas_iteration it = {.index = index - 1,
-                                          .adapting = 0,
-                                          .events = s->events_per_iteration,
-                                          .events_nonzero = nonzero,
-                                          .estimate = estimate,
-                                          .error = sqrt(variance),
-                                          .combined = combined,
-                                          .combined_error = result->error,
-                                          .chi2_per_dof = result->chi2_per_dof,
-                                          .combined_iterations = k,
-                                          .max_weight = v->last_max_weight,
-                                          .seconds = hg_now_seconds() - t0};
-      progress(&it, progress_user);
-    }
-    if (k >= s->min_iterations && result->error <= s->target_rel_error * fabs(combined)) {
-      result->reached_target = 1;
+  hegetcl_vegas_result *r = &v->result;
+  const double start = hg_now_seconds(), before = r->wall_seconds;
+  while (!v->done) {
+    const int adapting = v->index < s->adapt_iterations;
+    if (!adapting && !(v->combined < s->max_iterations &&
+                       r->events + s->events_per_iteration <= s->max_events)) {
+      v->done = 1;
       break;
     }
+    const uint64_t n_events = adapting ? s->adapt_events : s->events_per_iteration;
+    const double t0 = hg_now_seconds();
+    double estimate = 0.0, variance = 0.0;
+    uint64_t nonzero = 0;
+    status =
+        iterate(v, v->index, adapting, n_events, sampler, user, &estimate, &variance, &nonzero);
+    if (status != HEGETCL_OK) return status;
+    if (v->stopped) break;
+    hegetcl_vegas_iteration it = {.index = v->index,
+                                  .adapting = adapting,
+                                  .events = n_events,
+                                  .events_nonzero = nonzero,
+                                  .estimate = estimate,
+                                  .error = sqrt(variance),
+                                  .variance = variance,
+                                  .max_weight = v->last_max_weight};
+    ++v->index;
+    r->events_total += n_events;
+    if (!adapting) {
+      if (!(variance > 0.0))
+        return hg_fail(v->ctx, HEGETCL_ERR_NONFINITE,
+                       "iteration %u has zero variance (estimate %g): every weight was equal, so "
+                       "no error can be given; use more events per iteration",
+                       v->index - 1, estimate);
+      v->estimates[v->combined] = estimate;
+      v->variances[v->combined] = variance;
+      const unsigned k = ++v->combined;
+      v->inv_sum += 1.0 / variance;
+      v->weighted += estimate / variance;
+      const double combined = v->weighted / v->inv_sum;
+      double chi2 = 0.0;
+      for (unsigned i = 0; i < k; ++i)
+        chi2 += (v->estimates[i] - combined) * (v->estimates[i] - combined) / v->variances[i];
+      r->estimate = combined;
+      r->error = sqrt(1.0 / v->inv_sum);
+      r->chi2_per_dof = k > 1 ? chi2 / (k - 1) : 0.0;
+      r->iterations = k;
+      r->events += n_events;
+      r->events_nonzero += nonzero;
+      it.combined = combined;
+      it.combined_error = r->error;
+      it.chi2_per_dof = r->chi2_per_dof;
+      it.combined_iterations = k;
+      if (k >= s->min_iterations && r->error <= s->target_rel_error * fabs(combined)) {
+        r->reached_target = 1;
+        v->done = 1;
+      }
+    }
+    it.seconds = hg_now_seconds() - t0;
+    status = keep_iteration(v, &it);
+    if (status != HEGETCL_OK) return status;
+    if (progress) progress(&it, progress_user);
+    r->wall_seconds = before + (hg_now_seconds() - start);
+    if (v->checkpoint) {
+      status = v->checkpoint(v->checkpoint_user);
+      if (status != HEGETCL_OK) return status;
+    }
   }
-  result->wall_seconds = hg_now_seconds() - start;
-  result->max_weight = v->last_max_weight;
-  if (k == 0)
+  r->wall_seconds = before + (hg_now_seconds() - start);
+  r->max_weight = v->last_max_weight;
+  *result = *r;
+  if (v->stopped) return HEGETCL_OK;
+  if (v->combined == 0)
     return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
                    "max events %llu is below events per iteration %llu: no iteration could run",
                    (unsigned long long)s->max_events, (unsigned long long)s->events_per_iteration);
+  return HEGETCL_OK;
+}
+
+void hg_vegas_save(const hg_vegas *v, hg_ckpt_writer *w) {
+  const hegetcl_vegas_result *r = &v->result;
+  const size_t n_edges = (size_t)v->dims * (v->bins + 1);
+  hg_ckpt_put(w, "vegas.grid", "%u %u", v->dims, v->bins);
+  hg_ckpt_put(w, "vegas.progress", "%u %u %d %llu %llu %llu %d", (unsigned)v->index, v->combined,
+              v->done, (unsigned long long)r->events, (unsigned long long)r->events_total,
+              (unsigned long long)r->events_nonzero, r->reached_target);
+  const double sums[] = {v->inv_sum,      v->weighted,     r->estimate,       r->error,
+                         r->chi2_per_dof, r->wall_seconds, v->last_max_weight};
+  hg_ckpt_put_reals(w, "vegas.sums", sums, sizeof sums / sizeof *sums);
+  hg_ckpt_put_reals(w, "vegas.edges", v->edges, n_edges);
+  hg_ckpt_put_reals(w, "vegas.last_edges", v->last_edges, n_edges);
+  hg_ckpt_put_reals(w, "vegas.estimates", v->estimates, v->combined);
+  hg_ckpt_put_reals(w, "vegas.variances", v->variances, v->combined);
+  for (uint32_t i = 0; i < v->index; ++i) {
+    const hegetcl_vegas_iteration *it = &v->its[i];
+    hg_ckpt_put(w, "vegas.iteration", "%u %d %llu %llu %u %a %a %a %a %a %a %a %a", it->index,
+                it->adapting, (unsigned long long)it->events,
+                (unsigned long long)it->events_nonzero, it->combined_iterations, it->estimate,
+                it->error, it->variance, it->combined, it->combined_error, it->chi2_per_dof,
+                it->max_weight, it->seconds);
+  }
+}
+
+hegetcl_status hg_vegas_load(hg_vegas *v, hg_ckpt *c) {
+  const hegetcl_vegas_settings *s = &v->settings;
+  hegetcl_vegas_result *r = &v->result;
+  uint64_t dims = 0, bins = 0, index = 0, combined = 0, done = 0, reached = 0;
+  double sums[7];
+  int status = hg_ckpt_scan(c, "vegas.grid", 0, "uu", &dims, &bins);
+  if (status == 0 && (dims != v->dims || bins != v->bins))
+    return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
+                   "%s: its VEGAS grid has %llu dimensions of %llu bins, this run's %u of %u: it "
+                   "is another run's checkpoint",
+                   c->path, (unsigned long long)dims, (unsigned long long)bins, v->dims, v->bins);
+  if (status == 0)
+    status = hg_ckpt_scan(c, "vegas.progress", 0, "uuuuuuu", &index, &combined, &done, &r->events,
+                          &r->events_total, &r->events_nonzero, &reached);
+  if (status == 0 && (combined > s->max_iterations || combined > index || index > UINT32_MAX / 2 ||
+                      done > 1 || reached > 1 || hg_ckpt_count(c, "vegas.iteration") != index))
+    return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
+                   "%s: its VEGAS progress (%llu iterations, %llu combined, %zu records) does not "
+                   "fit this run's settings (at most %u combined): the checkpoint is corrupt",
+                   c->path, (unsigned long long)index, (unsigned long long)combined,
+                   hg_ckpt_count(c, "vegas.iteration"), s->max_iterations);
+  const size_t n_edges = (size_t)v->dims * (v->bins + 1);
+  if (status == 0) status = hg_ckpt_get_reals(c, "vegas.sums", 0, sums, 7);
+  if (status == 0) status = hg_ckpt_get_reals(c, "vegas.edges", 0, v->edges, n_edges);
+  if (status == 0) status = hg_ckpt_get_reals(c, "vegas.last_edges", 0, v->last_edges, n_edges);
+  if (status == 0)
+    status = hg_ckpt_get_reals(c, "vegas.estimates", 0, v->estimates, (size_t)combined);
+  if (status == 0)
+    status = hg_ckpt_get_reals(c, "vegas.variances", 0, v->variances, (size_t)combined);
+  if (status != 0) return hg_fail(v->ctx, (hegetcl_status)status, "%s", c->message);
+  v->index = (uint32_t)index;
+  v->combined = (unsigned)combined;
+  v->done = (int)done;
+  r->reached_target = (int)reached;
+  r->iterations = v->combined;
+  v->inv_sum = sums[0];
+  v->weighted = sums[1];
+  r->estimate = sums[2];
+  r->error = sums[3];
+  r->chi2_per_dof = sums[4];
+  r->wall_seconds = sums[5];
+  v->last_max_weight = sums[6];
+  for (uint32_t i = 0; i < v->index; ++i) {
+    hegetcl_vegas_iteration it;
+    memset(&it, 0, sizeof it);
+    uint64_t at = 0, adapting = 0, combined_iterations = 0;
+    status = hg_ckpt_scan(c, "vegas.iteration", i, "uuuuurrrrrrrr", &at, &adapting, &it.events,
+                          &it.events_nonzero, &combined_iterations, &it.estimate, &it.error,
+                          &it.variance, &it.combined, &it.combined_error, &it.chi2_per_dof,
+                          &it.max_weight, &it.seconds);
+    if (status == 0 && (at != i || adapting > 1))
+      return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
+                     "%s: the record of iteration %u says %llu: the checkpoint is corrupt", c->path,
+                     (unsigned)i, (unsigned long long)at);
+    if (status != 0) return hg_fail(v->ctx, (hegetcl_status)status, "%s", c->message);
+    it.index = i;
+    it.adapting = (int)adapting;
+    it.combined_iterations = (unsigned)combined_iterations;
+    status = keep_iteration(v, &it);
+    if (status != HEGETCL_OK) return (hegetcl_status)status;
+  }
   return HEGETCL_OK;
 }

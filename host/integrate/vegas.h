@@ -5,11 +5,13 @@
 #ifndef HG_VEGAS_H
 #define HG_VEGAS_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "core/context.h"
 #include "hegetcl/vegas.h"
+#include "io/checkpoint_file.h"
 
 /* Enqueues the sampling of events [first_event, first_event + n_events) of iteration `iteration`
  * (and whatever else makes the weights, e.g. amplitudes), reading the grid from `grid`. */
@@ -30,7 +32,9 @@ hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigne
                                const hegetcl_vegas_settings *settings, hg_vegas **out);
 void hg_vegas_destroy(hg_vegas *v);
 
-/* Runs the integration (see hegetcl_vegas_settings), calling sampler for every batch. */
+/* Runs the integration (see hegetcl_vegas_settings), calling sampler for every batch; after
+ * hg_vegas_load, it goes on from the loaded state (the progress callback first hears the loaded
+ * iterations, marked restored) and a complete one only reports its result. */
 hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *user,
                                   const hg_vegas_buffers *buffers, hegetcl_vegas_progress progress,
                                   void *progress_user, hegetcl_vegas_result *result);
@@ -41,6 +45,27 @@ typedef hegetcl_status (*hg_vegas_iteration_end)(void *user, uint32_t index, int
                                                  uint64_t n_events, double estimate,
                                                  double variance);
 void hg_vegas_set_observer(hg_vegas *v, hg_vegas_iteration_end observer, void *user);
+
+/* Called after every iteration, its sums combined, the grid refined and progress told: the
+ * moment to save the state (hg_vegas_save). A status other than HEGETCL_OK stops the run. */
+typedef hegetcl_status (*hg_vegas_checkpoint)(void *user);
+void hg_vegas_set_checkpoint(hg_vegas *v, hg_vegas_checkpoint checkpoint, void *user);
+
+/* When *stop != 0 at a batch boundary, the integration stops: the unfinished iteration is
+ * dropped (the state stays that after the last finished one), hg_vegas_integrate returns
+ * HEGETCL_OK with the result so far, and hg_vegas_stopped() is 1. */
+void hg_vegas_set_stop(hg_vegas *v, const volatile sig_atomic_t *stop);
+int hg_vegas_stopped(const hg_vegas *v);
+
+/* 1 once the integration is complete; the iterations done (adapting ones included). */
+int hg_vegas_done(const hg_vegas *v);
+uint32_t hg_vegas_iterations_done(const hg_vegas *v);
+
+/* The state between iterations (grids, combination, every iteration's record, exactly) as
+ * checkpoint lines "vegas.*", and back; hg_vegas_load fails with the context's message naming the
+ * file and line when the lines are missing, malformed or of another grid. */
+void hg_vegas_save(const hg_vegas *v, hg_ckpt_writer *w);
+hegetcl_status hg_vegas_load(hg_vegas *v, hg_ckpt *c);
 
 /* The largest weight of the latest iteration, and that iteration's grid uploaded to the device
  * (*grid: the buffer a sampler reads), for unweighting after the integration. */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Output files under a temporary name: stdio or zlib, one sticky failure, rename on commit. */
+/* Output files under a temporary name: stdio or zlib, one sticky failure, rename on commit, and
+ * the bookkeeping (bytes, CRC-32, flush points) that lets a resumed run continue one exactly. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +24,10 @@ struct hg_output {
   char message[1024];
   char *buffer; /* hg_output_printf's formatted text */
   size_t buffer_size;
+  uint64_t bytes;    /* written, before compression */
+  unsigned long crc; /* their zlib CRC-32 */
+  uint64_t *flushes; /* recorded flush points (hg_output_sync) */
+  size_t n_flushes, cap_flushes;
 };
 
 /* snprintf into a caller buffer that may be NULL or empty. */
@@ -71,6 +77,7 @@ static const char *zlib_reason(int code, const char *zlib_message, int saved_err
 }
 
 static void free_output(hg_output *o) {
+  free(o->flushes);
   free(o->path);
   free(o->temp_path);
   free(o->buffer);
@@ -91,15 +98,17 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
   }
   const size_t n = strlen(path);
   hg_output *o = calloc(1, sizeof *o);
-  if (o == NULL || (o->path = malloc(n + 1)) == NULL || (o->temp_path = malloc(n + 5)) == NULL) {
+  if (o == NULL || (o->path = malloc(n + 1)) == NULL ||
+      (o->temp_path = malloc(n + sizeof HG_OUTPUT_TEMP_SUFFIX)) == NULL) {
     if (o != NULL) free_output(o);
     put_message(message, message_size, "cannot allocate the output for %s", path);
     return HEGETCL_ERR_NO_MEMORY;
   }
   memcpy(o->path, path, n + 1);
   memcpy(o->temp_path, path, n);
-  memcpy(o->temp_path + n, ".tmp", 5);
+  memcpy(o->temp_path + n, HG_OUTPUT_TEMP_SUFFIX, sizeof HG_OUTPUT_TEMP_SUFFIX);
   o->sync_fd = -1;
+  o->crc = crc32(0L, Z_NULL, 0);
 
   const int fd = open(o->temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) {
@@ -132,8 +141,20 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
   return 0;
 }
 
+/* Adds length bytes at text to the count and the CRC-32 (zlib takes at most UINT_MAX at once). */
+static void account(hg_output *o, const char *text, size_t length) {
+  o->bytes += length;
+  while (length > 0) {
+    const unsigned chunk = length > (1u << 30) ? 1u << 30 : (unsigned)length;
+    o->crc = crc32(o->crc, (const Bytef *)text, chunk);
+    text += chunk;
+    length -= chunk;
+  }
+}
+
 int hg_output_write(hg_output *o, const char *text, size_t length) {
   if (o->status != 0) return o->status;
+  account(o, text, length);
   if (o->gz != NULL) {
     while (length > 0) {
       const unsigned chunk = length > (1u << 30) ? 1u << 30 : (unsigned)length;
@@ -248,9 +269,20 @@ int hg_output_check_text(hg_output *o, const char *field, const char *text, int 
   return 0;
 }
 
-int hg_output_close(hg_output *o, int commit, char *message, size_t message_size) {
-  put_message(message, message_size, "%s", "");
-  if (o == NULL) return 0;
+/* path + suffix, malloc'ed (NULL without memory). */
+static char *with_suffix(const char *path, const char *suffix) {
+  const size_t n = strlen(path), m = strlen(suffix);
+  char *out = malloc(n + m + 1);
+  if (out != NULL) {
+    memcpy(out, path, n);
+    memcpy(out + n, suffix, m + 1);
+  }
+  return out;
+}
+
+/* hg_output_close and hg_output_keep_partial: commit renames the temporary file to target. */
+static int finish(hg_output *o, int commit, const char *target, char *message,
+                  size_t message_size) {
   if (o->gz != NULL) {
     errno = 0;
     const int code = gzclose(o->gz);
@@ -274,8 +306,8 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
   }
 
   int result = 0;
-  if (commit && o->status == 0 && rename(o->temp_path, o->path) != 0)
-    record(o, HEGETCL_ERR_IO, "cannot rename %s to %s: %s", o->temp_path, o->path, strerror(errno));
+  if (commit && o->status == 0 && rename(o->temp_path, target) != 0)
+    record(o, HEGETCL_ERR_IO, "cannot rename %s to %s: %s", o->temp_path, target, strerror(errno));
   if (commit) {
     result = o->status;
     if (result != 0) unlink(o->temp_path);
@@ -284,6 +316,219 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
     put_message(message, message_size, "cannot remove %s: %s", o->temp_path, strerror(errno));
     result = HEGETCL_ERR_IO;
   }
+  return result;
+}
+
+int hg_output_close(hg_output *o, int commit, char *message, size_t message_size) {
+  put_message(message, message_size, "%s", "");
+  if (o == NULL) return 0;
+  int result = finish(o, commit, o->path, message, message_size);
+  if (commit && result == 0) {
+    /* the complete file replaces what an interrupted run kept of it */
+    char *partial = with_suffix(o->path, HG_OUTPUT_PARTIAL_SUFFIX);
+    if (partial == NULL) {
+      put_message(message, message_size, "no memory to name %s%s", o->path,
+                  HG_OUTPUT_PARTIAL_SUFFIX);
+      result = HEGETCL_ERR_NO_MEMORY;
+    } else if (unlink(partial) != 0 && errno != ENOENT) {
+      put_message(message, message_size, "cannot remove %s: %s", partial, strerror(errno));
+      result = HEGETCL_ERR_IO;
+    }
+    free(partial);
+  }
   free_output(o);
   return result;
+}
+
+int hg_output_keep_partial(hg_output *o, char *message, size_t message_size) {
+  put_message(message, message_size, "%s", "");
+  if (o == NULL) return 0;
+  char *partial = with_suffix(o->path, HG_OUTPUT_PARTIAL_SUFFIX);
+  if (partial == NULL) record(o, HEGETCL_ERR_NO_MEMORY, "no memory to name %s's partial", o->path);
+  const int result = finish(o, 1, partial != NULL ? partial : o->path, message, message_size);
+  free(partial);
+  free_output(o);
+  return result;
+}
+
+int hg_output_keep_stale_temp(const char *path, char *message, size_t message_size) {
+  put_message(message, message_size, "%s", "");
+  char *temp = with_suffix(path, HG_OUTPUT_TEMP_SUFFIX);
+  char *partial = with_suffix(path, HG_OUTPUT_PARTIAL_SUFFIX);
+  int result = 0;
+  if (temp == NULL || partial == NULL) {
+    put_message(message, message_size, "no memory to name %s's temporary file", path);
+    result = HEGETCL_ERR_NO_MEMORY;
+  } else if (rename(temp, partial) != 0 && errno != ENOENT) {
+    put_message(message, message_size, "cannot rename %s to %s: %s", temp, partial,
+                strerror(errno));
+    result = HEGETCL_ERR_IO;
+  }
+  free(temp);
+  free(partial);
+  return result;
+}
+
+uint64_t hg_output_bytes(const hg_output *o) { return o->bytes; }
+
+/* Pushes what zlib or stdio holds to the file; durable != 0 also fsyncs it. */
+static int flush_stream(hg_output *o, int durable) {
+  if (o->status != 0) return o->status;
+  int fd = o->sync_fd;
+  if (o->gz != NULL) {
+    errno = 0;
+    const int code = gzflush(o->gz, Z_SYNC_FLUSH);
+    if (code != Z_OK) {
+      const int saved_errno = errno;
+      int zcode = code;
+      const char *zlib_message = gzerror(o->gz, &zcode);
+      return record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path,
+                    zlib_reason(zcode, zlib_message, saved_errno));
+    }
+  } else {
+    if (fflush(o->file) != 0)
+      return record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path, strerror(errno));
+    fd = fileno(o->file);
+  }
+  if (durable && fsync(fd) != 0 && errno != EINVAL)
+    return record(o, HEGETCL_ERR_IO, "cannot sync %s: %s", o->temp_path, strerror(errno));
+  return 0;
+}
+
+/* Notes the current position as a flush point. */
+static int note_flush(hg_output *o) {
+  if (o->n_flushes == o->cap_flushes) {
+    const size_t cap = o->cap_flushes ? 2 * o->cap_flushes : 16;
+    uint64_t *grown = realloc(o->flushes, cap * sizeof *grown);
+    if (grown == NULL)
+      return record(o, HEGETCL_ERR_NO_MEMORY, "no memory to note a flush of %s", o->path);
+    o->flushes = grown;
+    o->cap_flushes = cap;
+  }
+  o->flushes[o->n_flushes++] = o->bytes;
+  return 0;
+}
+
+int hg_output_sync(hg_output *o, int record_flush) {
+  if (flush_stream(o, 1) != 0) return o->status;
+  return record_flush ? note_flush(o) : 0;
+}
+
+char *hg_output_state(const hg_output *o) {
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream(&text, &size);
+  if (f == NULL) return NULL;
+  fprintf(f, "bytes=%" PRIu64 " crc32=%08lx flushes=", o->bytes, o->crc);
+  for (size_t i = 0; i < o->n_flushes; ++i) fprintf(f, "%s%" PRIu64, i ? "," : "", o->flushes[i]);
+  if (fclose(f) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* Reads "bytes=B crc32=C flushes=F1,F2,..." into its parts (*flushes malloc'ed); 0 or -1. */
+static int parse_state(const char *state, uint64_t *bytes, unsigned long *crc, uint64_t **flushes,
+                       size_t *n_flushes) {
+  *flushes = NULL;
+  *n_flushes = 0;
+  char *end = NULL;
+  if (strncmp(state, "bytes=", 6) != 0) return -1;
+  errno = 0;
+  *bytes = strtoull(state + 6, &end, 10);
+  if (end == state + 6 || errno != 0 || strncmp(end, " crc32=", 7) != 0) return -1;
+  const char *p = end + 7;
+  *crc = strtoul(p, &end, 16);
+  if (end != p + 8 || errno != 0 || strncmp(end, " flushes=", 9) != 0) return -1;
+  p = end + 9;
+  size_t count = *p != '\0';
+  for (const char *q = p; *q != '\0'; ++q) count += *q == ',';
+  if (count == 0) return 0;
+  *flushes = malloc(count * sizeof **flushes);
+  if (*flushes == NULL) return -1;
+  uint64_t previous = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const uint64_t at = strtoull(p, &end, 10);
+    if (end == p || errno != 0 || (*end != ',' && *end != '\0') ||
+        (*end == ',') != (i + 1 < count) || at <= previous || at > *bytes) {
+      free(*flushes);
+      *flushes = NULL;
+      return -1;
+    }
+    (*flushes)[i] = previous = at;
+    p = end + 1;
+  }
+  *n_flushes = count;
+  return 0;
+}
+
+int hg_output_resume(hg_output *o, const char *source, const char *state) {
+  if (o->status != 0) return o->status;
+  uint64_t bytes = 0, *flushes = NULL;
+  unsigned long crc = 0;
+  size_t n_flushes = 0;
+  if (parse_state(state, &bytes, &crc, &flushes, &n_flushes) != 0)
+    return record(o, HEGETCL_ERR_INPUT,
+                  "%s: the checkpoint's description of it, \"%.200s\", is malformed (want "
+                  "bytes=B crc32=C flushes=F1,F2,...)",
+                  o->path, state);
+  const uint64_t start = o->bytes;
+  if (n_flushes > 0 && flushes[0] <= start) {
+    const uint64_t first = flushes[0];
+    free(flushes);
+    return record(o, HEGETCL_ERR_INPUT,
+                  "%s: the checkpoint records a flush at byte %" PRIu64 ", inside the %" PRIu64
+                  " bytes written again before the copy: it does not describe this file",
+                  o->path, first, start);
+  }
+  /* gzread also reads a plain file as it is */
+  errno = 0;
+  gzFile in = gzopen(source, "rb");
+  if (in == NULL) {
+    free(flushes);
+    return record(o, HEGETCL_ERR_IO, "cannot open %s, the events of the interrupted run: %s",
+                  source, errno ? strerror(errno) : "zlib ran out of memory");
+  }
+  char buffer[1 << 16];
+  uint64_t have = 0; /* bytes of source read */
+  size_t next_flush = 0;
+  while (o->status == 0 && have < bytes) {
+    const uint64_t left = bytes - have;
+    const unsigned want = left < sizeof buffer ? (unsigned)left : (unsigned)sizeof buffer;
+    const int got = gzread(in, buffer, want);
+    if (got <= 0) break; /* the end, or a gzip stream cut off: what came before is checked */
+    size_t from = 0;
+    if (have < start) from = start - have < (uint64_t)got ? (size_t)(start - have) : (size_t)got;
+    while (from < (size_t)got && o->status == 0) {
+      /* up to the next flush point, if it falls in this chunk */
+      size_t to = (size_t)got;
+      if (next_flush < n_flushes && flushes[next_flush] < have + (uint64_t)got)
+        to = (size_t)(flushes[next_flush] - have);
+      hg_output_write(o, buffer + from, to - from);
+      from = to;
+      if (next_flush < n_flushes && o->bytes == flushes[next_flush]) {
+        flush_stream(o, 0);
+        note_flush(o);
+        ++next_flush;
+      }
+    }
+    have += (uint64_t)got;
+  }
+  gzclose(in);
+  free(flushes);
+  if (o->status != 0) return o->status;
+  if (have < bytes)
+    return record(o, HEGETCL_ERR_INPUT,
+                  "%s holds %" PRIu64 " bytes of events, fewer than the %" PRIu64
+                  " the checkpoint recorded: it is not the file the checkpoint continues (or it "
+                  "was cut short)",
+                  source, have, bytes);
+  if (o->crc != crc)
+    return record(o, HEGETCL_ERR_INPUT,
+                  "%s does not match the checkpoint: its first %" PRIu64
+                  " bytes (with the header written again) have CRC-32 %08lx, the checkpoint "
+                  "recorded %08lx; was it changed, or is the run card another?",
+                  source, bytes, o->crc, crc);
+  return 0;
 }

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* An output file written under path + ".tmp", plain or gzip-compressed, renamed when complete. */
+/* An output file written under path + ".tmp", plain or gzip-compressed, renamed when complete;
+ * what a checkpoint needs to continue one exactly after an interruption (README.md, "Long runs").
+ */
 #ifndef HG_OUTPUT_FILE_H
 #define HG_OUTPUT_FILE_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+/* The names beside path: the file being written, and the completed part of an interrupted one. */
+#define HG_OUTPUT_TEMP_SUFFIX ".tmp"
+#define HG_OUTPUT_PARTIAL_SUFFIX ".partial"
 
 /* Every int below is 0 on success or a negative hegetcl_status (hegetcl/status.h):
  * HEGETCL_ERR_IO (open, write, close, rename), HEGETCL_ERR_INPUT (a refused argument),
@@ -50,10 +57,41 @@ const char *hg_output_path(const hg_output *o);
 int hg_output_check_text(hg_output *o, const char *field, const char *text, int allow_newlines);
 
 /* Closes and frees o (a NULL o is a no-op returning 0). commit != 0 renames the temporary file to
- * the path when every write succeeded and it was flushed, synced and closed without error;
- * otherwise it is removed and the failure returned with its message. commit == 0 removes the
- * temporary file and returns nonzero only when it could not be removed. */
+ * the path when every write succeeded and it was flushed, synced and closed without error (and
+ * then removes a path + ".partial" left by an interrupted run); otherwise it is removed and the
+ * failure returned with its message. commit == 0 removes the temporary file and returns nonzero
+ * only when it could not be removed. */
 int hg_output_close(hg_output *o, int commit, char *message, size_t message_size);
+
+/* Bytes written so far (before compression). */
+uint64_t hg_output_bytes(const hg_output *o);
+
+/* Makes everything written so far durable: flushed through stdio or zlib (Z_SYNC_FLUSH, so that a
+ * gzip file cut off after this point still decompresses up to it) and fsync'ed. record != 0
+ * notes the point as a flush of the stream: a gzip stream's bytes depend on where it was flushed,
+ * so hg_output_resume flushes again at every recorded point. Returns 0 or the sticky failure. */
+int hg_output_sync(hg_output *o, int record);
+
+/* One line describing what o holds, for a checkpoint: "bytes=B crc32=C flushes=F1,F2,..." (B
+ * bytes before compression, their zlib CRC-32 in hex, the recorded flush points). malloc'ed; NULL
+ * without memory. */
+char *hg_output_state(const hg_output *o);
+
+/* Continues o, just opened and holding a prefix of the file that state describes (e.g. its header
+ * written again), from source: copies source's bytes (decompressed when it is gzip) from
+ * hg_output_bytes(o) up to state's B, flushing again at state's recorded points, then checks that
+ * the B bytes now written have state's CRC-32. A source shorter than B bytes, or another CRC,
+ * is refused (HEGETCL_ERR_INPUT, recorded on o, naming source and both numbers): it is not the
+ * file the state describes. Returns 0 or the sticky failure. */
+int hg_output_resume(hg_output *o, const char *source, const char *state);
+
+/* Like hg_output_close(o, 1, ...), but renames the temporary file to path + ".partial": the
+ * completed part of an interrupted output, under a name that says so. */
+int hg_output_keep_partial(hg_output *o, char *message, size_t message_size);
+
+/* If path + ".tmp" exists (left by a run that was killed), renames it to path + ".partial", so
+ * that the next hg_output_open(path) does not truncate it; 0, or HEGETCL_ERR_IO with message. */
+int hg_output_keep_stale_temp(const char *path, char *message, size_t message_size);
 
 /* Nonzero when path ends in ".gz". */
 int hg_output_path_is_gzip(const char *path);

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* p p -> n photons cross sections: configuration checks, the sampler program, and VEGAS. */
+/* p p -> n photons cross sections: configuration checks, the sampler program, VEGAS, unweighted
+ * events, and the checkpoints that let a long run stop and go on (README.md, "Long runs"). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "amplitude/amplitude_internal.h"
 #include "analysis/histograms.h"
@@ -14,6 +17,7 @@
 #include "integrate/vegas.h"
 #include "pdf/lhapdf6_grid.h"
 #include "shared/kernel_names.h"
+#include "xsec/checkpoint.h"
 #include "xsec/params.h"
 
 static const char *const phase_space_names[] = {"collider", "rambo"};
@@ -135,6 +139,12 @@ typedef struct {
   int per_helicity;
   unsigned adapt_iterations;
   hg_histograms *histograms; /* NULL unless filled */
+  /* checkpoints */
+  const hegetcl_xsec_config *config;
+  const hegetcl_xsec_hooks *hooks;
+  const hegetcl_xsec_checkpointing *cp; /* NULL: none */
+  hg_vegas *vegas;
+  hegetcl_xsec_result *result;
 } xsec_run;
 
 /* xsec_sample's arguments that stay for the whole run, and its work-group size. */
@@ -201,6 +211,109 @@ static hegetcl_status end_iteration(void *user, uint32_t index, int adapting, ui
   return hg_histograms_end_iteration(r->histograms, n_events, variance);
 }
 
+/* Writes the run's state as the checkpoint (the histograms once the integration is complete, the
+ * unweighting's state and the event sink's description when given). */
+static hegetcl_status save_checkpoint(xsec_run *r, hegetcl_xsec_phase phase,
+                                      const hg_unweight_state *events, const char *sink) {
+  const hegetcl_xsec_checkpointing *cp = r->cp;
+  hg_ckpt_writer *w = hg_ckpt_writer_create(HG_XSEC_CKPT_KIND, HG_XSEC_CKPT_VERSION);
+  if (w == NULL) return hg_fail(r->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the checkpoint");
+  hg_ckpt_comment(w, "hegetcl xsec checkpoint: `hegetcl xsec --resume FILE`, run in the folder the "
+                     "run started in, continues it");
+  hg_ckpt_comment(w, "reals are C99 hexadecimal floating point (%%a): they read back bit for bit");
+  hg_ckpt_comment(w, "%s after %u VEGAS iterations%s", hegetcl_xsec_phase_name(phase),
+                  (unsigned)hg_vegas_iterations_done(r->vegas),
+                  events ? "; the unweighting's progress is below" : "");
+  hg_ckpt_put_text(w, "writer", cp->writer ? cp->writer : "");
+  hg_ckpt_put(w, "phase", "%s", hegetcl_xsec_phase_name(phase));
+  hg_ckpt_put_text(w, "device", r->ctx->info.name);
+  hg_ckpt_put_text(w, "run_card", cp->run_card ? cp->run_card : "");
+  hg_xsec_ckpt_put_config(w, r->config, cp->every_events);
+  hg_vegas_save(r->vegas, w);
+  if (phase != HEGETCL_XSEC_INTEGRATING && r->result->histograms != NULL)
+    hg_xsec_ckpt_put_histograms(w, r->result->histograms, r->result->n_histograms);
+  if (events != NULL) hg_unweight_save(events, w);
+  if (sink != NULL) hg_ckpt_put_text(w, "sink", sink);
+  char message[2048];
+  const int status = hg_ckpt_writer_commit(w, cp->path, message, sizeof message);
+  if (status != 0)
+    return hg_fail(r->ctx, (hegetcl_status)status, "writing the checkpoint: %s", message);
+  r->result->saved_iterations = hg_vegas_iterations_done(r->vegas);
+  return HEGETCL_OK;
+}
+
+/* After every VEGAS iteration. The histograms' sums of the combined iterations are not saved, so a
+ * run with histograms keeps the checkpoint of the end of the adaptation until the integration is
+ * complete (then the histograms are final and saved with it). */
+static hegetcl_status after_iteration(void *user) {
+  xsec_run *r = user;
+  if (r->histograms != NULL && hg_vegas_iterations_done(r->vegas) > r->adapt_iterations)
+    return HEGETCL_OK;
+  return save_checkpoint(r, HEGETCL_XSEC_INTEGRATING, NULL, NULL);
+}
+
+/* During the unweighting: the event sink makes its events durable and describes them. */
+static hegetcl_status during_unweighting(void *user, const hg_unweight_state *state, int stopping) {
+  xsec_run *r = user;
+  char *sink = NULL;
+  hegetcl_status status = r->hooks->events_checkpoint(r->hooks->sink_user, stopping, &sink);
+  if (status == HEGETCL_OK && sink == NULL)
+    status = hg_fail(r->ctx, HEGETCL_ERR_NO_MEMORY, "the event sink gave no state to checkpoint");
+  if (status == HEGETCL_OK) status = save_checkpoint(r, HEGETCL_XSEC_UNWEIGHTING, state, sink);
+  free(sink);
+  return status;
+}
+
+/* A fresh run writes its checkpoint at path only when no unfinished run's is there. */
+static hegetcl_status check_fresh_path(hegetcl_context *ctx, const char *path) {
+  if (access(path, F_OK) != 0 && errno == ENOENT) return HEGETCL_OK;
+  hegetcl_xsec_checkpoint_info info;
+  char message[2048];
+  const hegetcl_status status = hegetcl_xsec_checkpoint_read(path, &info, message, sizeof message);
+  const hegetcl_xsec_phase phase = info.phase;
+  const unsigned iterations = info.iterations;
+  hegetcl_xsec_checkpoint_info_free(&info);
+  if (status == HEGETCL_OK && phase == HEGETCL_XSEC_FINISHED) return HEGETCL_OK;
+  if (status == HEGETCL_OK)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "checkpoint %s holds an unfinished run (%s, %u VEGAS iterations done): resume "
+                   "it, or remove the file to start afresh",
+                   path, hegetcl_xsec_phase_name(phase), iterations);
+  return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                 "checkpoint %s exists and is not a finished run's checkpoint (%s): remove it or "
+                 "choose another file",
+                 path, message);
+}
+
+/* Reads the checkpoint a run resumes from: checked against the configuration, not finished. */
+static hegetcl_status open_resume(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                  const hegetcl_xsec_checkpointing *cp, hg_ckpt *c,
+                                  hegetcl_xsec_phase *phase) {
+  hegetcl_xsec_checkpoint_info info;
+  char message[2048];
+  hegetcl_status status = hegetcl_xsec_checkpoint_read(cp->path, &info, message, sizeof message);
+  *phase = info.phase;
+  if (status == HEGETCL_OK && info.phase == HEGETCL_XSEC_FINISHED) {
+    char events[96] = "";
+    if (config->unweighted_events > 0)
+      snprintf(events, sizeof events, ", %llu unweighted events",
+               (unsigned long long)info.events_written);
+    status = hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "checkpoint %s: the run finished (sigma = %.6e +- %.2e fb%s): there is "
+                     "nothing to resume",
+                     cp->path, info.sigma_fb, info.error_fb, events);
+  } else if (status != HEGETCL_OK) {
+    hg_fail(ctx, status, "%s", message);
+  }
+  hegetcl_xsec_checkpoint_info_free(&info);
+  if (status != HEGETCL_OK) return status;
+  status = (hegetcl_status)hg_ckpt_read(cp->path, HG_XSEC_CKPT_KIND, HG_XSEC_CKPT_VERSION, c);
+  if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", c->message);
+  if (hg_xsec_ckpt_check_config(c, config, cp->every_events, message, sizeof message) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", message);
+  return HEGETCL_OK;
+}
+
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
                                   void *host, const char *what, cl_mem *out) {
   cl_int err = CL_SUCCESS;
@@ -216,8 +329,7 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
 }
 
 hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
-                                     const hegetcl_xsec_hooks *hooks,
-                                     hegetcl_xsec_result *result) {
+                                     const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   memset(result, 0, sizeof *result);
   if (config->unweighted_events > 0 && (hooks == NULL || hooks->sink == NULL))
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
@@ -225,16 +337,46 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                    (unsigned long long)config->unweighted_events);
   hegetcl_status status = validate(ctx, config);
   if (status != HEGETCL_OK) return status;
+  const hegetcl_xsec_checkpointing *cp = hooks ? hooks->checkpointing : NULL;
+  const int checkpoints = cp != NULL && cp->path != NULL && cp->path[0] != '\0';
+  if (cp != NULL && cp->resume && !checkpoints)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "resuming needs the checkpoint's path");
+  if (checkpoints && config->unweighted_events > 0 &&
+      (hooks->events_checkpoint == NULL || hooks->events_resume == NULL))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "checkpoints of a run with unweighted events need the events_checkpoint and "
+                   "events_resume hooks (the event file must continue where it stopped)");
+  hg_ckpt saved;
+  memset(&saved, 0, sizeof saved);
+  hegetcl_xsec_phase resume_phase = 0;
+  if (checkpoints && cp->resume) {
+    status = open_resume(ctx, config, cp, &saved, &resume_phase);
+    if (status != HEGETCL_OK) {
+      hg_ckpt_free(&saved);
+      return status;
+    }
+    result->resumed = (int)resume_phase;
+  } else if (checkpoints) {
+    status = check_fresh_path(ctx, cp->path);
+    if (status != HEGETCL_OK) return status;
+  }
   const unsigned n = config->process.n_photons, dims = dims_of(config);
   const size_t batch = config->vegas.batch_size;
   xsec_run run = {.ctx = ctx,
                   .seed = config->vegas.seed,
                   .per_helicity = config->helicity == HEGETCL_HELICITY_SAMPLED,
-                  .adapt_iterations = config->vegas.adapt_iterations};
+                  .adapt_iterations = config->vegas.adapt_iterations,
+                  .config = config,
+                  .hooks = hooks,
+                  .cp = checkpoints ? cp : NULL,
+                  .result = result};
   hegetcl_pdf *pdf = NULL;
   double *grid = NULL;
   hg_vegas *vegas = NULL;
   char message[2048];
+  char *sink_state = NULL;
+  hg_unweight_state events_state;
+  memset(&events_state, 0, sizeof events_state);
   status = hegetcl_pdf_open(config->pdf_set, config->pdf_member, &pdf, message, sizeof message);
   if (status != HEGETCL_OK) {
     hg_fail(ctx, status, "%s", message);
@@ -309,8 +451,8 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     status = make_buffer(ctx, CL_MEM_READ_WRITE, fills * sizeof(cl_float), NULL,
                          "observable values", &run.obs_value);
   if (status == HEGETCL_OK)
-    status = make_buffer(ctx, CL_MEM_READ_WRITE, fills * sizeof(cl_ushort), NULL,
-                         "observable bins", &run.obs_bin);
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, fills * sizeof(cl_ushort), NULL, "observable bins",
+                         &run.obs_bin);
   if (status == HEGETCL_OK && config->histograms)
     status = hg_histograms_create(ctx, program, n, &config->binning, batch, run.params,
                                   run.obs_value, run.obs_bin, &run.histograms);
@@ -320,19 +462,62 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   if (status != HEGETCL_OK) goto done;
   status = hg_vegas_create(ctx, program, dims, &config->vegas, &vegas);
   if (status != HEGETCL_OK) goto done;
+  run.vegas = vegas;
   hg_vegas_set_observer(vegas, end_iteration, &run);
+  if (cp != NULL) hg_vegas_set_stop(vegas, cp->stop);
+  if (resume_phase != 0) {
+    status = hg_vegas_load(vegas, &saved);
+    if (status == HEGETCL_OK && run.histograms != NULL &&
+        resume_phase == HEGETCL_XSEC_INTEGRATING &&
+        hg_vegas_iterations_done(vegas) > run.adapt_iterations)
+      status = hg_fail(ctx, HEGETCL_ERR_INPUT,
+                       "%s holds combined iterations without their histogram sums: the "
+                       "checkpoint is corrupt",
+                       cp->path);
+    if (status == HEGETCL_OK && resume_phase == HEGETCL_XSEC_UNWEIGHTING) {
+      const int loaded = hg_unweight_load(&events_state, &saved) == 0 &&
+                         hg_ckpt_get_text(&saved, "sink", &sink_state) == 0;
+      if (!loaded) status = hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", saved.message);
+    }
+    if (status != HEGETCL_OK) goto done;
+    result->saved_iterations = hg_vegas_iterations_done(vegas);
+  } else if (run.cp != NULL) {
+    status = save_checkpoint(&run, HEGETCL_XSEC_INTEGRATING, NULL, NULL); /* claims the path */
+    if (status != HEGETCL_OK) goto done;
+  }
+  if (run.cp != NULL) hg_vegas_set_checkpoint(vegas, after_iteration, &run);
   const hg_vegas_buffers buffers = {run.factor, run.amp->me, run.bins};
   status = hg_vegas_integrate(vegas, sample_batch, &run, &buffers, hooks ? hooks->progress : NULL,
                               hooks ? hooks->progress_user : NULL, &result->vegas);
-  if (status == HEGETCL_OK && run.histograms != NULL)
+  if (status != HEGETCL_OK) goto done;
+  if (hg_vegas_stopped(vegas)) {
+    result->stopped = HEGETCL_XSEC_INTEGRATING; /* the checkpoint holds the last saved iteration */
+    goto done;
+  }
+  if (run.histograms != NULL) {
     result->histograms = hg_histograms_take(run.histograms, &result->n_histograms);
-  if (status == HEGETCL_OK && config->unweighted_events > 0) {
-    if (hooks->events_begin) status = hooks->events_begin(result, hooks->sink_user);
+    if (resume_phase == HEGETCL_XSEC_UNWEIGHTING) {
+      const int loaded =
+          hg_xsec_ckpt_get_histograms(&saved, result->histograms, result->n_histograms) == 0;
+      if (!loaded) status = hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", saved.message);
+      if (status != HEGETCL_OK) goto done;
+    }
+  }
+  if (config->unweighted_events > 0) {
+    /* a resumed unweighting goes on in the event file where its checkpoint left it */
+    const int go_on = resume_phase == HEGETCL_XSEC_UNWEIGHTING && sink_state[0] != '\0';
+    if (go_on)
+      status = hooks->events_resume(result, sink_state, hooks->sink_user);
+    else if (hooks->events_begin)
+      status = hooks->events_begin(result, hooks->sink_user);
+    if (status == HEGETCL_OK && run.cp != NULL && !go_on) {
+      memset(&events_state, 0, sizeof events_state);
+      status = save_checkpoint(&run, HEGETCL_XSEC_UNWEIGHTING, &events_state, "");
+    }
     hg_unweight_inputs in = {.program = program,
                              .n_photons = n,
                              .quark_pid = config->quark_pid,
-                             .both_orientations =
-                                 config->orientation == HEGETCL_ORIENTATION_BOTH,
+                             .both_orientations = config->orientation == HEGETCL_ORIENTATION_BOTH,
                              .helicity_sampled = run.per_helicity,
                              .seed = config->vegas.seed,
                              .batch = batch,
@@ -344,12 +529,27 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                              .params = run.params,
                              .pdf = run.pdf,
                              .factor = run.factor,
-                             .me = run.amp->me};
+                             .me = run.amp->me,
+                             .resume = go_on ? &events_state : NULL,
+                             .checkpoint_every = run.cp != NULL ? cp->every_events : 0,
+                             .checkpoint = run.cp != NULL ? during_unweighting : NULL,
+                             .checkpoint_user = &run,
+                             .stop = cp != NULL ? cp->stop : NULL};
+    int stopped = 0;
     if (status == HEGETCL_OK) status = hg_vegas_upload_last_grid(vegas, &in.grid);
     if (status == HEGETCL_OK)
       status = hg_unweight_run(ctx, &in, hooks->sink, hooks->sink_user, hooks->events_progress,
-                               hooks->events_progress_user, &result->unweighting);
+                               hooks->events_progress_user, &result->unweighting, &stopped,
+                               &events_state);
+    if (status != HEGETCL_OK) goto done;
+    if (stopped) {
+      result->stopped = HEGETCL_XSEC_UNWEIGHTING;
+      goto done;
+    }
   }
+  if (run.cp != NULL)
+    status = save_checkpoint(&run, HEGETCL_XSEC_FINISHED,
+                             config->unweighted_events > 0 ? &events_state : NULL, NULL);
 done:
   hg_histograms_destroy(run.histograms);
   hg_vegas_destroy(vegas);
@@ -362,6 +562,8 @@ done:
   if (run.obs_bin) clReleaseMemObject(run.obs_bin);
   hegetcl_amplitude_destroy(run.amp);
   free(grid);
+  free(sink_state);
+  hg_ckpt_free(&saved);
   hegetcl_pdf_close(pdf);
   return status;
 }

@@ -43,6 +43,8 @@ typedef struct {
   unsigned combined_iterations;
   double max_weight; /* the largest weight of the iteration */
   double seconds;    /* wall time of the iteration */
+  double variance;   /* error^2, exactly as the combination used it */
+  int restored;      /* 1: done before the run was resumed (read back from the checkpoint) */
 } hegetcl_vegas_iteration;
 
 typedef void (*hegetcl_vegas_progress)(const hegetcl_vegas_iteration *iteration, void *user);

@@ -4,6 +4,7 @@
 #ifndef HEGETCL_XSEC_H
 #define HEGETCL_XSEC_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -80,7 +81,62 @@ typedef struct {
   hegetcl_histogram *histograms; /* config.histograms: the combined histograms (owned) */
   size_t n_histograms;
   hegetcl_unweighting_result unweighting; /* config.unweighted_events > 0 */
+  /* Long runs (hegetcl_xsec_checkpointing): */
+  int stopped;               /* 0: the run is complete; else a hegetcl_xsec_phase: it stopped
+                                there on request, and the result holds what was done */
+  int resumed;               /* 0: a fresh run; else the phase it was resumed in */
+  uint32_t saved_iterations; /* iterations done that the checkpoint holds (when stopped) */
 } hegetcl_xsec_result;
+
+/* Where a run stands, as a checkpoint says. */
+typedef enum {
+  HEGETCL_XSEC_INTEGRATING = 1, /* VEGAS iterations */
+  HEGETCL_XSEC_UNWEIGHTING = 2, /* sigma known, events being written */
+  HEGETCL_XSEC_FINISHED = 3     /* nothing left to do */
+} hegetcl_xsec_phase;
+const char *hegetcl_xsec_phase_name(hegetcl_xsec_phase phase);
+
+/* Long runs (README.md, "Long runs"): the run's state is saved in a checkpoint file, written
+ * under path + ".tmp" and renamed, at its start, after every VEGAS iteration, when the integration
+ * is complete, every every_events events of the unweighting, when it stops on request and when it
+ * finishes. A run resumed from it gives the same numbers and events, bit for bit, as one that
+ * was never stopped, on the same device. With histograms, the combined iterations' histogram
+ * sums are not in the checkpoint: the file keeps the state at the end of the adaptation until
+ * the integration is complete, and a run stopped in between repeats its combined iterations. */
+typedef struct {
+  const char *path;      /* the checkpoint file; NULL: none (stop still works) */
+  int resume;            /* 1: continue the run saved in path (HEGETCL_ERR_INPUT naming the file
+                            and the problem when it is missing, corrupt, of another format version,
+                            of another configuration, naming the setting and both values, or
+                            finished); 0: a fresh run, which refuses to replace a checkpoint of an
+                            unfinished run */
+  uint64_t every_events; /* unweighting: checkpoint after the batch whose events pass a multiple
+                            of this (0: only when stopping); a setting of the run, as it fixes
+                            where a gzip event file is flushed */
+  const volatile sig_atomic_t *stop; /* non-zero (set e.g. by a signal handler): stop at the next
+                                        batch boundary after saving the checkpoint; the call
+                                        returns HEGETCL_OK with result->stopped set */
+  const char *run_card;              /* text kept in the checkpoint for the caller (may be NULL) */
+  const char *writer; /* program, version and commit, kept for people reading the file */
+} hegetcl_xsec_checkpointing;
+
+/* What a checkpoint says, read without a device (e.g. to check a command line before resuming). */
+typedef struct {
+  hegetcl_xsec_phase phase;
+  char *run_card, *writer, *device; /* malloc'ed; "" when absent */
+  uint32_t iterations;              /* VEGAS iterations done, adapting included */
+  unsigned combined_iterations;
+  double sigma_fb, error_fb; /* so far */
+  uint64_t events_written;   /* unweighted events written so far */
+  char *events_state;        /* the event sink's state ("" when none) */
+} hegetcl_xsec_checkpoint_info;
+
+/* Reads path's checkpoint: HEGETCL_ERR_IO when it cannot be read, HEGETCL_ERR_INPUT when it is no
+ * hegetcl xsec checkpoint, of another format version, cut short or corrupt, with message naming
+ * the file and the problem. Free info with hegetcl_xsec_checkpoint_info_free either way. */
+hegetcl_status hegetcl_xsec_checkpoint_read(const char *path, hegetcl_xsec_checkpoint_info *info,
+                                            char *message, size_t message_size);
+void hegetcl_xsec_checkpoint_info_free(hegetcl_xsec_checkpoint_info *info);
 
 /* Frees what a result owns (its histograms); the result itself is the caller's. */
 void hegetcl_xsec_result_free(hegetcl_xsec_result *result);
@@ -88,15 +144,22 @@ void hegetcl_xsec_result_free(hegetcl_xsec_result *result);
 /* Who hears about a run: progress after every iteration; with unweighted events, events_begin
  * once after the integration (result holds sigma and the histograms; a status other than
  * HEGETCL_OK stops), sink for every event, events_progress after every batch. Any may be NULL
- * (unweighted events need a sink). */
+ * (unweighted events need a sink). With checkpointing and unweighted events: events_checkpoint at
+ * every checkpoint of the unweighting, which makes the events given to sink so far durable and
+ * describes them in one line of text (malloc'ed into *state; the checkpoint keeps it; stopping is
+ * 1 when the run stops after it), and, resuming in the unweighting, events_resume instead of
+ * events_begin, with that text, to continue the events where they were. */
 typedef struct {
   hegetcl_vegas_progress progress;
   void *progress_user;
   hegetcl_status (*events_begin)(const hegetcl_xsec_result *result, void *user);
   hegetcl_event_sink sink;
-  void *sink_user; /* passed to events_begin and sink */
+  void *sink_user; /* passed to events_begin, sink, events_checkpoint and events_resume */
   hegetcl_events_progress events_progress;
   void *events_progress_user;
+  const hegetcl_xsec_checkpointing *checkpointing; /* NULL: no checkpoints, no stopping */
+  hegetcl_status (*events_checkpoint)(void *user, int stopping, char **state);
+  hegetcl_status (*events_resume)(const hegetcl_xsec_result *result, const char *state, void *user);
 } hegetcl_xsec_hooks;
 
 /* hegetcl_xsec_run with histograms and unweighted events (config.histograms,
