@@ -5,6 +5,7 @@
  * options: N_PHOTONS, AMP_REAL. */
 #include "analysis/histogram_layout.h"
 #include "analysis/observables.h"
+#include "integrate/weight.h"
 #include "shared/portable.h"
 #include "xsec/params.h"
 
@@ -34,7 +35,7 @@ histogram_reduce(__global const double *restrict params, __global const double *
   /* work-items that own no bin (narrow histograms) skip the scan */
   const hg_u32 stop = own0 < nb ? end : start;
   for (hg_u32 e = start; e < stop; ++e) {
-    double w = factor[e] * (double)me[e];
+    double w = hg_event_weight(factor[e], (double)me[e]);
     w = isfinite(w) ? w : 0.0;
     if (w == 0.0) continue; /* the same event for every work-item: no divergence */
     for (int f = first; f < first + fills; ++f) {

@@ -4,6 +4,7 @@
  * summed on the host, a scan inside each group: no atomics, so the event file does not depend on
  * the device or the batch size). Build options: those of xsec/event.h, AMP_REAL. */
 #include "events/record.h"
+#include "integrate/weight.h"
 #include "shared/philox.h"
 #include "xsec/event.h"
 
@@ -23,7 +24,7 @@ events_mark(__global const double *restrict factor, __global const AMP_REAL *res
   const int valid = e < n_events;
   const size_t ev = valid ? e : 0;
   const hg_u64 event = (((hg_u64)first_high << 32) | (hg_u64)first_low) + (hg_u64)ev;
-  const double raw = valid ? factor[ev] * (double)me[ev] : 0.0;
+  const double raw = valid ? hg_event_weight(factor[ev], (double)me[ev]) : 0.0;
   const int finite = isfinite(raw);
   const double w = finite ? raw : 0.0;
   const hg_philox_words r = hg_philox4x32_10(
@@ -86,6 +87,6 @@ events_gather(__global const double *restrict params, __global const double *res
   tail[HG_EVENT_X2] = ev.pt.x2;
   tail[HG_EVENT_HELICITY] = (double)ev.helicity;
   tail[HG_EVENT_MIRROR] = (double)(r.v[0] & 1u);
-  tail[HG_EVENT_WEIGHT_RATIO] = factor[e] * (double)me[e] / max_weight;
+  tail[HG_EVENT_WEIGHT_RATIO] = hg_event_weight(factor[e], (double)me[e]) / max_weight;
   tail[HG_EVENT_NUMBER] = (double)event;
 }

@@ -4,6 +4,7 @@
  * The largest weight is kept too (the unweighting's maximum). Build options: VEGAS_DIMS,
  * VEGAS_BINS (<= 255), AMP_REAL (the |M|^2 buffer's type). */
 #include "integrate/reduce_layout.h"
+#include "integrate/weight.h"
 #include "shared/kernel_names.h"
 #include "shared/portable.h"
 
@@ -29,7 +30,7 @@ vegas_reduce(__global const double *restrict factor, __global const AMP_REAL *re
     const hg_u32 event = base + t;
     const int valid = event < end;
     const size_t e = valid ? event : start;
-    double w = factor[e] * (use_me ? (double)me[e] : 1.0);
+    double w = hg_event_weight(factor[e], use_me ? (double)me[e] : 1.0);
     const int finite = isfinite(w);
     nonfinite += (valid && !finite) ? 1.0 : 0.0;
     w = (valid && finite) ? w : 0.0;
