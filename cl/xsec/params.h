@@ -28,5 +28,7 @@
 /* The iteration number of the counter for unweighted-event generation (VEGAS iterations count
  * from 0 and never reach it). */
 #define HG_ITERATION_EVENTS 0x80000000u
+/* ... and of the events a float run checks against double (xsec/precision_check.c) */
+#define HG_ITERATION_PRECISION_CHECK 0x80000001u
 
 #endif

@@ -243,6 +243,14 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_number(&j, "build_seconds", r->build_seconds);
   hg_json_number(&j, "max_weight_fb", r->vegas.max_weight);
   hg_json_end_object(&j);
+  if (r->float_checked > 0) {
+    hg_json_object(&j, "float_check");
+    hg_json_uint(&j, "events", r->float_checked);
+    hg_json_number(&j, "max_rel_deviation", r->float_max_deviation);
+    hg_json_number(&j, "mean_rel_deviation", r->float_mean_deviation);
+    hg_json_number(&j, "sigma_rel_deviation", r->float_sigma_deviation);
+    hg_json_end_object(&j);
+  }
   if (c->unweighted_events > 0) {
     const hegetcl_unweighting_result *u = &r->unweighting;
     hg_json_object(&j, "unweighting");
@@ -621,6 +629,12 @@ int hg_cli_xsec(int argc, char **argv) {
            r.vegas.reached_target || !(c->vegas.target_rel_error > 0)
                ? ""
                : "  [target error NOT reached: raise --max-events]");
+    if (r.float_checked > 0)
+      printf("float |M|^2 against double on %llu events inside the cuts: largest deviation %.2e, "
+             "mean %.2e, of their sum %.2e%s\n",
+             (unsigned long long)r.float_checked, r.float_max_deviation, r.float_mean_deviation,
+             r.float_sigma_deviation,
+             r.float_sigma_deviation > 1e-4 ? "  [large for sigma: use --precision double]" : "");
     if (c->unweighted_events > 0) {
       const hegetcl_unweighting_result *u = &r.unweighting;
       printf("unweighted: %llu events to %s from %llu weighted (efficiency %.3e) in %.2f s, "

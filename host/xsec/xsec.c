@@ -19,6 +19,7 @@
 #include "shared/kernel_names.h"
 #include "xsec/checkpoint.h"
 #include "xsec/params.h"
+#include "xsec/precision_check.h"
 
 static const char *const phase_space_names[] = {"collider", "rambo"};
 static const char *const orientation_names[] = {"both", "u-first"};
@@ -179,7 +180,7 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
   xsec_run *r = user;
   const cl_uint first_low = (cl_uint)first_event, first_high = (cl_uint)(first_event >> 32);
   const cl_uint n = (cl_uint)n_events, it = iteration;
-  const int combined = iteration >= r->adapt_iterations && iteration != HG_ITERATION_EVENTS;
+  const int combined = iteration >= r->adapt_iterations && iteration < HG_ITERATION_EVENTS;
   const cl_uint fill = r->histograms != NULL && combined;
   cl_int err = clSetKernelArg(r->sample, 1, sizeof(cl_mem), &grid);
   err |= clSetKernelArg(r->sample, 15, sizeof(cl_uint), &fill);
@@ -493,6 +494,21 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   if (hg_vegas_stopped(vegas)) {
     result->stopped = HEGETCL_XSEC_INTEGRATING; /* the checkpoint holds the last saved iteration */
     goto done;
+  }
+  if (config->process.precision == HEGETCL_PRECISION_FLOAT) {
+    /* how far the float amplitudes stray: a sample of events from the final grid, again in double */
+    const size_t k = batch < HG_PRECISION_CHECK_EVENTS ? batch : HG_PRECISION_CHECK_EVENTS;
+    cl_mem last_grid = NULL;
+    size_t checked = 0;
+    status = hg_vegas_upload_last_grid(vegas, &last_grid);
+    if (status == HEGETCL_OK)
+      status = sample_batch(&run, HG_ITERATION_PRECISION_CHECK, 0, k, last_grid);
+    if (status == HEGETCL_OK)
+      status = hg_precision_check(ctx, run.amp, run.factor, k, run.per_helicity, &checked,
+                                  &result->float_max_deviation, &result->float_mean_deviation,
+                                  &result->float_sigma_deviation);
+    if (status != HEGETCL_OK) goto done;
+    result->float_checked = checked;
   }
   if (run.histograms != NULL) {
     result->histograms = hg_histograms_take(run.histograms, &result->n_histograms);

@@ -86,6 +86,12 @@ typedef struct {
                                 there on request, and the result holds what was done */
   int resumed;               /* 0: a fresh run; else the phase it was resumed in */
   uint32_t saved_iterations; /* iterations done that the checkpoint holds (when stopped) */
+  /* A float run (process.precision float: double phase space, float amplitudes) evaluates up to
+   * 4096 of its events inside the cuts again in double after the integration: how many, the
+   * largest and mean |me_float / me_double - 1|, and that of the sample's sum of weights
+   * (float_checked = 0: not a float run). */
+  uint64_t float_checked;
+  double float_max_deviation, float_mean_deviation, float_sigma_deviation;
 } hegetcl_xsec_result;
 
 /* Where a run stands, as a checkpoint says. */

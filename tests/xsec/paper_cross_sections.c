@@ -131,6 +131,23 @@ static void float_and_double_amplitudes_agree(void **state) {
     fail_msg("double %.8e fb, float %.8e fb: more apart than float rounding", d.vegas.estimate,
              f.vegas.estimate);
   check_pull("double vs float", d.vegas.estimate, d.vegas.error, f.vegas.estimate, f.vegas.error);
+  /* the float run checks a sample of its own events against double and says how far it strays;
+   * the double run has nothing to check */
+  print_message("# float check: %llu events, largest deviation %.2e, mean %.2e, of the sum %.2e\n",
+                (unsigned long long)f.float_checked, f.float_max_deviation,
+                f.float_mean_deviation, f.float_sigma_deviation);
+  assert_int_equal(d.float_checked, 0);
+  if (f.float_checked < 2000 || f.float_checked > 4096)
+    fail_msg("the float run checked %llu events, expected most of 4096 (those inside the cuts)",
+             (unsigned long long)f.float_checked);
+  /* float rounds at 6e-8: a deviation of exactly 0 over thousands of events would mean the check
+   * compared float with itself; 1e-3 would mean a float amplitude lost most of its digits */
+  if (!(f.float_max_deviation > 0.0 && f.float_max_deviation < 1e-3))
+    fail_msg("largest float deviation %.3e outside (0, 1e-3)", f.float_max_deviation);
+  if (!(f.float_mean_deviation > 1e-9 && f.float_mean_deviation < 1e-4))
+    fail_msg("mean float deviation %.3e outside (1e-9, 1e-4)", f.float_mean_deviation);
+  if (!(f.float_sigma_deviation < 1e-5))
+    fail_msg("float moves the sample's sum of weights by %.3e", f.float_sigma_deviation);
 }
 
 static void same_seed_gives_the_same_sigma_whatever_the_batch(void **state) {
