@@ -75,10 +75,11 @@ static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_process *p) {
                    (int)p->engine);
   const unsigned max = engine_max_photons[p->engine];
   if (p->n_photons < 2 || p->n_photons > max)
-    return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                   "n_photons = %u: the %s engine takes 2 to %u photons%s", p->n_photons,
-                   engine_names[p->engine], max,
-                   max < 12 ? "; the recursive engine takes up to 12" : "");
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "n_photons = %u: the %s engine takes 2 to %u photons%s",
+                   p->n_photons, engine_names[p->engine], max,
+                   max < 12 && p->n_photons > max
+                       ? "; the recursive engine takes up to 12 (--engine recursive)"
+                       : "");
   if (p->precision != HEGETCL_PRECISION_DOUBLE && p->precision != HEGETCL_PRECISION_FLOAT)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "precision %d is not float or double",
                    (int)p->precision);
@@ -278,6 +279,18 @@ hegetcl_status hg_amplitude_reserve(hegetcl_amplitude *amp, size_t n_events) {
   hegetcl_context *ctx = amp->ctx;
   const size_t real = hg_amplitude_real_size(amp);
   const size_t n_particles = amp->process.n_photons + 2;
+  /* the momenta are the largest buffer: checked against the device's limit before asking for it,
+   * so the message can say how many events fit */
+  const size_t per_event = 4 * n_particles * real;
+  const unsigned long long limit = ctx->info.max_buffer_bytes;
+  if (limit > 0 && (n_events > SIZE_MAX / per_event || n_events * per_event > limit))
+    return hg_fail(ctx, HEGETCL_ERR_DEVICE_MEMORY,
+                   "%zu events at once need %.3g GiB for their momenta (%zu bytes each), more than "
+                   "%s allows in one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE = %.3g GiB): pass at "
+                   "most %llu events per call (hegetcl xsec: a smaller --batch)",
+                   n_events, (double)n_events * (double)per_event / 1073741824.0, per_event,
+                   ctx->info.name, (double)limit / 1073741824.0,
+                   (unsigned long long)(limit / per_event));
   cl_int err = CL_SUCCESS;
   amp->momenta =
       clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 4 * n_particles * n_events * real, NULL, &err);

@@ -42,6 +42,16 @@ static int fail(const char *what, hegetcl_status status, const char *message) {
   return 1;
 }
 
+/* "auto" fell back to a device that is not a GPU: said on stderr, so that a slow run on the CPU
+ * is never a surprise. */
+static void hg_cli_note_auto_without_gpu(const hegetcl_device_info *info) {
+  fprintf(stderr,
+          "hegetcl: note: --device auto found no GPU, so this runs on %s (%s), which is not a "
+          "GPU; `hegetcl devices` lists what was found, --device gpu makes a missing GPU an "
+          "error\n",
+          info->name, info->platform);
+}
+
 static int cmd_devices(void) {
   hegetcl_device_info infos[64];
   size_t count = 0;
@@ -49,10 +59,12 @@ static int cmd_devices(void) {
   const hegetcl_status status = hegetcl_device_list(infos, 64, &count, message, sizeof message);
   if (status != HEGETCL_OK) return fail("listing devices", status, message);
   for (size_t i = 0; i < count && i < 64; ++i)
-    printf("%u:%u  %s  [%s; %s; %s; fp64 %s; %u compute units; %s]\n", infos[i].platform_index,
-           infos[i].device_index, infos[i].name, infos[i].platform, infos[i].device_version,
-           infos[i].opencl_c_version, infos[i].has_fp64 ? "yes" : "no", infos[i].compute_units,
-           infos[i].is_gpu ? "GPU" : "not a GPU");
+    printf("%u:%u  %s  [%s; %s; %s; fp64 %s; %u compute units; %.1f GiB, buffers up to %.1f "
+           "GiB; %s]\n",
+           infos[i].platform_index, infos[i].device_index, infos[i].name, infos[i].platform,
+           infos[i].device_version, infos[i].opencl_c_version, infos[i].has_fp64 ? "yes" : "no",
+           infos[i].compute_units, (double)infos[i].global_memory_bytes / 1073741824.0,
+           (double)infos[i].max_buffer_bytes / 1073741824.0, infos[i].is_gpu ? "GPU" : "not a GPU");
   return 0;
 }
 
@@ -174,6 +186,14 @@ static int cmd_me(int argc, char **argv) {
     fprintf(stderr, "hegetcl: error: me needs at least one reference file\n");
     return 2;
   }
+  for (int i = first_file; i < argc; ++i)
+    if (argv[i][0] == '-') {
+      fprintf(stderr,
+              "hegetcl: error: me: %s after the reference file %s: options come first (hegetcl "
+              "me [OPTIONS] FILE...)\n",
+              argv[i], argv[first_file]);
+      return 2;
+    }
   hegetcl_context *ctx = NULL;
   hegetcl_status status = hegetcl_context_create(o.device, &ctx);
   if (status != HEGETCL_OK) {
@@ -183,6 +203,7 @@ static int cmd_me(int argc, char **argv) {
   }
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
+  if (info.auto_without_gpu) hg_cli_note_auto_without_gpu(&info);
   printf("device: %s (%s; %s; driver %s)\n", info.name, info.platform, info.device_version,
          info.driver_version);
   int rc = 0;

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/xsec_options.h"
 #include "config/run_card.h"
@@ -162,7 +164,22 @@ static int parse_real(const origin *at, const char *value, double *out) {
   errno = 0;
   const double x = strtod(value, &end);
   if (end == value || *end != '\0' || errno != 0 || !isfinite(x))
-    return bad(at, value, "not a finite number");
+    return bad(at, value,
+               "not a finite number: write a plain number such as 20 or 1.4e4 (no units)");
+  *out = x;
+  return 1;
+}
+
+/* What a real option must also be, beyond a finite number. */
+typedef enum { REAL_POSITIVE, REAL_NON_NEGATIVE, REAL_NON_ZERO } real_rule;
+
+/* A finite number that meets its option's rule; why names the rule and what the option means. */
+static int parse_real_rule(const origin *at, const char *value, real_rule rule, const char *why,
+                           double *out) {
+  double x = 0.0;
+  if (!parse_real(at, value, &x)) return 0;
+  const int ok = rule == REAL_POSITIVE ? x > 0.0 : rule == REAL_NON_NEGATIVE ? x >= 0.0 : x != 0.0;
+  if (!ok) return bad(at, value, why);
   *out = x;
   return 1;
 }
@@ -181,13 +198,14 @@ static int parse_bins(const origin *at, const char *value, hegetcl_bins *out) {
       hi = strtod(end2 + 1, &end3);
       if (end3 != end2 + 1 && *end3 == '\0' && errno == 0 && bins >= 1 && bins <= 100000 &&
           isfinite(lo) && isfinite(hi)) {
+        if (!(hi > lo)) return bad(at, value, "the upper edge HI must be above the lower LO");
         *out = (hegetcl_bins){(unsigned)bins, lo, hi};
         return 1;
       }
     }
   }
-  return bad(at, value, "must be BINS:LO:HI, e.g. 50:0:500 (a whole number of bins, then the "
-                        "lower and upper edge)");
+  return bad(at, value, "must be BINS:LO:HI, e.g. 50:0:500 (1 to 100000 bins, then the lower and "
+                        "upper edge)");
 }
 
 static int copy_text(const origin *at, const char *value, char *out, size_t size) {
@@ -228,7 +246,10 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
   case O_SEED:
     return parse_seed(at, v, &c->vegas.seed);
   case O_TARGET_ERROR:
-    return parse_real(at, v, &c->vegas.target_rel_error);
+    return parse_real_rule(at, v, REAL_NON_NEGATIVE,
+                           "must be >= 0 (a relative error such as 0.002; 0 runs until "
+                           "--max-iterations or --max-events)",
+                           &c->vegas.target_rel_error);
   case O_MAX_EVENTS:
     ok = parse_count(at, v, 2, 1e15, &x);
     c->vegas.max_events = (uint64_t)x;
@@ -258,21 +279,31 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     c->vegas.bins = (unsigned)x;
     return ok;
   case O_VEGAS_ALPHA:
-    return parse_real(at, v, &c->vegas.alpha);
+    return parse_real_rule(at, v, REAL_NON_NEGATIVE,
+                           "must be >= 0 (the grid damping exponent; 0 keeps the grid uniform)",
+                           &c->vegas.alpha);
   case O_BATCH:
     ok = parse_count(at, v, 128, 2147483647.0, &x);
     c->vegas.batch_size = (size_t)x;
     return ok;
   case O_SQRT_S:
-    return parse_real(at, v, &c->sqrt_s_gev);
+    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the collider energy in GeV)",
+                           &c->sqrt_s_gev);
   case O_SCALE:
-    return parse_real(at, v, &c->mu_f_gev);
+    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the factorisation scale in GeV)",
+                           &c->mu_f_gev);
   case O_PT_MIN:
-    return parse_real(at, v, &c->pt_min_gev);
+    return parse_real_rule(at, v, REAL_POSITIVE,
+                           "must be > 0 (GeV): the pT cut keeps the photons away from the soft "
+                           "and collinear singularities, where sigma is infinite",
+                           &c->pt_min_gev);
   case O_ETA_MAX:
-    return parse_real(at, v, &c->eta_max);
+    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (every photon has |eta| < eta-max)",
+                           &c->eta_max);
   case O_DR_MIN:
-    return parse_real(at, v, &c->delta_r_min);
+    return parse_real_rule(at, v, REAL_NON_NEGATIVE,
+                           "must be >= 0 (every photon pair has Delta R > dr-min; 0: no cut)",
+                           &c->delta_r_min);
   case O_PDF:
     return copy_text(at, v, c->pdf_set, sizeof c->pdf_set);
   case O_PDF_MEMBER:
@@ -280,9 +311,13 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     c->pdf_member = (int)x;
     return ok;
   case O_ALPHA:
-    return parse_real(at, v, &c->process.alpha);
+    return parse_real_rule(at, v, REAL_POSITIVE,
+                           "must be > 0 (the fine-structure constant, default 1/132.507)",
+                           &c->process.alpha);
   case O_CHARGE:
-    return parse_real(at, v, &c->process.quark_charge);
+    return parse_real_rule(at, v, REAL_NON_ZERO,
+                           "must not be 0 (the quark charge in units of e: 2/3 for u, -1/3 for d)",
+                           &c->process.quark_charge);
   case O_PT_BINS:
     return parse_bins(at, v, &c->binning.pt_gev);
   case O_ETA_BINS:
@@ -333,6 +368,42 @@ static int find(const char *name) {
   return -1;
 }
 
+/* The edit distance between a and b (insertions, deletions, substitutions), at most 64 each. */
+static size_t edit_distance(const char *a, const char *b) {
+  size_t row[65];
+  const size_t na = strlen(a), nb = strlen(b);
+  if (na > 64 || nb > 64) return 65;
+  for (size_t j = 0; j <= nb; ++j) row[j] = j;
+  for (size_t i = 1; i <= na; ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= nb; ++j) {
+      const size_t above = row[j];
+      const size_t substitute = diagonal + (a[i - 1] != b[j - 1]);
+      const size_t best = above + 1 < row[j - 1] + 1 ? above + 1 : row[j - 1] + 1;
+      row[j] = substitute < best ? substitute : best;
+      diagonal = above;
+    }
+  }
+  return row[nb];
+}
+
+/* " (did you mean <prefix>pt-min?)" for the option nearest an unknown name, or "". */
+static const char *suggestion(const char *name, const char *prefix, char *buf, size_t size) {
+  int best = -1;
+  size_t best_distance = 3; /* two edits at most: ptmin, pt_min, pt-mim */
+  for (int i = 0; i < O_COUNT; ++i) {
+    const size_t d = edit_distance(name, options[i].name);
+    if (d < best_distance) {
+      best = i;
+      best_distance = d;
+    }
+  }
+  if (best < 0) return "";
+  snprintf(buf, size, " (did you mean %s%s?)", prefix, options[best].name);
+  return buf;
+}
+
 /* Applies a run card's entries; where names the card in messages. */
 static int apply_entries(hg_xsec_options *o, const hg_run_card *card, const char *where) {
   int rc = 0;
@@ -342,6 +413,7 @@ static int apply_entries(hg_xsec_options *o, const hg_run_card *card, const char
     origin at;
     snprintf(at.text, sizeof at.text, "%s:%d:%d: %s", where, e->line, e->column, e->key);
     if (id < 0 || id == O_CARD || id == O_RESUME) {
+      char maybe[96];
       fprintf(stderr,
               "hegetcl: error: %s:%d:%d: unknown key '%s'%s (the keys are the long options of "
               "`hegetcl xsec --help` without the dashes)\n",
@@ -349,7 +421,7 @@ static int apply_entries(hg_xsec_options *o, const hg_run_card *card, const char
               id == O_CARD     ? ": a card cannot name another card"
               : id == O_RESUME ? ": resuming is no setting of a run; give --resume FILE on the "
                                  "command line"
-                               : "");
+                               : suggestion(e->key, "", maybe, sizeof maybe));
       rc = 2;
     } else if (!apply(o, (option_id)id, e->value, &at)) {
       rc = 2;
@@ -486,12 +558,63 @@ static int check_resumed_card(const hg_xsec_options *o) {
   return rc;
 }
 
+/* An output's folder must exist and be writable before the run starts, not after it (the file is
+ * written as FILE.tmp beside it, then renamed). */
+static int output_folder_ok(const char *flag, const char *path) {
+  if (path[0] == '\0') return 1;
+  char folder[HG_CLI_PATH];
+  const char *slash = strrchr(path, '/');
+  if (slash == NULL)
+    snprintf(folder, sizeof folder, ".");
+  else if (slash == path)
+    snprintf(folder, sizeof folder, "/");
+  else
+    snprintf(folder, sizeof folder, "%.*s", (int)(slash - path), path);
+  struct stat st;
+  const char *why = NULL;
+  if (stat(folder, &st) != 0)
+    why = "does not exist; create it or give another path";
+  else if (!S_ISDIR(st.st_mode))
+    why = "is not a folder; give another path";
+  else if (access(folder, W_OK | X_OK) != 0)
+    why = "cannot be written to; give another path";
+  if (why == NULL) return 1;
+  fprintf(stderr, "hegetcl: error: %s %s: the folder %s %s\n", flag, path, folder, why);
+  return 0;
+}
+
+/* Checks between options, once all are known: iteration counts, output folders. */
+static int check_together(const hg_xsec_options *o) {
+  const hegetcl_vegas_settings *v = &o->config.vegas;
+  if (v->min_iterations > v->max_iterations) {
+    fprintf(stderr,
+            "hegetcl: error: min-iterations %u is above max-iterations %u: give "
+            "--max-iterations %u or more, or fewer --min-iterations\n",
+            v->min_iterations, v->max_iterations, v->min_iterations);
+    return 0;
+  }
+  const char *flags[] = {"--json", "--yoda", "--csv", "--lhe", "--checkpoint"};
+  const char *paths[] = {o->json, o->yoda, o->csv, o->lhe,
+                         strcmp(o->checkpoint, "none") == 0 ? "" : o->checkpoint};
+  for (int i = 0; i < 5; ++i)
+    if (!output_folder_ok(flags[i], paths[i])) return 0;
+  return 1;
+}
+
 void hg_xsec_options_free(hg_xsec_options *o) { hegetcl_xsec_checkpoint_info_free(&o->resumed); }
 
 int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   memset(o, 0, sizeof *o);
   hegetcl_xsec_defaults(&o->config, 0);
-  snprintf(o->device, sizeof o->device, "auto");
+  /* HEGETCL_DEVICE is the default device (README.md); --device or the card override it */
+  const char *device = getenv("HEGETCL_DEVICE");
+  if (device == NULL || device[0] == '\0') device = "auto";
+  if (strlen(device) >= sizeof o->device) {
+    fprintf(stderr, "hegetcl: error: HEGETCL_DEVICE is %zu characters long: give at most %zu\n",
+            strlen(device), sizeof o->device - 1);
+    return 2;
+  }
+  snprintf(o->device, sizeof o->device, "%s", device);
   o->checkpoint_every = 100000;
   /* a resumed run's settings, or the card, first, whatever its place among the flags */
   for (int i = 0; i < argc; ++i) {
@@ -534,7 +657,10 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     const char *opt = argv[i];
     const int id = strncmp(opt, "--", 2) == 0 ? find(opt + 2) : -1;
     if (id < 0) {
-      fprintf(stderr, "hegetcl: error: unknown option %s (hegetcl xsec --help lists them)\n", opt);
+      char maybe[96] = "";
+      if (opt[0] == '-') suggestion(opt + (opt[1] == '-' ? 2 : 1), "--", maybe, sizeof maybe);
+      fprintf(stderr, "hegetcl: error: unknown option %s%s (hegetcl xsec --help lists them)\n",
+              opt, maybe);
       return 2;
     }
     if (id == O_QUIET) {
@@ -564,6 +690,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
             o->lhe[0] ? "--lhe without --unweighted-events" : "--unweighted-events without --lhe");
     return 2;
   }
+  if (!check_together(o)) return 2;
   o->config.histograms = o->yoda[0] != '\0' || o->csv[0] != '\0';
   if (o->resuming) return check_resumed_card(o);
   return 0;

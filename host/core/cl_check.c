@@ -117,12 +117,22 @@ hegetcl_status hg_cl_check(hegetcl_context *ctx, cl_int err, const char *call, c
     snprintf(unknown, sizeof unknown, "unknown OpenCL error %d", (int)err);
     name = unknown;
   }
-  const int memory = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
-                     err == CL_OUT_OF_HOST_MEMORY;
+  /* the device's memory (or, for CL_OUT_OF_RESOURCES, its other resources) ran out: the batch
+   * sets the size of every buffer and launch, so a smaller one is the fix */
+  const int device_memory = err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+                            err == CL_INVALID_BUFFER_SIZE;
   const char *device = ctx != NULL && ctx->info.name[0] ? ctx->info.name : "(no device yet)";
-  return hg_fail(ctx, memory ? HEGETCL_ERR_NO_MEMORY : HEGETCL_ERR_OPENCL,
-                 "%s: %s (%d) %s, on %s%s", call, name, (int)err, what, device,
-                 memory ? ": the device ran out of memory or resources; use a smaller batch" : "");
+  const char *hint = "";
+  if (device_memory)
+    hint = ": the device ran out of memory or resources; lower the batch (hegetcl xsec --batch, "
+           "events per launch) or pass fewer events per call";
+  else if (err == CL_OUT_OF_HOST_MEMORY)
+    hint = ": the host ran out of memory; lower the batch or free memory";
+  return hg_fail(ctx,
+                 device_memory                  ? HEGETCL_ERR_DEVICE_MEMORY
+                 : err == CL_OUT_OF_HOST_MEMORY ? HEGETCL_ERR_NO_MEMORY
+                                                : HEGETCL_ERR_OPENCL,
+                 "%s: %s (%d) %s, on %s%s", call, name, (int)err, what, device, hint);
 }
 
 double hg_now_seconds(void) {

@@ -59,6 +59,10 @@ static void fill_info(cl_platform_id platform, cl_device_id device, unsigned p, 
   if (clGetDeviceInfo(device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_memory, &local_memory,
                       NULL) == CL_SUCCESS)
     info->local_memory_bytes = local_memory;
+  cl_ulong max_buffer = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof max_buffer, &max_buffer, NULL) ==
+      CL_SUCCESS)
+    info->max_buffer_bytes = max_buffer;
   size_t size = 0;
   if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) == CL_SUCCESS && size > 0) {
     char *extensions = malloc(size);
@@ -227,6 +231,8 @@ hegetcl_status hegetcl_context_create(const char *spec, hegetcl_context **out) {
   ctx->platform = found[chosen].platform;
   ctx->device = found[chosen].device;
   ctx->info = found[chosen].info;
+  ctx->info.auto_without_gpu =
+      (spec == NULL || spec[0] == '\0' || strcmp(spec, "auto") == 0) && !ctx->info.is_gpu;
   cl_int err = CL_SUCCESS;
   const cl_context_properties properties[] = {CL_CONTEXT_PLATFORM,
                                               (cl_context_properties)ctx->platform, 0};

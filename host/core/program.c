@@ -129,6 +129,29 @@ static char *build_log(hegetcl_context *ctx, cl_program program) {
   return log;
 }
 
+/* What to do about a failed build: the user's own options or sources first, else a bug. */
+static void build_fix(char *out, size_t size) {
+  const char *extra = getenv("HEGETCL_CL_OPTIONS"), *dir = getenv("HEGETCL_CL_DIR");
+  const int has_extra = extra != NULL && extra[0] != '\0', has_dir = dir != NULL && dir[0] != '\0';
+  if (has_extra && has_dir)
+    snprintf(out, size,
+             "HEGETCL_CL_OPTIONS='%s' adds options and HEGETCL_CL_DIR=%s gives the sources: "
+             "check them, or unset both for the embedded sources and options",
+             extra, dir);
+  else if (has_extra)
+    snprintf(out, size,
+             "HEGETCL_CL_OPTIONS='%s' adds options to every build: check them, or unset it", extra);
+  else if (has_dir)
+    snprintf(out, size,
+             "the sources come from HEGETCL_CL_DIR=%s: fix the file the log names, or unset it "
+             "for the embedded sources",
+             dir);
+  else
+    snprintf(out, size,
+             "hegetcl's own sources failed on this device's compiler: please report it with "
+             "this whole message");
+}
+
 static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
                             const char *options, cl_program *out) {
   const char **strings = calloc(n_parts, sizeof *strings);
@@ -186,12 +209,21 @@ static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, s
       raw = NULL;
     }
     free(raw);
-    status = hg_fail(ctx, err == CL_BUILD_PROGRAM_FAILURE ? HEGETCL_ERR_PROGRAM_BUILD
-                                                          : HEGETCL_ERR_OPENCL,
-                     "clBuildProgram: %s (%d) building %s with options '%s' on %s; compiler "
+    if (log != NULL) { /* the message ends with the log's last line, not an empty one */
+      size_t n = strlen(log);
+      while (n > 0 && (log[n - 1] == '\n' || log[n - 1] == ' ' || log[n - 1] == '\r')) --n;
+      log[n] = '\0';
+    }
+    char fix[600];
+    build_fix(fix, sizeof fix);
+    /* CL_INVALID_BUILD_OPTIONS is a build that failed as well: its log names the option */
+    const int failed_build = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS;
+    status = hg_fail(ctx, failed_build ? HEGETCL_ERR_PROGRAM_BUILD : HEGETCL_ERR_OPENCL,
+                     "clBuildProgram: %s (%d) building %s with options '%s' on %s; %s; compiler "
                      "log:\n%s",
                      hg_cl_error_name(err) ? hg_cl_error_name(err) : "unknown OpenCL error",
-                     (int)err, files, options, ctx->info.name, log ? log : "(no log)");
+                     (int)err, files, options, ctx->info.name, fix,
+                     log != NULL && log[0] != '\0' ? log : "(the compiler left no log)");
     free(log);
     goto fail;
   }

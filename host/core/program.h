@@ -24,7 +24,8 @@ hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precisio
                                 unsigned n_photons, char *buf, size_t size);
 
 /* The program of these parts and options, built on first use and cached in the context. A failed
- * build gives HEGETCL_ERR_PROGRAM_BUILD with the files, options, device and the whole log.
+ * build (CL_BUILD_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS) gives HEGETCL_ERR_PROGRAM_BUILD with
+ * the files, options, device, what to check (HEGETCL_CL_OPTIONS, HEGETCL_CL_DIR) and the whole log.
  * *build_seconds (may be NULL) receives the time the build took, 0 when it came from the cache. */
 hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
                               const char *options, cl_program *out, double *build_seconds);

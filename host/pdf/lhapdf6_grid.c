@@ -925,6 +925,22 @@ const double *hg_pdf_grid(const hegetcl_pdf *pdf, size_t *n_doubles) {
   return pdf->grid;
 }
 
+void hg_pdf_grid_range(const hegetcl_pdf *pdf, double *x_min, double *x_max, double *q_min,
+                       double *q_max) {
+  const hg_pdf_block first = hg_pdf_block_get(pdf->grid, 0, 0);
+  const hg_pdf_block last = hg_pdf_block_get(pdf->grid, (int)pdf->grid[HG_PDF_H_BLOCKS] - 1, 0);
+  *x_min = first.x[0];
+  *x_max = first.x[first.nx - 1];
+  *q_min = sqrt(first.q2[0]);
+  *q_max = sqrt(last.q2[last.nq - 1]);
+}
+
+int hg_pdf_grid_covers(const hegetcl_pdf *pdf, double x, double q) {
+  int outside = 0;
+  (void)hg_pdf_xfxq2(pdf->grid, 0, x, q * q, &outside);
+  return !outside;
+}
+
 double hegetcl_pdf_xfxq(const hegetcl_pdf *pdf, int pid, double x, double q) {
   const int slot = hg_pdf_slot(pdf, pid);
   if (slot < 0) return 0;

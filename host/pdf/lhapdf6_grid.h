@@ -16,6 +16,16 @@ hegetcl_status hg_pdf_pack(const hegetcl_pdf *pdf, const int *pids, size_t n_pid
 /* The slot of pid (0 is the gluon) in the member's own grid, -1 if the set lacks it. */
 int hg_pdf_slot(const hegetcl_pdf *pdf, int pid);
 
+/* The grid's knots, the range inside which hg_pdf_xfxq2 interpolates rather than extrapolates
+ * (the .info's XMin .. QMax of hegetcl_pdf_x_range and _q_range may differ): x from the first to
+ * the last x knot, Q in GeV from the first to the last Q knot. */
+void hg_pdf_grid_range(const hegetcl_pdf *pdf, double *x_min, double *x_max, double *q_min,
+                       double *q_max);
+
+/* 1 when hg_pdf_xfxq2 interpolates at (x, Q = q GeV), 0 when it would extrapolate (the test the
+ * devices make, on the same Q^2 = q * q). */
+int hg_pdf_grid_covers(const hegetcl_pdf *pdf, double x, double q);
+
 /* The member's own grid: every flavour, slot i for hegetcl_pdf_flavours()[i]. */
 const double *hg_pdf_grid(const hegetcl_pdf *pdf, size_t *n_doubles);
 

@@ -92,40 +92,181 @@ static unsigned dims_of(const hegetcl_xsec_config *c) {
   return c->phase_space == HEGETCL_PHASE_SPACE_RAMBO ? 4 * n + 2 : 3 * n - 2;
 }
 
+/* Whether n photons fit in |eta| < eta_max with every pair Delta R > dr apart (a necessary
+ * condition; 0 means no event can pass the cuts). On the (eta, phi) cylinder of circumference 2 pi,
+ * disks of radius dr / 2 around the photons are disjoint and lie in the band |eta| < eta_max +
+ * dr / 2: for dr <= pi (disks that do not wrap) their area n pi dr^2 / 4 is at most the band's
+ * 2 pi (2 eta_max + dr). For dr > pi, Delta phi <= pi leaves every pair Delta eta >
+ * sqrt(dr^2 - pi^2), and n photons need n - 1 such gaps inside 2 eta_max. */
+static int photons_fit(unsigned n, double eta_max, double dr) {
+  const double pi = 3.14159265358979323846;
+  if (n < 2 || !(dr > 0.0)) return 1;
+  if (dr <= pi) return n * dr * dr / 8.0 <= 2.0 * eta_max + dr;
+  return (n - 1) * sqrt(dr * dr - pi * pi) < 2.0 * eta_max;
+}
+
+/* The device memory a batch of events needs, per event: every buffer whose size grows with the
+ * batch (amplitude, sampler, VEGAS and histogram partial sums, unweighting flags), and the largest
+ * of them with its name. */
+static double batch_bytes_per_event(const hegetcl_xsec_config *c, double *largest,
+                                    const char **largest_name) {
+  const unsigned n = c->process.n_photons, dims = dims_of(c);
+  const double real = c->process.precision == HEGETCL_PRECISION_DOUBLE ? 8.0 : 4.0;
+  const double pairs = n * (n - 1) / 2.0, fills = (double)hg_histograms_fills(n);
+  const hegetcl_histogram_binning *b = &c->binning;
+  const double histogram_bins = n * (b->pt_gev.bins + 2.0) + n * (b->eta.bins + 2.0) +
+                                (1.0 + pairs) * (b->delta_r.bins + 2.0) + (b->mass_gev.bins + 2.0);
+  const struct {
+    const char *name;
+    double bytes;
+  } buffers[] = {
+      {"the momenta", 4.0 * (n + 2) * real},
+      {"the helicities", 4.0},
+      {"|M|^2", real},
+      {"partial amplitudes", c->process.engine == HEGETCL_ENGINE_DIAGRAMS ? 2.0 * real : 0.0},
+      {"the weight factors", 8.0},
+      {"the VEGAS bin indices", dims},
+      {"the VEGAS partial sums", (5.0 + (double)dims * c->vegas.bins) * 8.0 / 1024.0},
+      {"the observable values", c->histograms ? 4.0 * fills : 0.0},
+      {"the observable bins", c->histograms ? 2.0 * fills : 0.0},
+      {"the partial histograms", c->histograms ? histogram_bins * 5.0 * 8.0 / 2048.0 : 0.0},
+      {"the unweighting flags", c->unweighted_events > 0 ? 1.0 : 0.0},
+  };
+  double total = 0.0;
+  *largest = 0.0;
+  for (size_t i = 0; i < sizeof buffers / sizeof buffers[0]; ++i) {
+    total += buffers[i].bytes;
+    if (buffers[i].bytes > *largest) {
+      *largest = buffers[i].bytes;
+      *largest_name = buffers[i].name;
+    }
+  }
+  return total;
+}
+
+/* The batch against the device's memory, before anything is allocated: the largest buffer against
+ * CL_DEVICE_MAX_MEM_ALLOC_SIZE and all of them against CL_DEVICE_GLOBAL_MEM_SIZE. The message
+ * names the largest power-of-two batch that fits. */
+static hegetcl_status check_batch_memory(hegetcl_context *ctx, const hegetcl_xsec_config *c) {
+  const double batch = (double)c->vegas.batch_size, gib = 1073741824.0;
+  const double max_buffer = (double)ctx->info.max_buffer_bytes;
+  const double global = (double)ctx->info.global_memory_bytes;
+  double largest = 0.0;
+  const char *largest_name = "";
+  const double total = batch_bytes_per_event(c, &largest, &largest_name);
+  const int buffer_too_big = max_buffer > 0 && batch * largest > max_buffer;
+  const int total_too_big = global > 0 && batch * total > global;
+  if (!buffer_too_big && !total_too_big) return HEGETCL_OK;
+  double fits = max_buffer > 0 ? floor(max_buffer / largest) : batch;
+  if (global > 0 && floor(global / total) < fits) fits = floor(global / total);
+  double suggestion = 128.0;
+  while (2.0 * suggestion <= fits) suggestion *= 2.0;
+  char fix[160];
+  if (fits >= 128.0)
+    snprintf(fix, sizeof fix, "use --batch %.0f or less", suggestion);
+  else
+    snprintf(fix, sizeof fix,
+             "not even the smallest batch (128 events) fits: use fewer photons, "
+             "float precision or another --device");
+  if (buffer_too_big)
+    return hg_fail(ctx, HEGETCL_ERR_DEVICE_MEMORY,
+                   "batch = %zu events per launch: %s alone would take %.3g GiB (%.0f bytes an "
+                   "event), more than %s allows in one buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE = "
+                   "%.3g GiB); %s",
+                   c->vegas.batch_size, largest_name, batch * largest / gib, largest,
+                   ctx->info.name, max_buffer / gib, fix);
+  return hg_fail(ctx, HEGETCL_ERR_DEVICE_MEMORY,
+                 "batch = %zu events per launch needs %.3g GiB of device memory (%.0f bytes an "
+                 "event), more than %s has (CL_DEVICE_GLOBAL_MEM_SIZE = %.3g GiB); %s",
+                 c->vegas.batch_size, batch * total / gib, total, ctx->info.name, global / gib,
+                 fix);
+}
+
+/* The configuration's own checks (the PDF's are in check_pdf_range, once the set is read). The
+ * messages name the `hegetcl xsec` options, which are also the run card's keys. */
 static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_xsec_config *c) {
   const unsigned n = c->process.n_photons;
+  if (n < 2 || n > HEGETCL_MAX_XSEC_PHOTONS)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "n = %u photons: the cross section supports 2..%d", n,
+                   HEGETCL_MAX_XSEC_PHOTONS);
   if (!(c->sqrt_s_gev > 0.0) || !isfinite(c->sqrt_s_gev))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "sqrt(s) = %g GeV: must be a positive number",
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "sqrt-s = %g GeV: must be a positive number",
                    c->sqrt_s_gev);
   if (!(c->pt_min_gev > 0.0) || !isfinite(c->pt_min_gev))
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                   "photon pT cut = %g GeV: must be > 0 (it keeps the photons away from the soft "
-                   "and collinear singularities, where sigma is infinite)",
+                   "pt-min = %g GeV (the photon pT cut): must be > 0 (it keeps the photons away "
+                   "from the soft and collinear singularities, where sigma is infinite)",
                    c->pt_min_gev);
   if (n * c->pt_min_gev >= c->sqrt_s_gev)
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                   "sqrt(s) = %g GeV is below the threshold n * pT cut = %u * %g GeV: no photon "
-                   "configuration passes the cuts",
-                   c->sqrt_s_gev, n, c->pt_min_gev);
+                   "sqrt-s = %g GeV is below the threshold n * pt-min = %u * %g GeV = %g GeV: no "
+                   "photon configuration passes the cuts; raise --sqrt-s, or lower --pt-min or --n",
+                   c->sqrt_s_gev, n, c->pt_min_gev, n * c->pt_min_gev);
   if (!(c->eta_max > 0.0) || !isfinite(c->eta_max))
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                   "photon |eta| cut = %g: must be a positive number (the collider phase space "
-                   "samples eta inside it)",
+                   "eta-max = %g (the photon |eta| cut): must be a positive number (the collider "
+                   "phase space samples eta inside it)",
                    c->eta_max);
   if (!(c->delta_r_min >= 0.0) || !isfinite(c->delta_r_min))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "photon Delta R cut = %g: must be >= 0", c->delta_r_min);
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "dr-min = %g (the photon pair Delta R cut): must be >= 0 (0: no cut)",
+                   c->delta_r_min);
+  if (!photons_fit(n, c->eta_max, c->delta_r_min))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "dr-min = %g with eta-max = %g: %u photons cannot all lie in |eta| < %g with "
+                   "every pair Delta R > %g apart, so no event can pass the cuts; lower --dr-min, "
+                   "raise --eta-max or ask for fewer photons",
+                   c->delta_r_min, c->eta_max, n, c->eta_max, c->delta_r_min);
   if (!(c->mu_f_gev > 0.0) || !isfinite(c->mu_f_gev))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "factorisation scale = %g GeV: must be > 0",
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "scale = %g GeV (the factorisation scale): must be > 0",
                    c->mu_f_gev);
   if (c->quark_pid < 1 || c->quark_pid > 5)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "quark PDG id %d: must be 1..5 (d u s c b)",
                    c->quark_pid);
   if ((unsigned)c->phase_space > 1 || (unsigned)c->orientation > 1 || (unsigned)c->helicity > 1)
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "phase space, orientation or helicity mode unknown");
-  if (n > HEGETCL_MAX_XSEC_PHOTONS)
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "n = %u photons: the cross section supports 2..%d", n,
-                   HEGETCL_MAX_XSEC_PHOTONS);
-  if (c->histograms) return hg_histograms_check(ctx, &c->binning);
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "phase space %d, orientation %d or helicity mode %d unknown: use the "
+                   "HEGETCL_PHASE_SPACE_, HEGETCL_ORIENTATION_ and HEGETCL_HELICITY_ values",
+                   (int)c->phase_space, (int)c->orientation, (int)c->helicity);
+  if (c->histograms) {
+    const hegetcl_status status = hg_histograms_check(ctx, &c->binning);
+    if (status != HEGETCL_OK) return status;
+  }
+  /* the sampler is built in double whatever the amplitude's precision (CONVENTIONS.md, Cross
+   * sections): --precision float is no way round a device without it */
+  if (!ctx->info.has_fp64)
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "%s does not offer double precision (cl_khr_fp64), which the cross section's "
+                   "phase space, PDFs and sums need even with --precision float (that is |M|^2's "
+                   "only): choose another --device (`hegetcl devices` lists fp64 for each)",
+                   ctx->info.name);
+  return check_batch_memory(ctx, c);
+}
+
+/* The PDF set's grid must hold every point the cuts allow: the sampler drops a point outside it
+ * (cl/xsec/event.h), which would lower sigma unseen, so hegetcl never extrapolates a PDF in a
+ * cross section. mu_F is fixed, so it lies inside Q's knots or not at all; x1 = sum of pT e^eta
+ * / sqrt(s) (likewise x2 with -eta) is at least n pt-min e^-eta-max / sqrt(s). */
+static hegetcl_status check_pdf_range(hegetcl_context *ctx, const hegetcl_xsec_config *c,
+                                      const hegetcl_pdf *pdf) {
+  double x_min = 0, x_max = 0, q_min = 0, q_max = 0;
+  hg_pdf_grid_range(pdf, &x_min, &x_max, &q_min, &q_max);
+  const char *set = hegetcl_pdf_set_name(pdf);
+  if (!hg_pdf_grid_covers(pdf, x_max, c->mu_f_gev))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "scale = %g GeV lies outside PDF set %s's grid, which spans Q = %g to %g GeV: "
+                   "hegetcl does not extrapolate PDFs in a cross section; give a --scale inside "
+                   "the grid, or a --pdf set whose grid covers %g GeV",
+                   c->mu_f_gev, set, q_min, q_max, c->mu_f_gev);
+  const unsigned n = c->process.n_photons;
+  const double x_lowest = n * c->pt_min_gev * exp(-c->eta_max) / c->sqrt_s_gev;
+  if (!hg_pdf_grid_covers(pdf, x_lowest, c->mu_f_gev))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "the cuts reach x = %.3g (n * pt-min * e^-eta-max / sqrt-s = %u * %g GeV * "
+                   "e^-%g / %g GeV), below PDF set %s's grid, which starts at x = %g: hegetcl "
+                   "does not extrapolate PDFs in a cross section; raise --pt-min, lower "
+                   "--eta-max or --sqrt-s, or give a --pdf set whose grid reaches lower x",
+                   x_lowest, n, c->pt_min_gev, c->eta_max, c->sqrt_s_gev, set, x_min);
   return HEGETCL_OK;
 }
 
@@ -325,6 +466,11 @@ static hegetcl_status open_resume(hegetcl_context *ctx, const hegetcl_xsec_confi
 
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
                                   void *host, const char *what, cl_mem *out) {
+  if (ctx->info.max_buffer_bytes > 0 && bytes > ctx->info.max_buffer_bytes)
+    return hg_fail(ctx, HEGETCL_ERR_DEVICE_MEMORY,
+                   "allocating %s: %zu bytes, more than %s allows in one buffer "
+                   "(CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); use a smaller --batch",
+                   what, bytes, ctx->info.name, ctx->info.max_buffer_bytes);
   cl_int err = CL_SUCCESS;
   *out = clCreateBuffer(ctx->context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, host, &err);
   return hg_cl_check(ctx, err, "clCreateBuffer", "allocating %s (%zu bytes)", what, bytes);
@@ -391,6 +537,8 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     hg_fail(ctx, status, "%s", message);
     goto done;
   }
+  status = check_pdf_range(ctx, config, pdf);
+  if (status != HEGETCL_OK) goto done;
   result->pdf_lhapdf_id = hegetcl_pdf_lhapdf_id(pdf);
   result->alpha_s = hegetcl_pdf_alpha_s_one_loop(pdf, config->mu_f_gev);
   snprintf(result->pdf_path, sizeof result->pdf_path, "%s", hegetcl_pdf_directory(pdf));

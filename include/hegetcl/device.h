@@ -25,6 +25,8 @@ typedef struct {
   unsigned compute_units;
   unsigned long long global_memory_bytes;
   unsigned long long local_memory_bytes; /* CL_DEVICE_LOCAL_MEM_SIZE, a work-group's at most */
+  unsigned long long max_buffer_bytes;   /* CL_DEVICE_MAX_MEM_ALLOC_SIZE, one buffer's at most */
+  int auto_without_gpu; /* spec "auto" (or none) found no GPU and took this device instead */
 } hegetcl_device_info;
 
 typedef struct hegetcl_context hegetcl_context;
@@ -36,8 +38,10 @@ hegetcl_status hegetcl_device_list(hegetcl_device_info *infos, size_t capacity, 
                                    char *message, size_t message_size);
 
 /* Creates a context on the device that spec names:
- *   NULL, "" or "auto"  a GPU if there is one (the first by platform, device order), else a CPU
- *                       device such as PoCL's; the choice is reported by hegetcl_context_device;
+ *   NULL, "" or "auto"  a GPU if there is one (the first by platform, device order), else the
+ *                       first device, such as PoCL's CPU device; hegetcl_context_device reports
+ *                       the choice, with auto_without_gpu set when no GPU was found (a caller
+ *                       should say so: the run is on the CPU);
  *   "gpu", "cpu"        the only device of that type (several: HEGETCL_ERR_INPUT listing them);
  *   "P:D"               platform index P, device index D;
  *   any other text      the only device whose platform, name or vendor contains it (case-blind).

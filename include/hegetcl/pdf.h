@@ -31,7 +31,9 @@ void hegetcl_pdf_close(hegetcl_pdf *pdf);
 /* x f(x, Q) for the flavour pid (PDG code; 0 and 21 are the gluon) at scale q in GeV, by LHAPDF's
  * log-bicubic interpolation (cl/pdf/lhapdf6_interp.h, the code the devices run). Outside the grid
  * the set's Extrapolator applies (continuation unless the .info says nearest or error; error gives
- * 0). A flavour the set lacks gives 0, as in LHAPDF. */
+ * 0). A flavour the set lacks gives 0, as in LHAPDF. A cross section never extrapolates: its
+ * sampler drops points outside the grid's knots, so hegetcl_xsec_run refuses (HEGETCL_ERR_INPUT) a
+ * scale outside the Q knots and cuts that reach x below the first x knot. */
 double hegetcl_pdf_xfxq(const hegetcl_pdf *pdf, int pid, double x, double q);
 
 /* The set's LHAPDF ID (SetIndex in the .info), and the member's: SetIndex + member. */

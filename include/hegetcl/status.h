@@ -17,7 +17,9 @@ extern "C" {
   X(HEGETCL_ERR_NONFINITE, -5, "a kernel produced non-finite values")                             \
   X(HEGETCL_ERR_NO_MEMORY, -6, "host memory could not be allocated")                              \
   X(HEGETCL_ERR_UNSUPPORTED, -7, "the device lacks a feature the request needs")                  \
-  X(HEGETCL_ERR_IO, -8, "a file could not be read or written")
+  X(HEGETCL_ERR_IO, -8, "a file could not be read or written")                                  \
+  X(HEGETCL_ERR_DEVICE_MEMORY, -9,                                                                 \
+    "the device has too little memory for the request; the message names the batch that fits")
 
 typedef enum {
 #define HEGETCL_STATUS_ENUM(name, value, meaning) name = value,

@@ -41,9 +41,17 @@ static void an_opencl_failure_names_call_code_and_action(void **state) {
   assert_non_null(strstr(ctx.message, "Test Device"));
   assert_int_equal(hg_cl_check(&ctx, -4242, "clFoo", "doing %d", 1), HEGETCL_ERR_OPENCL);
   assert_non_null(strstr(ctx.message, "unknown OpenCL error -4242"));
-  assert_int_equal(hg_cl_check(&ctx, CL_MEM_OBJECT_ALLOCATION_FAILURE, "clCreateBuffer", "x"),
+  /* the device's memory: a device-memory error whose fix is a smaller batch */
+  const cl_int device_memory[] = {CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES,
+                                  CL_INVALID_BUFFER_SIZE};
+  for (size_t i = 0; i < sizeof device_memory / sizeof device_memory[0]; ++i) {
+    assert_int_equal(hg_cl_check(&ctx, device_memory[i], "clCreateBuffer", "x"),
+                     HEGETCL_ERR_DEVICE_MEMORY);
+    assert_non_null(strstr(ctx.message, "lower the batch (hegetcl xsec --batch"));
+  }
+  assert_int_equal(hg_cl_check(&ctx, CL_OUT_OF_HOST_MEMORY, "clCreateBuffer", "x"),
                    HEGETCL_ERR_NO_MEMORY);
-  assert_non_null(strstr(ctx.message, "smaller batch"));
+  assert_non_null(strstr(ctx.message, "the host ran out of memory"));
   free(ctx.message);
 }
 

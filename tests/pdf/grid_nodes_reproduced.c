@@ -427,6 +427,32 @@ static void a_missing_set_names_every_folder_searched(void **state) {
   assert_int_equal(hegetcl_pdf_open("", 0, &pdf, message, sizeof message), HEGETCL_ERR_INPUT);
 }
 
+/* The grid's range is its first and last knots as the file has them, and hg_pdf_grid_covers is
+ * the devices' inside test: a cross section refuses a scale or an x where it is 0 (README.md,
+ * PDFs), since the sampler drops such points rather than extrapolate. */
+static void the_grid_range_is_its_knots_and_covers_only_them(void **state) {
+  const fixture *f = *state;
+  const pt_grid *g = &f->grid;
+  double x_min, x_max, q_min, q_max;
+  hg_pdf_grid_range(f->pdf, &x_min, &x_max, &q_min, &q_max);
+  assert_true(x_min == g->x[0] && x_max == g->x[g->nx - 1]);
+  if (fabs(q_min / g->q[0] - 1) > 1e-15 || fabs(q_max / g->q[g->nq - 1] - 1) > 1e-15)
+    fail_msg("Q range %.17g .. %.17g, the file's knots %.17g .. %.17g", q_min, q_max, g->q[0],
+             g->q[g->nq - 1]);
+  const double q = 20.0, x = 0.01;
+  assert_true(hg_pdf_grid_covers(f->pdf, x, g->q[0]));
+  assert_true(hg_pdf_grid_covers(f->pdf, x, g->q[g->nq - 1]));
+  assert_true(hg_pdf_grid_covers(f->pdf, g->x[0], q));
+  assert_true(hg_pdf_grid_covers(f->pdf, g->x[g->nx - 1], q));
+  assert_false(hg_pdf_grid_covers(f->pdf, x, g->q[0] * (1 - 1e-9)));
+  assert_false(hg_pdf_grid_covers(f->pdf, x, g->q[g->nq - 1] * (1 + 1e-9)));
+  assert_false(hg_pdf_grid_covers(f->pdf, g->x[0] * (1 - 1e-9), q));
+  assert_false(hg_pdf_grid_covers(f->pdf, 0.0, q));
+  /* the host API itself extrapolates as the set says (continuation): finite and positive */
+  const double below = hegetcl_pdf_xfxq(f->pdf, 2, g->x[0] / 10, q);
+  assert_true(isfinite(below) && below > 0);
+}
+
 /* A tiny set: 4 x knots, 3 Q knots, flavours 1 2 21; one line can be replaced. */
 static void write_tiny_set(const fixture *f, const char *name, const char *format,
                            const char *extra_info, const char *x_line, const char *q_line,
@@ -529,6 +555,7 @@ int main(void) {
       cmocka_unit_test(two_knot_subgrids_are_bilinear),
       cmocka_unit_test(extrapolators_follow_lhapdf),
       cmocka_unit_test(packed_slots_hold_the_asked_flavours),
+      cmocka_unit_test(the_grid_range_is_its_knots_and_covers_only_them),
       cmocka_unit_test(a_missing_set_names_every_folder_searched),
       cmocka_unit_test(corrupt_files_name_file_and_line),
   };
