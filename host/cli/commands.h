@@ -5,8 +5,13 @@
 
 #include <stdio.h>
 
+#include "hegetcl/device.h"
+
 /* `hegetcl xsec`: returns the exit status (0, 1 for a failed run, 2 for a usage error). */
 int hg_cli_xsec(int argc, char **argv);
 int hg_cli_xsec_usage(FILE *out);
+
+/* Says on stderr that --device auto found no GPU and runs on info's device (a CPU). */
+void hg_cli_note_auto_without_gpu(const hegetcl_device_info *info);
 
 #endif

@@ -44,7 +44,7 @@ static int fail(const char *what, hegetcl_status status, const char *message) {
 
 /* "auto" fell back to a device that is not a GPU: said on stderr, so that a slow run on the CPU
  * is never a surprise. */
-static void hg_cli_note_auto_without_gpu(const hegetcl_device_info *info) {
+void hg_cli_note_auto_without_gpu(const hegetcl_device_info *info) {
   fprintf(stderr,
           "hegetcl: note: --device auto found no GPU, so this runs on %s (%s), which is not a "
           "GPU; `hegetcl devices` lists what was found, --device gpu makes a missing GPU an "

@@ -510,6 +510,7 @@ int hg_cli_xsec(int argc, char **argv) {
   }
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
+  if (info.auto_without_gpu) hg_cli_note_auto_without_gpu(&info);
   if (!o.quiet)
     printf("hegetcl xsec: p p -> %u photons via u ubar (%s), sqrt(s) = %g GeV, %s, mu_F = %g GeV,\n"
            "  cuts pT > %g GeV, |eta| < %g, dR > %g; %s engine, %s, helicities %s, %s phase "
@@ -581,6 +582,18 @@ int hg_cli_xsec(int argc, char **argv) {
               status == HEGETCL_ERR_IO && lhe.message[0] ? lhe.message : hegetcl_last_error(ctx),
               hegetcl_status_name(status));
       rc = 1;
+      /* a fresh run's checkpoint is worth keeping only with finished work in it; an empty one
+       * would make the corrected command refuse to start */
+      if (!o.resuming && checkpoint[0] != '\0') {
+        if (r.saved_iterations == 0 && r.unweighting.written == 0)
+          remove(checkpoint);
+        else
+          fprintf(stderr,
+                  "hegetcl: the checkpoint %s holds %u finished VEGAS iterations: `hegetcl xsec "
+                  "--resume %s` continues from them (--device may change), or remove it to start "
+                  "afresh\n",
+                  checkpoint, (unsigned)r.saved_iterations, checkpoint);
+      }
     }
   }
   const int stopped = rc == 0 && r.stopped != 0;

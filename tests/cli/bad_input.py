@@ -215,6 +215,10 @@ def device_part(exe, tmp):
              ["hegetcl: note: --device auto found no GPU, so this runs on",
               "which is not a GPU; `hegetcl devices` lists what was found, --device gpu makes a "
               "missing GPU an error"]),
+            ("auto without a GPU (xsec)", ["xsec", "--device", "auto", "--n", "2"] + QUICK, None,
+             0, ["hegetcl: note: --device auto found no GPU, so this runs on",
+                 "which is not a GPU; `hegetcl devices` lists what was found, --device gpu makes "
+                 "a missing GPU an error"]),
         ], tmp)
         report(ok, "--device auto says when it falls back to the CPU", detail)
 
@@ -241,6 +245,17 @@ def device_part(exe, tmp):
             "space (loosen them or raise the collider energy)" not in p.stderr or left:
         ok = False
         detail += f"; empty cuts at run time: exit {p.returncode}, files left {left}: {p.stderr}"
+    # with its default checkpoint the failed run leaves none (it holds no finished iteration), so
+    # the same command runs again instead of being refused as an unfinished run's
+    with_checkpoint = [a for a in QUICK if a not in ("--checkpoint", "none")]
+    for attempt in (1, 2):
+        p = run(exe, x + ["--n", "3", "--eta-max", "0.3", "--dr-min", "2.5", "--json", "e.json"] +
+                with_checkpoint, cwd=out)
+        left = sorted(os.listdir(out))
+        if p.returncode != 1 or "the cuts leave no phase space" not in p.stderr or left:
+            ok = False
+            detail += (f"; empty cuts with a checkpoint, attempt {attempt}: exit {p.returncode}, "
+                       f"files left {left}: {p.stderr}")
     report(ok, "cuts that leave no phase space are refused, up front where they can be", detail)
 
     sets = os.environ.get("LHAPDF_DATA_PATH", "").split(":")[0]
