@@ -220,6 +220,41 @@ hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem m
                      HG_KERNEL_HISTOGRAM_ACCUMULATE);
 }
 
+/* The combination so far, into the histograms. */
+static void publish(hg_histograms *h) {
+  size_t b = 0;
+  for (size_t k = 0; k < h->count; ++k) {
+    hegetcl_histogram *x = &h->histograms[k];
+    for (unsigned i = 0; i < x->bins + 2; ++i, ++b) {
+      const double *m = h->mean + b * HG_HIST_SUMS, *v = h->mean_var + b * HG_HIST_SUMS;
+      x->sumw[i] = m[0] / h->weight_total;
+      x->sumw2[i] = v[0] / (h->weight_total * h->weight_total);
+      x->sumwx[i] = m[2] / h->weight_total;
+      x->sumwx2[i] = m[3] / h->weight_total;
+      x->entries[i] = m[4];
+    }
+  }
+}
+
+size_t hg_histograms_state_size(const hg_histograms *h) {
+  return 1 + 2 * h->total_bins * HG_HIST_SUMS;
+}
+
+void hg_histograms_save_state(const hg_histograms *h, double *state) {
+  const size_t cells = h->total_bins * HG_HIST_SUMS;
+  state[0] = h->weight_total;
+  memcpy(state + 1, h->mean, cells * sizeof *state);
+  memcpy(state + 1 + cells, h->mean_var, cells * sizeof *state);
+}
+
+void hg_histograms_load_state(hg_histograms *h, const double *state) {
+  const size_t cells = h->total_bins * HG_HIST_SUMS;
+  h->weight_total = state[0];
+  memcpy(h->mean, state + 1, cells * sizeof *state);
+  memcpy(h->mean_var, state + 1 + cells, cells * sizeof *state);
+  if (h->weight_total > 0.0) publish(h);
+}
+
 hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double variance) {
   hegetcl_context *ctx = h->ctx;
   const size_t cells = h->total_bins * HG_HIST_SUMS;
@@ -248,19 +283,7 @@ hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, 
     m[3] += a * s[3] / n;
     m[4] += s[4]; /* entries: a count over every combined iteration */
   }
-  /* The combination so far, into the histograms. */
-  size_t b = 0;
-  for (size_t k = 0; k < h->count; ++k) {
-    hegetcl_histogram *x = &h->histograms[k];
-    for (unsigned i = 0; i < x->bins + 2; ++i, ++b) {
-      const double *m = h->mean + b * HG_HIST_SUMS, *v = h->mean_var + b * HG_HIST_SUMS;
-      x->sumw[i] = m[0] / h->weight_total;
-      x->sumw2[i] = v[0] / (h->weight_total * h->weight_total);
-      x->sumwx[i] = m[2] / h->weight_total;
-      x->sumwx2[i] = m[3] / h->weight_total;
-      x->entries[i] = m[4];
-    }
-  }
+  publish(h);
   return HEGETCL_OK;
 }
 

@@ -35,6 +35,12 @@ hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem m
  * adds them to the combination with weight 1 / variance, and clears them for the next one. */
 hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double variance);
 
+/* The combination of the iterations so far as numbers, for a checkpoint: its length, a copy
+ * into state, and back (which also refreshes the histograms). */
+size_t hg_histograms_state_size(const hg_histograms *h);
+void hg_histograms_save_state(const hg_histograms *h, double *state);
+void hg_histograms_load_state(hg_histograms *h, const double *state);
+
 /* The combined histograms (count of them in *count), owned by h until hg_histograms_take moves
  * them to the caller (free with hegetcl_histograms_free). */
 hegetcl_histogram *hg_histograms_take(hg_histograms *h, size_t *count);

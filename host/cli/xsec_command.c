@@ -468,10 +468,7 @@ static void report_stop(const hegetcl_xsec_result *r, const hegetcl_xsec_config 
             "one is dropped)",
             signal_name, p->n_its);
     if (checkpoint[0] != '\0' && r->saved_iterations < p->n_its)
-      fprintf(stderr,
-              "; the checkpoint holds the first %u: with histograms the combined iterations are "
-              "saved only when all are done, and a resumed run repeats them",
-              (unsigned)r->saved_iterations);
+      fprintf(stderr, "; the checkpoint holds the first %u", (unsigned)r->saved_iterations);
     fprintf(stderr, "\n");
   } else {
     fprintf(stderr, "hegetcl: stopped by %s in the unweighting after %llu of %llu events",

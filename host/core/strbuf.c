@@ -38,3 +38,11 @@ void hg_strbuf_free(hg_strbuf *s) {
   s->data = NULL;
   s->length = s->capacity = 0;
 }
+
+void hg_put_message(char *message, size_t message_size, const char *fmt, ...) {
+  if (message == NULL || message_size == 0) return;
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(message, message_size, fmt, args);
+  va_end(args);
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A growable string for generated sources and outputs. */
+/* A growable string for generated sources and outputs, and messages into callers' buffers. */
 #ifndef HG_STRBUF_H
 #define HG_STRBUF_H
 
@@ -18,5 +18,12 @@ void hg_strbuf_printf(hg_strbuf *s, const char *fmt, ...)
 #endif
     ;
 void hg_strbuf_free(hg_strbuf *s);
+
+/* snprintf into a caller's message buffer that may be NULL or empty (then nothing is written). */
+void hg_put_message(char *message, size_t message_size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
 
 #endif

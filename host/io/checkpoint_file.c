@@ -10,6 +10,7 @@
 
 #include <zlib.h>
 
+#include "core/strbuf.h"
 #include "hegetcl/status.h"
 #include "io/checkpoint_file.h"
 #include "io/output_file.h"
@@ -19,19 +20,6 @@ struct hg_ckpt_writer {
   char *text;
   size_t size;
 };
-
-static void put_message(char *message, size_t message_size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void put_message(char *message, size_t message_size, const char *format, ...) {
-  if (message == NULL || message_size == 0) return;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, message_size, format, args);
-  va_end(args);
-}
 
 hg_ckpt_writer *hg_ckpt_writer_create(const char *kind, unsigned version) {
   hg_ckpt_writer *w = calloc(1, sizeof *w);
@@ -94,7 +82,7 @@ int hg_ckpt_writer_commit(hg_ckpt_writer *w, const char *path, char *message, si
   w->f = NULL;
   if (closed != 0 || w->text == NULL) {
     hg_ckpt_writer_discard(w);
-    put_message(message, message_size, "no memory for the checkpoint %s", path);
+    hg_put_message(message, message_size, "no memory for the checkpoint %s", path);
     return HEGETCL_ERR_NO_MEMORY;
   }
   const unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)w->text, (uInt)w->size);
@@ -122,7 +110,7 @@ void hg_ckpt_free(hg_ckpt *c) {
 static int slurp(hg_ckpt *c, const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
   if (f == NULL) {
-    put_message(c->message, sizeof c->message, "cannot read the checkpoint %s: %s", path,
+    hg_put_message(c->message, sizeof c->message, "cannot read the checkpoint %s: %s", path,
                 strerror(errno));
     return HEGETCL_ERR_IO;
   }
@@ -146,11 +134,11 @@ static int slurp(hg_ckpt *c, const char *path, size_t *size) {
   const int read_error = ferror(f);
   fclose(f);
   if (failed) {
-    put_message(c->message, sizeof c->message, "no memory to read the checkpoint %s", path);
+    hg_put_message(c->message, sizeof c->message, "no memory to read the checkpoint %s", path);
     return HEGETCL_ERR_NO_MEMORY;
   }
   if (read_error) {
-    put_message(c->message, sizeof c->message, "cannot read the checkpoint %s", path);
+    hg_put_message(c->message, sizeof c->message, "cannot read the checkpoint %s", path);
     return HEGETCL_ERR_IO;
   }
   c->text[n] = '\0';
@@ -163,7 +151,7 @@ int hg_ckpt_read(const char *path, const char *kind, unsigned version, hg_ckpt *
   const size_t path_length = strlen(path);
   c->path = malloc(path_length + 1);
   if (c->path == NULL) {
-    put_message(c->message, sizeof c->message, "no memory to read the checkpoint %s", path);
+    hg_put_message(c->message, sizeof c->message, "no memory to read the checkpoint %s", path);
     return HEGETCL_ERR_NO_MEMORY;
   }
   memcpy(c->path, path, path_length + 1);
@@ -180,19 +168,19 @@ int hg_ckpt_read(const char *path, const char *kind, unsigned version, hg_ckpt *
   if (memchr(c->text, '\0', size) != NULL ||
       sscanf(first, "%31s %63s %u%n", magic, got_kind, &got_version, &consumed) != 3 ||
       strcmp(magic, HG_CKPT_MAGIC) != 0 || first[consumed] != '\0') {
-    put_message(c->message, sizeof c->message,
+    hg_put_message(c->message, sizeof c->message,
                 "%s is not a hegetcl checkpoint: its first line is \"%s\", not \"%s %s %u\"", path,
                 first, HG_CKPT_MAGIC, kind, version);
     return HEGETCL_ERR_INPUT;
   }
   if (strcmp(got_kind, kind) != 0) {
-    put_message(c->message, sizeof c->message,
+    hg_put_message(c->message, sizeof c->message,
                 "%s is a checkpoint of '%s', not of '%s': it belongs to another command", path,
                 got_kind, kind);
     return HEGETCL_ERR_INPUT;
   }
   if (got_version != version) {
-    put_message(c->message, sizeof c->message,
+    hg_put_message(c->message, sizeof c->message,
                 "%s is a checkpoint of format version %u; this hegetcl reads version %u: continue "
                 "it with the hegetcl that wrote it (its 'writer' line names it)",
                 path, got_version, version);
@@ -200,7 +188,7 @@ int hg_ckpt_read(const char *path, const char *kind, unsigned version, hg_ckpt *
   }
   /* the last line: crc32 of everything before it */
   if (size == 0 || c->text[size - 1] != '\n') {
-    put_message(c->message, sizeof c->message,
+    hg_put_message(c->message, sizeof c->message,
                 "%s is cut short: it does not end with its crc32 line (hegetcl replaces a "
                 "checkpoint only by a complete one: was it copied or edited?)",
                 path);
@@ -212,7 +200,7 @@ int hg_ckpt_read(const char *path, const char *kind, unsigned version, hg_ckpt *
   char tail[32];
   if (sscanf(c->text + last, "crc32 %8lx%n", &want, &consumed) != 1 ||
       c->text + last + consumed != c->text + size - 1) {
-    put_message(c->message, sizeof c->message,
+    hg_put_message(c->message, sizeof c->message,
                 "%s is cut short or corrupt: its last line is not \"crc32 XXXXXXXX\" (hegetcl "
                 "replaces a checkpoint only by a complete one: was it copied or edited?)",
                 path);
@@ -221,7 +209,7 @@ int hg_ckpt_read(const char *path, const char *kind, unsigned version, hg_ckpt *
   const unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)c->text, (uInt)last);
   if (crc != want) {
     snprintf(tail, sizeof tail, "%08lx", crc);
-    put_message(c->message, sizeof c->message,
+    hg_put_message(c->message, sizeof c->message,
                 "%s is corrupt: its contents have CRC-32 %s, its crc32 line says %08lx (was it "
                 "edited?)",
                 path, tail, want);
@@ -233,7 +221,7 @@ int hg_ckpt_read(const char *path, const char *kind, unsigned version, hg_ckpt *
   for (size_t i = 0; i < last; ++i) lines += c->text[i] == '\n';
   c->entries = calloc(lines + 1, sizeof *c->entries);
   if (c->entries == NULL) {
-    put_message(c->message, sizeof c->message, "no memory to read the checkpoint %s", path);
+    hg_put_message(c->message, sizeof c->message, "no memory to read the checkpoint %s", path);
     return HEGETCL_ERR_NO_MEMORY;
   }
   char *p = c->text + first_length + 1;
@@ -274,10 +262,10 @@ static const hg_ckpt_entry *need(hg_ckpt *c, const char *key, size_t nth) {
   const hg_ckpt_entry *e = hg_ckpt_find(c, key, nth);
   if (e == NULL) {
     if (nth == 0)
-      put_message(c->message, sizeof c->message, "%s: no '%s' line: the checkpoint is incomplete",
+      hg_put_message(c->message, sizeof c->message, "%s: no '%s' line: the checkpoint is incomplete",
                   c->path, key);
     else
-      put_message(c->message, sizeof c->message,
+      hg_put_message(c->message, sizeof c->message,
                   "%s: only %zu '%s' lines, %zu expected: the checkpoint is incomplete", c->path,
                   nth, key, nth + 1);
   }
@@ -316,7 +304,7 @@ int hg_ckpt_scan(hg_ckpt *c, const char *key, size_t nth, const char *format, ..
   if (p != NULL)
     while (*p == ' ') ++p;
   if (p == NULL || *p != '\0') {
-    put_message(c->message, sizeof c->message,
+    hg_put_message(c->message, sizeof c->message,
                 "%s:%d: %s: \"%.80s\" is not %zu numbers (%s): the checkpoint is corrupt", c->path,
                 e->line, key, e->value, strlen(format),
                 strchr(format, 'r') ? "whole numbers and reals" : "whole numbers");
@@ -340,7 +328,7 @@ int hg_ckpt_get_reals(hg_ckpt *c, const char *key, size_t nth, double *out, size
       ++found;
       while (*q != ' ' && *q != '\0') ++q;
     }
-    put_message(c->message, sizeof c->message,
+    hg_put_message(c->message, sizeof c->message,
                 "%s:%d: %s: %zu values where %zu reals belong: the checkpoint is corrupt", c->path,
                 e->line, key, found, n);
     return HEGETCL_ERR_INPUT;
@@ -354,7 +342,7 @@ int hg_ckpt_get_text(hg_ckpt *c, const char *key, char **out) {
   if (e == NULL) return HEGETCL_ERR_INPUT;
   char *text = malloc(strlen(e->value) + 1), *q = text;
   if (text == NULL) {
-    put_message(c->message, sizeof c->message, "no memory to read the checkpoint %s", c->path);
+    hg_put_message(c->message, sizeof c->message, "no memory to read the checkpoint %s", c->path);
     return HEGETCL_ERR_NO_MEMORY;
   }
   for (const char *p = e->value; *p != '\0'; ++p) {
@@ -363,7 +351,7 @@ int hg_ckpt_get_text(hg_ckpt *c, const char *key, char **out) {
       ++p;
     } else if (*p == '\\') {
       free(text);
-      put_message(c->message, sizeof c->message,
+      hg_put_message(c->message, sizeof c->message,
                   "%s:%d: %s: a backslash not followed by \\ or n: the checkpoint is corrupt",
                   c->path, e->line, key);
       return HEGETCL_ERR_INPUT;

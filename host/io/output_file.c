@@ -12,6 +12,7 @@
 
 #include <zlib.h>
 
+#include "core/strbuf.h"
 #include "hegetcl/status.h"
 #include "io/output_file.h"
 
@@ -29,20 +30,6 @@ struct hg_output {
   uint64_t *flushes; /* recorded flush points (hg_output_sync) */
   size_t n_flushes, cap_flushes;
 };
-
-/* snprintf into a caller buffer that may be NULL or empty. */
-static void put_message(char *message, size_t message_size, const char *format, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
-#endif
-    ;
-static void put_message(char *message, size_t message_size, const char *format, ...) {
-  if (message == NULL || message_size == 0) return;
-  va_list args;
-  va_start(args, format);
-  vsnprintf(message, message_size, format, args);
-  va_end(args);
-}
 
 /* Keeps status and its message as o's failure unless one is kept already; returns the kept one. */
 static int record(hg_output *o, int status, const char *format, ...)
@@ -93,7 +80,7 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
                    size_t message_size) {
   *out = NULL;
   if (path == NULL || path[0] == '\0') {
-    put_message(message, message_size, "output file: the path is empty");
+    hg_put_message(message, message_size, "output file: the path is empty");
     return HEGETCL_ERR_INPUT;
   }
   const size_t n = strlen(path);
@@ -101,7 +88,7 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
   if (o == NULL || (o->path = malloc(n + 1)) == NULL ||
       (o->temp_path = malloc(n + sizeof HG_OUTPUT_TEMP_SUFFIX)) == NULL) {
     if (o != NULL) free_output(o);
-    put_message(message, message_size, "cannot allocate the output for %s", path);
+    hg_put_message(message, message_size, "cannot allocate the output for %s", path);
     return HEGETCL_ERR_NO_MEMORY;
   }
   memcpy(o->path, path, n + 1);
@@ -112,7 +99,7 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
 
   const int fd = open(o->temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd < 0) {
-    put_message(message, message_size, "cannot create %s: %s", o->temp_path, strerror(errno));
+    hg_put_message(message, message_size, "cannot create %s: %s", o->temp_path, strerror(errno));
     free_output(o);
     return HEGETCL_ERR_IO;
   }
@@ -129,7 +116,7 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
     saved_errno = errno;
   }
   if (o->gz == NULL && o->file == NULL) {
-    put_message(message, message_size, "cannot open %s for %s writing: %s", o->temp_path,
+    hg_put_message(message, message_size, "cannot open %s for %s writing: %s", o->temp_path,
                 gzip ? "gzip" : "plain", strerror(saved_errno));
     close(fd);
     if (o->sync_fd >= 0) close(o->sync_fd);
@@ -311,27 +298,27 @@ static int finish(hg_output *o, int commit, const char *target, char *message,
   if (commit) {
     result = o->status;
     if (result != 0) unlink(o->temp_path);
-    if (result != 0) put_message(message, message_size, "%s", o->message);
+    if (result != 0) hg_put_message(message, message_size, "%s", o->message);
   } else if (unlink(o->temp_path) != 0 && errno != ENOENT) {
-    put_message(message, message_size, "cannot remove %s: %s", o->temp_path, strerror(errno));
+    hg_put_message(message, message_size, "cannot remove %s: %s", o->temp_path, strerror(errno));
     result = HEGETCL_ERR_IO;
   }
   return result;
 }
 
 int hg_output_close(hg_output *o, int commit, char *message, size_t message_size) {
-  put_message(message, message_size, "%s", "");
+  hg_put_message(message, message_size, "%s", "");
   if (o == NULL) return 0;
   int result = finish(o, commit, o->path, message, message_size);
   if (commit && result == 0) {
     /* the complete file replaces what an interrupted run kept of it */
     char *partial = with_suffix(o->path, HG_OUTPUT_PARTIAL_SUFFIX);
     if (partial == NULL) {
-      put_message(message, message_size, "no memory to name %s%s", o->path,
+      hg_put_message(message, message_size, "no memory to name %s%s", o->path,
                   HG_OUTPUT_PARTIAL_SUFFIX);
       result = HEGETCL_ERR_NO_MEMORY;
     } else if (unlink(partial) != 0 && errno != ENOENT) {
-      put_message(message, message_size, "cannot remove %s: %s", partial, strerror(errno));
+      hg_put_message(message, message_size, "cannot remove %s: %s", partial, strerror(errno));
       result = HEGETCL_ERR_IO;
     }
     free(partial);
@@ -341,7 +328,7 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
 }
 
 int hg_output_keep_partial(hg_output *o, char *message, size_t message_size) {
-  put_message(message, message_size, "%s", "");
+  hg_put_message(message, message_size, "%s", "");
   if (o == NULL) return 0;
   char *partial = with_suffix(o->path, HG_OUTPUT_PARTIAL_SUFFIX);
   if (partial == NULL) record(o, HEGETCL_ERR_NO_MEMORY, "no memory to name %s's partial", o->path);
@@ -352,15 +339,15 @@ int hg_output_keep_partial(hg_output *o, char *message, size_t message_size) {
 }
 
 int hg_output_keep_stale_temp(const char *path, char *message, size_t message_size) {
-  put_message(message, message_size, "%s", "");
+  hg_put_message(message, message_size, "%s", "");
   char *temp = with_suffix(path, HG_OUTPUT_TEMP_SUFFIX);
   char *partial = with_suffix(path, HG_OUTPUT_PARTIAL_SUFFIX);
   int result = 0;
   if (temp == NULL || partial == NULL) {
-    put_message(message, message_size, "no memory to name %s's temporary file", path);
+    hg_put_message(message, message_size, "no memory to name %s's temporary file", path);
     result = HEGETCL_ERR_NO_MEMORY;
   } else if (rename(temp, partial) != 0 && errno != ENOENT) {
-    put_message(message, message_size, "cannot rename %s to %s: %s", temp, partial,
+    hg_put_message(message, message_size, "cannot rename %s to %s: %s", temp, partial,
                 strerror(errno));
     result = HEGETCL_ERR_IO;
   }

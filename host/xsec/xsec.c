@@ -293,6 +293,19 @@ static hegetcl_status save_checkpoint(xsec_run *r, hegetcl_xsec_phase phase,
   if (r->channels != NULL) hg_channels_save(r->channels, w);
   if (phase != HEGETCL_XSEC_INTEGRATING && r->result->histograms != NULL)
     hg_xsec_ckpt_put_histograms(w, r->result->histograms, r->result->n_histograms);
+  if (phase == HEGETCL_XSEC_INTEGRATING && r->histograms != NULL &&
+      hg_vegas_iterations_done(r->vegas) > r->adapt_iterations) {
+    /* the combined iterations' histogram sums so far */
+    const size_t count = hg_histograms_state_size(r->histograms);
+    double *state = malloc(count * sizeof *state);
+    if (state == NULL) {
+      hg_ckpt_writer_discard(w);
+      return hg_fail(r->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the histograms' checkpoint");
+    }
+    hg_histograms_save_state(r->histograms, state);
+    hg_ckpt_put_reals(w, "histograms.state", state, count);
+    free(state);
+  }
   if (events != NULL) hg_unweight_save(events, w);
   if (sink != NULL) hg_ckpt_put_text(w, "sink", sink);
   char message[2048];
@@ -303,14 +316,9 @@ static hegetcl_status save_checkpoint(xsec_run *r, hegetcl_xsec_phase phase,
   return HEGETCL_OK;
 }
 
-/* After every VEGAS iteration. The histograms' sums of the combined iterations are not saved, so a
- * run with histograms keeps the checkpoint of the end of the adaptation until the integration is
- * complete (then the histograms are final and saved with it). */
+/* After every VEGAS iteration (with the histograms' sums of the combined ones). */
 static hegetcl_status after_iteration(void *user) {
-  xsec_run *r = user;
-  if (r->histograms != NULL && hg_vegas_iterations_done(r->vegas) > r->adapt_iterations)
-    return HEGETCL_OK;
-  return save_checkpoint(r, HEGETCL_XSEC_INTEGRATING, NULL, NULL);
+  return save_checkpoint(user, HEGETCL_XSEC_INTEGRATING, NULL, NULL);
 }
 
 /* During the unweighting: the event sink makes its events durable and describes them. */
@@ -556,11 +564,17 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     status = hg_vegas_load(vegas, &saved);
     if (status == HEGETCL_OK && run.histograms != NULL &&
         resume_phase == HEGETCL_XSEC_INTEGRATING &&
-        hg_vegas_iterations_done(vegas) > run.adapt_iterations)
-      status = hg_fail(ctx, HEGETCL_ERR_INPUT,
-                       "%s holds combined iterations without their histogram sums: the "
-                       "checkpoint is corrupt",
-                       cp->path);
+        hg_vegas_iterations_done(vegas) > run.adapt_iterations) {
+      const size_t count = hg_histograms_state_size(run.histograms);
+      double *state = malloc(count * sizeof *state);
+      if (state == NULL)
+        status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the histograms' checkpoint");
+      else if (hg_ckpt_get_reals(&saved, "histograms.state", 0, state, count) != 0)
+        status = hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", saved.message);
+      else
+        hg_histograms_load_state(run.histograms, state);
+      free(state);
+    }
     if (status == HEGETCL_OK && run.channels != NULL && hg_channels_load(run.channels, &saved) != 0)
       status = hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", saved.message);
     if (status == HEGETCL_OK && resume_phase == HEGETCL_XSEC_UNWEIGHTING) {

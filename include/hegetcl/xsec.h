@@ -138,9 +138,8 @@ const char *hegetcl_xsec_phase_name(hegetcl_xsec_phase phase);
  * under path + ".tmp" and renamed, at its start, after every VEGAS iteration, when the integration
  * is complete, every every_events events of the unweighting, when it stops on request and when it
  * finishes. A run resumed from it gives the same numbers and events, bit for bit, as one that
- * was never stopped, on the same device. With histograms, the combined iterations' histogram
- * sums are not in the checkpoint: the file keeps the state at the end of the adaptation until
- * the integration is complete, and a run stopped in between repeats its combined iterations. */
+ * was never stopped, on the same device; the combined iterations' histogram sums are saved with
+ * them. */
 typedef struct {
   const char *path;      /* the checkpoint file; NULL: none (stop still works) */
   int resume;            /* 1: continue the run saved in path (HEGETCL_ERR_INPUT naming the file

@@ -11,8 +11,8 @@ part "resume" (each compared with an uninterrupted run of the same settings):
      temporary one), no JSON or YODA; the resumed run's sigma and error (printed and in the JSON),
      every other JSON number but the timings, the YODA and CSV histograms and the gzip'd event
      file are identical, byte for byte
-  2  SIGINT in the combined iterations of a run with histograms (the checkpoint holds the end of
-     the adaptation; the resumed run repeats the combined iterations): the same identities
+  2  SIGINT in the combined iterations of a run with histograms (the checkpoint holds them and
+     the histograms' sums so far): the same identities
   3  SIGINT in the combined iterations of a run without histograms and a plain event file (the
      checkpoint holds the combined iterations): the same identities
   4  SIGINT in the unweighting: exit status 130, FILE.partial is a Les Houches file that pylhe
@@ -151,12 +151,14 @@ def part_resume(exe, tmp):
     a = run(exe, folder, WITH_HISTOGRAMS, "iterations:4")
     problems = [] if a.returncode == 130 else [f"exit {a.returncode}: {a.stderr.strip()[-400:]}"]
     saved = checkpoint_line(folder, "ev.lhe.gz.ckpt", "vegas.progress")
-    if saved is None or not saved.startswith("2 0 "):
-        problems.append(f"checkpoint progress {saved!r} (want the 2 adapting iterations)")
+    if saved is None or not saved.startswith("4 2 "):
+        problems.append(f"checkpoint progress {saved!r} (want 4 iterations, 2 combined)")
+    if checkpoint_line(folder, "ev.lhe.gz.ckpt", "histograms.state") is None:
+        problems.append("the checkpoint holds no histograms.state")
     b = run(exe, folder, ["--resume", "ev.lhe.gz.ckpt"])
     problems += same_as(ref, folder, b, outputs)
-    report(not problems, "SIGINT in the combined iterations with histograms: resumed from the "
-           "end of the adaptation, the same sigma, JSON, histograms and event file",
+    report(not problems, "SIGINT in the combined iterations with histograms: resumed from them "
+           "and the histograms' sums, the same sigma, JSON, histograms and event file",
            "; ".join(problems))
 
     # 3: SIGINT in the combined iterations, no histograms, plain LHE
