@@ -15,7 +15,8 @@
 #define HG_EVENT_MIRROR 3      /* 1: the quark comes from proton 2 (orientation both) */
 #define HG_EVENT_WEIGHT_RATIO 4 /* w / max weight: above 1 for an overweight event */
 #define HG_EVENT_NUMBER 5      /* the event's Philox counter (exact below 2^53) */
-#define HG_EVENT_FIELDS 6
+#define HG_EVENT_CHANNEL 6     /* the flavour channel it takes (0 when the run has none) */
+#define HG_EVENT_FIELDS 7
 #define HG_EVENT_RECORD(n) (4 * ((n) + 2) + HG_EVENT_FIELDS)
 
 /* Per-group statistics of events_mark. */

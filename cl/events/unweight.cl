@@ -89,4 +89,24 @@ events_gather(__global const double *restrict params, __global const double *res
   tail[HG_EVENT_MIRROR] = (double)(r.v[0] & 1u);
   tail[HG_EVENT_WEIGHT_RATIO] = hg_event_weight(factor[e], (double)me[e]) / max_weight;
   tail[HG_EVENT_NUMBER] = (double)event;
+  /* a run over flavour channels: channel c with probability its share of the weight (the
+   * quark's proton is part of the channel; no mirror) */
+  int channel = 0;
+#if CHANNELS
+  const hg_philox_words rc = hg_philox4x32_10(
+      hg_philox_counter(event, HG_ITERATION_EVENTS, HG_BLOCK_CHANNEL), seed_low, seed_high);
+  double total = 0.0;
+  for (int c = 0; c < CHANNELS; ++c) total += fmax(ev.channel[c], 0.0);
+  const double target = hg_uniform_double(rc.v[0], rc.v[1]) * total;
+  double below = 0.0;
+  int last = 0;
+  channel = -1;
+  for (int c = 0; c < CHANNELS; ++c) {
+    below += fmax(ev.channel[c], 0.0);
+    channel = (channel < 0 && target < below) ? c : channel;
+    last = ev.channel[c] > 0.0 ? c : last;
+  }
+  channel = channel < 0 ? last : channel; /* target rounded up to the total */
+#endif
+  tail[HG_EVENT_CHANNEL] = (double)channel;
 }

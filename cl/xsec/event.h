@@ -2,7 +2,9 @@
 /* One event of the cross-section sampler, from its Philox counter: VEGAS map -> phase space ->
  * cuts -> PDFs -> helicity choice. The sampler and the unweighted-event gather share it, so an
  * event is the same wherever it is made. Build options: N_PHOTONS, VEGAS_DIMS, VEGAS_BINS,
- * PHASE_SPACE_RAMBO, HELICITY_SAMPLED. */
+ * PHASE_SPACE_RAMBO, HELICITY_SAMPLED, FLAVOURS and CHANNELS (0 and 0 for one quark flavour;
+ * else the run's flavours and FLAVOURS or 2 FLAVOURS channels: CONVENTIONS.md, "Flavour
+ * channels"). */
 #ifndef HG_XSEC_EVENT_H
 #define HG_XSEC_EVENT_H
 
@@ -17,6 +19,10 @@
 #define HG_N_PARTICLES (N_PHOTONS + 2)
 /* Non-vanishing helicity configurations: two quark pairs times 2^n - 2 photon configurations. */
 #define HG_HELICITY_CHOICES (2u * ((1u << N_PHOTONS) - 2u))
+#if CHANNELS
+/* channels per flavour: q qbar, and qbar q when both orientations count */
+#define HG_CHANNEL_ORIENTATIONS (CHANNELS / FLAVOURS)
+#endif
 
 typedef struct {
   hg_ps_point pt;
@@ -24,6 +30,12 @@ typedef struct {
                        0 outside the cuts or the PDF grid */
   hg_u32 helicity;  /* the sampled configuration (CONVENTIONS.md), 0 when summed */
   int bin[VEGAS_DIMS]; /* the VEGAS bin of every dimension */
+#if CHANNELS
+  /* each channel's factor (they add up to factor; 0 where it is): flavour slot k gives channel
+   * HG_CHANNEL_ORIENTATIONS k (q from proton 1) and, with both orientations, the next (qbar from
+   * proton 1) */
+  double channel[CHANNELS];
+#endif
 } hg_xsec_event;
 
 /* Event `event` of iteration `iteration` (Philox key seed_low, seed_high). */
@@ -55,8 +67,10 @@ HG_INLINE hg_xsec_event hg_xsec_make_event(HG_GLOBAL const double *params,
   const double mu_f2 = params[HG_XSEC_MU_F2];
   /* x f(x) from the grid; a point outside it (never inside the cuts) is dropped */
   const double x1 = pass ? ev.pt.x1 : 0.5, x2 = pass ? ev.pt.x2 : 0.5;
+#if !CHANNELS
   const double f1 = hg_pdf_xfxq2(pdf, 0, x1, mu_f2, &outside) / x1;
   const double f2 = hg_pdf_xfxq2(pdf, 1, x2, mu_f2, &outside) / x2;
+#endif
   /* |M|^2 of the momenta scaled by 1/sqrt(shat) times shat^(2 - n) is |M|^2 (mass dimension
    * 4 - 2n); the scaling keeps float amplitudes in range at every n */
   double scale = 1.0;
@@ -71,9 +85,34 @@ HG_INLINE hg_xsec_event hg_xsec_make_event(HG_GLOBAL const double *params,
   ev.helicity = (photons << 2) | ((choice & 1u) ? 1u : 2u);
   scale *= (double)HG_HELICITY_CHOICES;
 #endif
+#if CHANNELS
+  /* one |M|^2 for every channel: flavour slot k holds q (grid slot 2k) and qbar (2k + 1); each
+   * channel's weight is formed as the one-flavour weight below is, so a run of u alone from
+   * proton 1 gives the same numbers bit for bit */
+  const double jw = jacobian * ev.pt.weight;
+  for (int k = 0; k < FLAVOURS; ++k) {
+    const double norm = params[HG_XSEC_CHANNEL_NORM(k)];
+    const double q1 = hg_pdf_xfxq2(pdf, 2 * k, x1, mu_f2, &outside) / x1;
+    const double qbar2 = hg_pdf_xfxq2(pdf, 2 * k + 1, x2, mu_f2, &outside) / x2;
+    ev.channel[HG_CHANNEL_ORIENTATIONS * k] = jw * q1 * qbar2 / (2.0 * ev.pt.shat) * scale * norm;
+#if HG_CHANNEL_ORIENTATIONS == 2
+    const double qbar1 = hg_pdf_xfxq2(pdf, 2 * k + 1, x1, mu_f2, &outside) / x1;
+    const double q2 = hg_pdf_xfxq2(pdf, 2 * k, x2, mu_f2, &outside) / x2;
+    ev.channel[2 * k + 1] = jw * qbar1 * q2 / (2.0 * ev.pt.shat) * scale * norm;
+#endif
+  }
+  const int keep = pass && !outside;
+  double w = 0.0;
+  for (int c = 0; c < CHANNELS; ++c) {
+    ev.channel[c] = keep ? ev.channel[c] : 0.0;
+    w = c == 0 ? ev.channel[0] : w + ev.channel[c];
+  }
+  ev.factor = w;
+#else
   const double w = jacobian * ev.pt.weight * f1 * f2 / (2.0 * ev.pt.shat) * scale *
                    params[HG_XSEC_NORMALISATION];
   ev.factor = (pass && !outside) ? w : 0.0;
+#endif
   return ev;
 }
 

@@ -3,19 +3,22 @@
  * in the amplitude's precision), its helicity configuration when sampled, the weight factor that
  * multiplies |M|^2 (0 outside the cuts), its VEGAS bins and, when histograms are filled, the
  * value and bin of every observable fill. The program also holds the VEGAS reduction, the
- * histogram reduction and the unweighting kernels. Build options: N_PHOTONS, VEGAS_DIMS,
- * VEGAS_BINS, AMP_REAL, PHASE_SPACE_RAMBO (0 or 1), HELICITY_SAMPLED (0 or 1), HISTOGRAMS (0 or
- * 1). */
+ * histogram reduction, the flavour channels' reduction and the unweighting kernels. Build options:
+ * N_PHOTONS, VEGAS_DIMS, VEGAS_BINS, AMP_REAL, PHASE_SPACE_RAMBO (0 or 1), HELICITY_SAMPLED (0 or
+ * 1), HISTOGRAMS (0 or 1), FLAVOURS and CHANNELS (xsec/event.h). */
 #include "analysis/histogram.cl"
 #include "analysis/observables.h"
 #include "events/unweight.cl"
 #include "integrate/reduce.cl"
 #include "shared/layout.h"
+#include "xsec/channels.cl"
 #include "xsec/event.h"
 
 /* Event first_event + get_global_id(0) of iteration `iteration`; momenta, helicity, factor, bins,
- * obs_value and obs_bin (written when fill_observables) are indexed by the batch position (n_events per batch; fill f of event e
- * at f * n_events + e). pdf holds the quark (slot 0) and antiquark (slot 1) grids. */
+ * obs_value and obs_bin (written when fill_observables) and channel_factor (when CHANNELS > 0) are
+ * indexed by the batch position (n_events per batch; fill f or channel c of event e at
+ * f * n_events + e, c * n_events + e). pdf holds the quark (slot 0) and antiquark (slot 1) grids,
+ * or with CHANNELS > 0 those of each flavour k in slots 2k and 2k + 1. */
 __kernel void xsec_sample(__global const double *restrict params,
                           __global const double *restrict grid, __global const double *restrict pdf,
                           const hg_u32 seed_low, const hg_u32 seed_high, const hg_u32 iteration,
@@ -23,7 +26,7 @@ __kernel void xsec_sample(__global const double *restrict params,
                           __global AMP_REAL *restrict momenta, __global hg_u32 *restrict helicity,
                           __global double *restrict factor, __global uchar *restrict bins,
                           __global float *restrict obs_value, __global ushort *restrict obs_bin,
-                          const hg_u32 fill_observables) {
+                          const hg_u32 fill_observables, __global double *restrict channel_factor) {
   const size_t e = get_global_id(0);
   if (e >= n_events) return;
   const hg_u64 event = (((hg_u64)first_high << 32) | (hg_u64)first_low) + (hg_u64)e;
@@ -34,6 +37,11 @@ __kernel void xsec_sample(__global const double *restrict params,
   helicity[e] = ev.helicity;
 #endif
   factor[e] = ev.factor;
+#if CHANNELS
+  for (int c = 0; c < CHANNELS; ++c) channel_factor[(size_t)c * n_events + e] = ev.channel[c];
+#else
+  (void)channel_factor;
+#endif
   const double inv_sqrt_shat = 1.0 / sqrt(ev.pt.shat);
   for (int i = 0; i < HG_N_PARTICLES; ++i)
     for (int c = 0; c < 4; ++c)
@@ -44,8 +52,9 @@ __kernel void xsec_sample(__global const double *restrict params,
   if (!fill_observables) return;
   double value[HG_OBS_FILLS(N_PHOTONS)];
   hg_obs_values(&ev.pt, N_PHOTONS, value);
-  /* orientation both: the event counts for either proton's quark; its orientation draw (the one
-   * the unweighted event takes) mirrors it, which flips the sign of every eta */
+  /* orientation both with one flavour: the event counts for either proton's quark; its
+   * orientation draw (the one the unweighted event takes) mirrors it, which flips the sign of
+   * every eta (flavour channels count either proton's quark in their weights: no mirror) */
   const hg_philox_words r = hg_philox4x32_10(
       hg_philox_counter(event, iteration, HG_BLOCK_ORIENTATION), seed_low, seed_high);
   const double eta_sign = (params[HG_XSEC_MIRROR] != 0.0 && (r.v[0] & 1u)) ? -1.0 : 1.0;

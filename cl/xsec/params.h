@@ -17,7 +17,16 @@
 #define HG_XSEC_HIST_BINS(f) (HG_XSEC_HIST_BINNING + 3 * (f))
 #define HG_XSEC_HIST_LO(f) (HG_XSEC_HIST_BINNING + 3 * (f) + 1)
 #define HG_XSEC_HIST_HI(f) (HG_XSEC_HIST_BINNING + 3 * (f) + 2)
-#define HG_XSEC_PARAM_COUNT (HG_XSEC_HIST_BINNING + 3 * 4)
+/* Runs over flavour channels (CHANNELS > 0): for flavour slot k (the k-th flavour of the run in
+ * the order d u s c b) GeV^-2 -> fb times (Q_q / Q_u)^(2n), as |M|^2 comes with the u charge
+ * (CONVENTIONS.md, "Flavour channels") */
+#define HG_XSEC_CHANNEL_NORM(k) (HG_XSEC_HIST_BINNING + 3 * 4 + (k))
+#define HG_XSEC_PARAM_COUNT (HG_XSEC_HIST_BINNING + 3 * 4 + 5)
+
+/* The flavour channels' reduction (xsec/channels.cl): work-items per group (exactly), events per
+ * group. */
+#define HG_CHANNEL_LOCAL 128
+#define HG_CHANNEL_PER_GROUP 2048
 
 /* Philox draw blocks: the VEGAS dimensions use blocks 0 .. (dims + 1) / 2 - 1 (two uniforms each);
  * the sampled helicity configuration uses its own block. */
@@ -25,6 +34,8 @@
 /* Unweighting: the hit-or-miss uniform, and the choice of which proton gives the quark. */
 #define HG_BLOCK_UNWEIGHT 0x10001u
 #define HG_BLOCK_ORIENTATION 0x10002u
+/* ... and, in a run over flavour channels, which channel an unweighted event takes */
+#define HG_BLOCK_CHANNEL 0x10003u
 /* The iteration number of the counter for unweighted-event generation (VEGAS iterations count
  * from 0 and never reach it). */
 #define HG_ITERATION_EVENTS 0x80000000u

@@ -164,19 +164,26 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_string(&j, "commit", HG_COMMIT);
   hg_json_string(&j, "run_card", card);
   hg_json_object(&j, "process");
-  char text[128];
-  snprintf(text, sizeof text, "p p -> %u a (q qbar, q = PDG %d)", c->process.n_photons,
-           c->quark_pid);
+  char text[128], flavours[32];
+  hegetcl_flavours_name(c->flavours, flavours, sizeof flavours);
+  if (c->flavours != 0)
+    snprintf(text, sizeof text, "p p -> %u a (q qbar, q = %s)", c->process.n_photons, flavours);
+  else
+    snprintf(text, sizeof text, "p p -> %u a (q qbar, q = PDG %d)", c->process.n_photons,
+             c->quark_pid);
   hg_json_string(&j, "name", text);
   hg_json_uint(&j, "n_photons", c->process.n_photons);
-  hg_json_int(&j, "quark_pid", c->quark_pid);
+  if (c->flavours != 0)
+    hg_json_string(&j, "flavours", flavours);
+  else
+    hg_json_int(&j, "quark_pid", c->quark_pid);
   hg_json_string(&j, "orientation", hegetcl_orientation_name(c->orientation));
   hg_json_string(&j, "orientation_meaning",
                  c->orientation == HEGETCL_ORIENTATION_BOTH
                      ? "the quark from either proton (p p cross section)"
                      : "the quark from proton 1 and the antiquark from proton 2 only");
   hg_json_number(&j, "alpha", c->process.alpha);
-  hg_json_number(&j, "quark_charge", c->process.quark_charge);
+  if (c->flavours == 0) hg_json_number(&j, "quark_charge", c->process.quark_charge);
   hg_json_end_object(&j);
   hg_json_object(&j, "setup");
   hg_json_number(&j, "sqrt_s_gev", c->sqrt_s_gev);
@@ -242,6 +249,22 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_number(&j, "integration_seconds", r->vegas.wall_seconds);
   hg_json_number(&j, "build_seconds", r->build_seconds);
   hg_json_number(&j, "max_weight_fb", r->vegas.max_weight);
+  if (r->n_channels > 0) {
+    /* from the same events as sigma, combined with its weights: they add up to sigma */
+    hg_json_array(&j, "channels");
+    for (unsigned k = 0; k < r->n_channels; ++k) {
+      const hegetcl_xsec_channel *ch = &r->channels[k];
+      hg_json_object(&j, NULL);
+      hg_json_string(&j, "name", ch->name);
+      hg_json_int(&j, "pid_1", ch->pid[0]);
+      hg_json_int(&j, "pid_2", ch->pid[1]);
+      hg_json_number(&j, "quark_charge", ch->charge);
+      hg_json_number(&j, "sigma_fb", ch->sigma_fb);
+      hg_json_number(&j, "error_fb", ch->error_fb);
+      hg_json_end_object(&j);
+    }
+    hg_json_end_array(&j);
+  }
   hg_json_end_object(&j);
   if (r->float_checked > 0) {
     hg_json_object(&j, "float_check");
@@ -511,11 +534,19 @@ int hg_cli_xsec(int argc, char **argv) {
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
   if (info.auto_without_gpu) hg_cli_note_auto_without_gpu(&info);
+  char via[64] = "u ubar";
+  if (c->flavours != 0) {
+    char flavours[32];
+    hegetcl_flavours_name(c->flavours, flavours, sizeof flavours);
+    snprintf(via, sizeof via, "q qbar, q = %s", flavours);
+  } else if (c->quark_pid != 2) {
+    snprintf(via, sizeof via, "q qbar, q = PDG %d", c->quark_pid);
+  }
   if (!o.quiet)
-    printf("hegetcl xsec: p p -> %u photons via u ubar (%s), sqrt(s) = %g GeV, %s, mu_F = %g GeV,\n"
+    printf("hegetcl xsec: p p -> %u photons via %s (%s), sqrt(s) = %g GeV, %s, mu_F = %g GeV,\n"
            "  cuts pT > %g GeV, |eta| < %g, dR > %g; %s engine, %s, helicities %s, %s phase "
            "space, seed %llu\n  device: %s (%s; driver %s)\n",
-           c->process.n_photons,
+           c->process.n_photons, via,
            c->orientation == HEGETCL_ORIENTATION_BOTH ? "quark from either proton"
                                                       : "quark from proton 1 only",
            c->sqrt_s_gev, c->pdf_set, c->mu_f_gev, c->pt_min_gev, c->eta_max, c->delta_r_min,
@@ -639,6 +670,10 @@ int hg_cli_xsec(int argc, char **argv) {
            r.vegas.reached_target || !(c->vegas.target_rel_error > 0)
                ? ""
                : "  [target error NOT reached: raise --max-events]");
+    for (unsigned k = 0; k < r.n_channels; ++k)
+      printf("  channel %-5s %.6e +- %.2e fb  (%6.3f%% of sigma)\n", r.channels[k].name,
+             r.channels[k].sigma_fb, r.channels[k].error_fb,
+             100.0 * r.channels[k].sigma_fb / r.vegas.estimate);
     if (r.float_checked > 0)
       printf("float |M|^2 against double on %llu events inside the cuts: largest deviation %.2e, "
              "mean %.2e, of their sum %.2e%s\n",

@@ -11,8 +11,8 @@
 #include "config/run_card.h"
 
 typedef enum {
-  O_CARD, O_N, O_ORIENTATION, O_ENGINE, O_PRECISION, O_HELICITY, O_PHASE_SPACE, O_DEVICE, O_SEED,
-  O_TARGET_ERROR, O_MAX_EVENTS, O_EVENTS, O_MIN_ITERATIONS, O_MAX_ITERATIONS, O_ADAPT_ITERATIONS,
+  O_CARD, O_N, O_ORIENTATION, O_FLAVOURS, O_ENGINE, O_PRECISION, O_HELICITY, O_PHASE_SPACE,
+  O_DEVICE, O_SEED, O_TARGET_ERROR, O_MAX_EVENTS, O_EVENTS, O_MIN_ITERATIONS, O_MAX_ITERATIONS, O_ADAPT_ITERATIONS,
   O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_CHECKPOINT,
@@ -32,6 +32,11 @@ static const option options[O_COUNT] = {
                        "both (default: the quark from either proton, the p p cross\n"
                        "section) or u-first (the quark from proton 1 only, as the\n"
                        "paper's table and MadGraph's `u u~ > n a`: half of both)"},
+    [O_FLAVOURS] = {"flavours", "LIST",
+                    "light quarks summed, each with its charge and PDFs, as the\n"
+                    "channels q q~ (and q~ q with orientation both), sigma per\n"
+                    "channel reported: a comma list of d, u, s, c, b, or all\n"
+                    "(default: u alone with --charge, the paper's u u~)"},
     [O_ENGINE] = {"engine", "E", "recursive (default), permutation, unrolled, diagrams"},
     [O_PRECISION] = {"precision", "P", "double (default) or float (|M|^2 only; phase space, PDFs\n"
                                        "and sums stay double)"},
@@ -98,7 +103,8 @@ int hg_cli_xsec_usage(FILE *out) {
                "  sigma(p p -> N photons) through q qbar at LO, integrated with VEGAS on the device;\n"
                "  histograms and unweighted Les Houches events on request. Defaults: the HEGET\n"
                "  paper's set-up (14 TeV, CTEQ6L1, mu_F = 20 GeV, pT > 20 GeV, |eta| < 2.5,\n"
-               "  Delta R > 0.4, alpha = 1/132.507, u ubar). Every output carries the run card.\n\n");
+               "  Delta R > 0.4, alpha = 1/132.507, u ubar; --flavours all sums d u s c b).\n"
+               "  Every output carries the run card.\n\n");
   for (int i = 0; i < O_COUNT; ++i) {
     char flag[64];
     snprintf(flag, sizeof flag, "--%s%s%s", options[i].name, options[i].metavar ? " " : "",
@@ -229,6 +235,11 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
   case O_ORIENTATION:
     return hegetcl_orientation_parse(v, &c->orientation) == HEGETCL_OK ||
            bad(at, v, "use both or u-first");
+  case O_FLAVOURS:
+    return hegetcl_flavours_parse(v, &c->flavours) == HEGETCL_OK ||
+           bad(at, v,
+               "must be a comma-separated list of the quarks d, u, s, c, b (each at most once, "
+               "no spaces), e.g. u,d, or all");
   case O_ENGINE:
     return hegetcl_engine_parse(v, &c->process.engine) == HEGETCL_OK ||
            bad(at, v, "use recursive, permutation, unrolled or diagrams");
@@ -727,6 +738,11 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   fprintf(out, "# hegetcl xsec run card: `hegetcl xsec --card FILE` repeats this run\n");
   write_number(out, O_N, c->process.n_photons);
   write_entry(out, O_ORIENTATION, hegetcl_orientation_name(c->orientation));
+  if (c->flavours != 0) {
+    char flavours[32];
+    hegetcl_flavours_name(c->flavours, flavours, sizeof flavours);
+    write_entry(out, O_FLAVOURS, flavours);
+  }
   write_entry(out, O_ENGINE, hegetcl_engine_name(c->process.engine));
   write_entry(out, O_PRECISION, hegetcl_precision_name(c->process.precision));
   write_entry(out, O_HELICITY, hegetcl_helicity_mode_name(c->helicity));

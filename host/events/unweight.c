@@ -62,11 +62,15 @@ static hegetcl_status make(unweighter *u, const hg_unweight_inputs *in, size_t g
 }
 
 /* The record of an event turned into the public event: mirrored (rotated by pi about the x axis,
- * which keeps helicities) when the quark comes from proton 2. */
+ * which keeps helicities) when the quark comes from proton 2; in a run over flavour channels the
+ * partons are those of the event's channel, the quark along +z or -z as the channel says. */
 static void to_event(const double *rec, const hg_unweight_inputs *in, hegetcl_event *ev) {
   const unsigned n = in->n_photons, np = n + 2;
   const double *tail = rec + 4 * np;
   const int mirror = in->both_orientations && tail[HG_EVENT_MIRROR] != 0.0;
+  const unsigned channel = (unsigned)tail[HG_EVENT_CHANNEL];
+  const int first_pid =
+      in->n_channels > 0 && channel < in->n_channels ? in->channel_pid[channel] : in->quark_pid;
   const uint32_t hel = (uint32_t)tail[HG_EVENT_HELICITY];
   memset(ev, 0, sizeof *ev);
   ev->n_particles = np;
@@ -78,7 +82,7 @@ static void to_event(const double *rec, const hg_unweight_inputs *in, hegetcl_ev
     ev->p[i][1] = p[1];
     ev->p[i][2] = mirror ? 0.0 - p[2] : p[2]; /* 0 - x: no -0 for the beams */
     ev->p[i][3] = mirror ? 0.0 - p[3] : p[3];
-    ev->pid[i] = src == 0 ? in->quark_pid : (src == 1 ? -in->quark_pid : 22);
+    ev->pid[i] = src == 0 ? first_pid : (src == 1 ? -first_pid : 22);
     ev->helicity[i] = in->helicity_sampled ? (((hel >> src) & 1u) ? 1 : -1) : 0;
   }
   ev->x1 = mirror ? tail[HG_EVENT_X2] : tail[HG_EVENT_X1];

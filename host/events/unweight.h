@@ -11,6 +11,7 @@
 #include "core/context.h"
 #include "events/record.h"
 #include "hegetcl/events.h"
+#include "hegetcl/xsec.h"
 #include "integrate/vegas.h"
 #include "io/checkpoint_file.h"
 
@@ -37,6 +38,10 @@ typedef struct {
   unsigned n_photons;
   int quark_pid;
   int both_orientations; /* mirror the events the gather marks, so either proton gives the quark */
+  /* a run over flavour channels (n_channels > 0, no mirroring): channel c's parton from proton 1
+   * (along +z) has PDG id channel_pid[c], proton 2's the opposite; quark_pid is then unused */
+  unsigned n_channels;
+  int channel_pid[HEGETCL_XSEC_MAX_CHANNELS];
   int helicity_sampled;
   uint64_t seed;
   size_t batch;

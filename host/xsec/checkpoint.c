@@ -14,6 +14,8 @@
 typedef struct {
   const char *name;
   char value[HG_SETTING_TEXT];
+  const char *unset; /* a setting newer than the format: a checkpoint without its line is of a
+                        run with this value (NULL: the line must be there) */
 } setting;
 
 static const char *const phase_names[] = {"", "integrating", "unweighting", "finished"};
@@ -41,9 +43,12 @@ static void bins_text(char *out, size_t size, const hegetcl_bins *b) {
 /* Every setting of the run, by the names of `hegetcl xsec`'s options. */
 static size_t settings_of(const hegetcl_xsec_config *c, uint64_t every, setting *s) {
   size_t n = 0;
-#define TEXT(key, ...) (s[n].name = key, snprintf(s[n].value, HG_SETTING_TEXT, __VA_ARGS__), ++n)
-#define REAL(key, x) (s[n].name = key, real_text(s[n].value, HG_SETTING_TEXT, x), ++n)
-#define BINS(key, b) (s[n].name = key, bins_text(s[n].value, HG_SETTING_TEXT, b), ++n)
+#define TEXT(key, ...)                                                                             \
+  (s[n].name = key, s[n].unset = NULL, snprintf(s[n].value, HG_SETTING_TEXT, __VA_ARGS__), ++n)
+#define REAL(key, x)                                                                               \
+  (s[n].name = key, s[n].unset = NULL, real_text(s[n].value, HG_SETTING_TEXT, x), ++n)
+#define BINS(key, b)                                                                               \
+  (s[n].name = key, s[n].unset = NULL, bins_text(s[n].value, HG_SETTING_TEXT, b), ++n)
   const hegetcl_vegas_settings *v = &c->vegas;
   TEXT("n", "%u", c->process.n_photons);
   TEXT("orientation", "%s", hegetcl_orientation_name(c->orientation));
@@ -52,6 +57,11 @@ static size_t settings_of(const hegetcl_xsec_config *c, uint64_t every, setting 
   TEXT("helicity", "%s", hegetcl_helicity_mode_name(c->helicity));
   TEXT("phase-space", "%s", hegetcl_phase_space_name(c->phase_space));
   TEXT("quark-pid", "%d", c->quark_pid);
+  /* checkpoints from before flavour channels have no line: theirs is a one-flavour run */
+  s[n].name = "flavours";
+  s[n].unset = "none";
+  hegetcl_flavours_name(c->flavours, s[n].value, HG_SETTING_TEXT);
+  ++n;
   TEXT("seed", "%llu", (unsigned long long)v->seed);
   REAL("target-error", v->target_rel_error);
   TEXT("max-events", "%llu", (unsigned long long)v->max_events);
@@ -105,7 +115,8 @@ int hg_xsec_ckpt_check_config(const hg_ckpt *c, const hegetcl_xsec_config *confi
   for (size_t i = 0; i < n; ++i) {
     snprintf(key, sizeof key, "config.%s", s[i].name);
     const hg_ckpt_entry *e = hg_ckpt_find(c, key, 0);
-    if (e == NULL) {
+    const char *stored = e != NULL ? e->value : s[i].unset;
+    if (stored == NULL) {
       snprintf(message, message_size, "%s: no '%s' line: the checkpoint is incomplete", c->path,
                key);
       return HEGETCL_ERR_INPUT;
@@ -121,13 +132,13 @@ int hg_xsec_ckpt_check_config(const hg_ckpt *c, const hegetcl_xsec_config *confi
       *q++ = *p == '\n' ? 'n' : *p;
     }
     *q = '\0';
-    const int same = strcmp(e->value, escaped) == 0;
+    const int same = strcmp(stored, escaped) == 0;
     free(escaped);
     if (!same) {
       snprintf(message, message_size,
                "%s was written by a run with %s = %s; this run has %s = %s: a run is resumed with "
                "the settings it started with",
-               c->path, s[i].name, e->value, s[i].name, s[i].value);
+               c->path, s[i].name, stored, s[i].name, s[i].value);
       return HEGETCL_ERR_INPUT;
     }
   }

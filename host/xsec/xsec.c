@@ -17,6 +17,7 @@
 #include "integrate/vegas.h"
 #include "pdf/lhapdf6_grid.h"
 #include "shared/kernel_names.h"
+#include "xsec/channels.h"
 #include "xsec/checkpoint.h"
 #include "xsec/params.h"
 #include "xsec/precision_check.h"
@@ -60,6 +61,39 @@ hegetcl_status hegetcl_helicity_mode_parse(const char *name, hegetcl_helicity_mo
   const hegetcl_status s = parse_name(name, helicity_names, 2, &v);
   if (s == HEGETCL_OK) *out = (hegetcl_helicity_mode)v;
   return s;
+}
+
+static const char *const flavour_names[5] = {"d", "u", "s", "c", "b"};
+
+hegetcl_status hegetcl_flavours_parse(const char *list, unsigned *out) {
+  if (list == NULL || list[0] == '\0') return HEGETCL_ERR_INPUT;
+  if (strcmp(list, "all") == 0) {
+    *out = HEGETCL_ALL_FLAVOURS;
+    return HEGETCL_OK;
+  }
+  unsigned set = 0;
+  for (const char *p = list;;) {
+    const size_t length = strcspn(p, ",");
+    int pid = 0;
+    for (int q = 1; q <= 5; ++q)
+      if (length == 1 && p[0] == flavour_names[q - 1][0]) pid = q;
+    if (pid == 0 || (set & HEGETCL_FLAVOUR_BIT(pid))) return HEGETCL_ERR_INPUT;
+    set |= HEGETCL_FLAVOUR_BIT(pid);
+    if (p[length] == '\0') break;
+    p += length + 1;
+  }
+  *out = set;
+  return HEGETCL_OK;
+}
+
+void hegetcl_flavours_name(unsigned flavours, char *out, size_t size) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (int q = 1; q <= 5; ++q)
+    if (flavours & HEGETCL_FLAVOUR_BIT(q))
+      used += (size_t)snprintf(out + used, used < size ? size - used : 0, "%s%s",
+                               used > 0 ? "," : "", flavour_names[q - 1]);
+  if (flavours == 0) snprintf(out, size, "%s", "none");
 }
 
 void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
@@ -223,6 +257,22 @@ static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_xsec_config *
   if (c->quark_pid < 1 || c->quark_pid > 5)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "quark PDG id %d: must be 1..5 (d u s c b)",
                    c->quark_pid);
+  if (c->flavours & ~HEGETCL_ALL_FLAVOURS)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "flavour set 0x%x: only bits 0..4 (PDG ids 1..5, d u s c b) may be set",
+                   c->flavours);
+  if (c->flavours != 0 && c->process.quark_charge != 2.0 / 3.0) {
+    char names[32], charge[32];
+    hegetcl_flavours_name(c->flavours, names, sizeof names);
+    for (int digits = 6; digits <= 17; ++digits) { /* the shortest text that reads back */
+      snprintf(charge, sizeof charge, "%.*g", digits, c->process.quark_charge);
+      if (strtod(charge, NULL) == c->process.quark_charge) break;
+    }
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "quark charge %s with the flavours %s: each flavour has its own charge "
+                   "(d s b -1/3, u c 2/3) and |M|^2 is evaluated with u's; leave the charge at 2/3",
+                   charge, names);
+  }
   if ((unsigned)c->phase_space > 1 || (unsigned)c->orientation > 1 || (unsigned)c->helicity > 1)
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "phase space %d, orientation %d or helicity mode %d unknown: use the "
@@ -276,11 +326,12 @@ typedef struct {
   hegetcl_amplitude *amp;
   cl_kernel sample;
   size_t local; /* xsec_sample's work-group size */
-  cl_mem params, pdf, factor, bins, obs_value, obs_bin;
+  cl_mem params, pdf, factor, bins, obs_value, obs_bin, channel_factor;
   uint64_t seed;
   int per_helicity;
   unsigned adapt_iterations;
   hg_histograms *histograms; /* NULL unless filled */
+  hg_channels *channels;     /* NULL unless the run is over flavour channels */
   /* checkpoints */
   const hegetcl_xsec_config *config;
   const hegetcl_xsec_hooks *hooks;
@@ -302,6 +353,7 @@ static hegetcl_status prepare_sampler(xsec_run *r) {
   err |= clSetKernelArg(r->sample, 12, sizeof(cl_mem), &r->bins);
   err |= clSetKernelArg(r->sample, 13, sizeof(cl_mem), &r->obs_value);
   err |= clSetKernelArg(r->sample, 14, sizeof(cl_mem), &r->obs_bin);
+  err |= clSetKernelArg(r->sample, 16, sizeof(cl_mem), &r->channel_factor);
   hegetcl_status status =
       hg_cl_check(r->ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_XSEC_SAMPLE);
   if (status != HEGETCL_OK) return status;
@@ -315,7 +367,7 @@ static hegetcl_status prepare_sampler(xsec_run *r) {
 }
 
 /* One batch: the sampler, then the amplitude's kernels on the momenta it wrote, then the
- * histograms in the combined iterations. */
+ * histograms and the flavour channels' sums in the combined iterations. */
 static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t first_event,
                                    size_t n_events, cl_mem grid) {
   xsec_run *r = user;
@@ -340,17 +392,24 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
   status = hg_amplitude_run(r->amp, n_events, r->per_helicity, NULL);
   if (status == HEGETCL_OK && fill)
     status = hg_histograms_add_batch(r->histograms, r->factor, r->amp->me, n_events);
+  if (status == HEGETCL_OK && combined && r->channels != NULL)
+    status = hg_channels_add_batch(r->channels, r->amp->me, n_events);
   return status;
 }
 
-/* After each VEGAS iteration: the combined ones go into the histograms. */
+/* After each VEGAS iteration: the combined ones go into the histograms and the channels. */
 static hegetcl_status end_iteration(void *user, uint32_t index, int adapting, uint64_t n_events,
                                     double estimate, double variance) {
   (void)index;
   (void)estimate;
   xsec_run *r = user;
-  if (adapting || r->histograms == NULL) return HEGETCL_OK;
-  return hg_histograms_end_iteration(r->histograms, n_events, variance);
+  if (adapting) return HEGETCL_OK;
+  hegetcl_status status = HEGETCL_OK;
+  if (r->histograms != NULL)
+    status = hg_histograms_end_iteration(r->histograms, n_events, variance);
+  if (status == HEGETCL_OK && r->channels != NULL)
+    status = hg_channels_end_iteration(r->channels, n_events, variance);
+  return status;
 }
 
 /* Writes the run's state as the checkpoint (the histograms once the integration is complete, the
@@ -372,6 +431,7 @@ static hegetcl_status save_checkpoint(xsec_run *r, hegetcl_xsec_phase phase,
   hg_ckpt_put_text(w, "run_card", cp->run_card ? cp->run_card : "");
   hg_xsec_ckpt_put_config(w, r->config, cp->every_events);
   hg_vegas_save(r->vegas, w);
+  if (r->channels != NULL) hg_channels_save(r->channels, w);
   if (phase != HEGETCL_XSEC_INTEGRATING && r->result->histograms != NULL)
     hg_xsec_ckpt_put_histograms(w, r->result->histograms, r->result->n_histograms);
   if (phase == HEGETCL_XSEC_INTEGRATING && r->histograms != NULL &&
@@ -542,9 +602,22 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   result->pdf_lhapdf_id = hegetcl_pdf_lhapdf_id(pdf);
   result->alpha_s = hegetcl_pdf_alpha_s_one_loop(pdf, config->mu_f_gev);
   snprintf(result->pdf_path, sizeof result->pdf_path, "%s", hegetcl_pdf_directory(pdf));
-  const int pids[2] = {config->quark_pid, -config->quark_pid};
+  /* one flavour: quark and antiquark in slots 0 and 1; flavour channels: flavour k's in 2k and
+   * 2k + 1 */
+  int pids[10] = {config->quark_pid, -config->quark_pid};
+  int flavour_pids[5] = {0, 0, 0, 0, 0};
+  unsigned n_flavours = 0, n_channels = 0;
+  if (config->flavours != 0) {
+    n_channels = hg_xsec_channels_of(config, result->channels, flavour_pids, &n_flavours);
+    result->n_channels = n_channels;
+    for (unsigned k = 0; k < n_flavours; ++k) {
+      pids[2 * k] = flavour_pids[k];
+      pids[2 * k + 1] = -flavour_pids[k];
+    }
+  }
   size_t n_grid = 0;
-  status = hg_pdf_pack(pdf, pids, 2, &grid, &n_grid, message, sizeof message);
+  status = hg_pdf_pack(pdf, pids, n_flavours > 0 ? 2 * n_flavours : 2, &grid, &n_grid, message,
+                       sizeof message);
   if (status != HEGETCL_OK) {
     hg_fail(ctx, status, "%s", message);
     goto done;
@@ -562,11 +635,11 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   const size_t used = strlen(options);
   snprintf(options + used, sizeof options - used,
            " -D VEGAS_DIMS=%u -D VEGAS_BINS=%u -D AMP_REAL=%s -D PHASE_SPACE_RAMBO=%d "
-           "-D HELICITY_SAMPLED=%d -D HISTOGRAMS=%d",
+           "-D HELICITY_SAMPLED=%d -D HISTOGRAMS=%d -D FLAVOURS=%u -D CHANNELS=%u",
            dims, config->vegas.bins,
            config->process.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float",
            config->phase_space == HEGETCL_PHASE_SPACE_RAMBO, run.per_helicity,
-           config->histograms != 0);
+           config->histograms != 0, n_flavours, n_channels);
   snprintf(result->sampler_options, sizeof result->sampler_options, "%s", options);
   const hg_source_part part = {"xsec/kernels.cl", NULL};
   cl_program program = NULL;
@@ -583,9 +656,16 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   params[HG_XSEC_ETA_MAX] = config->eta_max;
   params[HG_XSEC_DR_MIN] = config->delta_r_min;
   params[HG_XSEC_MU_F2] = config->mu_f_gev * config->mu_f_gev;
-  params[HG_XSEC_NORMALISATION] =
-      HEGETCL_GEV2_TO_FB * (config->orientation == HEGETCL_ORIENTATION_BOTH ? 2.0 : 1.0);
-  params[HG_XSEC_MIRROR] = config->orientation == HEGETCL_ORIENTATION_BOTH ? 1.0 : 0.0;
+  /* one flavour with both orientations: twice the quark from proton 1 (CONVENTIONS.md); flavour
+   * channels count the antiquark from proton 1 as channels of their own */
+  const int doubled = config->orientation == HEGETCL_ORIENTATION_BOTH && n_channels == 0;
+  params[HG_XSEC_NORMALISATION] = HEGETCL_GEV2_TO_FB * (doubled ? 2.0 : 1.0);
+  params[HG_XSEC_MIRROR] = doubled ? 1.0 : 0.0;
+  /* (Q_q / Q_u)^(2n): 1 for u and c, (1/2)^(2n) for d, s and b (exact: a power of two) */
+  for (unsigned k = 0; k < 5; ++k)
+    params[HG_XSEC_CHANNEL_NORM(k)] = k < n_flavours && flavour_pids[k] % 2 != 0
+                                          ? ldexp(HEGETCL_GEV2_TO_FB, -2 * (int)n)
+                                          : HEGETCL_GEV2_TO_FB;
   const hegetcl_bins *families[4] = {&config->binning.pt_gev, &config->binning.eta,
                                      &config->binning.delta_r, &config->binning.mass_gev};
   for (int f = 0; f < 4; ++f) {
@@ -610,9 +690,15 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   if (status == HEGETCL_OK)
     status = make_buffer(ctx, CL_MEM_READ_WRITE, fills * sizeof(cl_ushort), NULL, "observable bins",
                          &run.obs_bin);
+  if (status == HEGETCL_OK)
+    status = make_buffer(ctx, CL_MEM_READ_WRITE,
+                         (n_channels > 0 ? n_channels * batch : 1) * sizeof(double), NULL,
+                         "channel weight factors", &run.channel_factor);
   if (status == HEGETCL_OK && config->histograms)
     status = hg_histograms_create(ctx, program, n, &config->binning, batch, run.params,
                                   run.obs_value, run.obs_bin, &run.histograms);
+  if (status == HEGETCL_OK && n_channels > 0)
+    status = hg_channels_create(ctx, program, n_channels, batch, run.channel_factor, &run.channels);
   if (status != HEGETCL_OK) goto done;
 
   status = prepare_sampler(&run);
@@ -637,6 +723,8 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
         hg_histograms_load_state(run.histograms, state);
       free(state);
     }
+    if (status == HEGETCL_OK && run.channels != NULL && hg_channels_load(run.channels, &saved) != 0)
+      status = hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", saved.message);
     if (status == HEGETCL_OK && resume_phase == HEGETCL_XSEC_UNWEIGHTING) {
       const int loaded = hg_unweight_load(&events_state, &saved) == 0 &&
                          hg_ckpt_get_text(&saved, "sink", &sink_state) == 0;
@@ -652,6 +740,7 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   const hg_vegas_buffers buffers = {run.factor, run.amp->me, run.bins};
   status = hg_vegas_integrate(vegas, sample_batch, &run, &buffers, hooks ? hooks->progress : NULL,
                               hooks ? hooks->progress_user : NULL, &result->vegas);
+  if (run.channels != NULL) hg_channels_result(run.channels, result->channels);
   if (status != HEGETCL_OK) goto done;
   if (hg_vegas_stopped(vegas)) {
     result->stopped = HEGETCL_XSEC_INTEGRATING; /* the checkpoint holds the last saved iteration */
@@ -695,7 +784,8 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     hg_unweight_inputs in = {.program = program,
                              .n_photons = n,
                              .quark_pid = config->quark_pid,
-                             .both_orientations = config->orientation == HEGETCL_ORIENTATION_BOTH,
+                             .both_orientations = doubled,
+                             .n_channels = n_channels,
                              .helicity_sampled = run.per_helicity,
                              .seed = config->vegas.seed,
                              .batch = batch,
@@ -713,6 +803,7 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                              .checkpoint = run.cp != NULL ? during_unweighting : NULL,
                              .checkpoint_user = &run,
                              .stop = cp != NULL ? cp->stop : NULL};
+    for (unsigned c = 0; c < n_channels; ++c) in.channel_pid[c] = result->channels[c].pid[0];
     int stopped = 0;
     if (status == HEGETCL_OK) status = hg_vegas_upload_last_grid(vegas, &in.grid);
     if (status == HEGETCL_OK)
@@ -730,6 +821,7 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                              config->unweighted_events > 0 ? &events_state : NULL, NULL);
 done:
   hg_histograms_destroy(run.histograms);
+  hg_channels_destroy(run.channels);
   hg_vegas_destroy(vegas);
   if (run.sample) clReleaseKernel(run.sample);
   if (run.params) clReleaseMemObject(run.params);
@@ -738,6 +830,7 @@ done:
   if (run.bins) clReleaseMemObject(run.bins);
   if (run.obs_value) clReleaseMemObject(run.obs_value);
   if (run.obs_bin) clReleaseMemObject(run.obs_bin);
+  if (run.channel_factor) clReleaseMemObject(run.channel_factor);
   hegetcl_amplitude_destroy(run.amp);
   free(grid);
   free(sink_state);

@@ -18,7 +18,7 @@ extern "C" {
  * particle 1 from proton 2; then the photons. */
 typedef struct {
   unsigned n_particles;
-  int pid[HEGETCL_EVENT_MAX_PARTICLES];           /* PDG ids: the quark, -quark, 22 */
+  int pid[HEGETCL_EVENT_MAX_PARTICLES];           /* PDG ids: the two partons, then 22s */
   double p[HEGETCL_EVENT_MAX_PARTICLES][4];       /* E, px, py, pz in GeV */
   int helicity[HEGETCL_EVENT_MAX_PARTICLES];      /* +1 or -1; 0 when helicities were summed */
   double x1, x2;                                  /* Bjorken x of protons 1 and 2 */

@@ -37,6 +37,13 @@ typedef enum {
   HEGETCL_HELICITY_SAMPLED = 1 /* one non-vanishing configuration per event, drawn uniformly */
 } hegetcl_helicity_mode;
 
+/* The light quarks a run may sum (PDG ids 1..5, massless): flavour q is bit q - 1 of
+ * hegetcl_xsec_config.flavours. */
+#define HEGETCL_FLAVOUR_BIT(pid) ((1u << (pid)) >> 1)
+#define HEGETCL_ALL_FLAVOURS 0x1fu
+/* Channels of a run at most: q qbar and qbar q for each of the five flavours. */
+#define HEGETCL_XSEC_MAX_CHANNELS 10
+
 /* Everything a cross section depends on. */
 typedef struct {
   hegetcl_process process; /* n, engine, precision (of |M|^2), alpha, quark charge */
@@ -56,6 +63,12 @@ typedef struct {
   hegetcl_histogram_binning binning; /* default hegetcl_histogram_binning_defaults */
   uint64_t unweighted_events;        /* events to unweight after the integration (0: none) */
   uint64_t max_unweighting_tries;    /* weighted events the unweighting may try (default 1e12) */
+  /* 0 (default): the quark quark_pid alone, with the charge process.quark_charge. Else a set of
+   * flavours (HEGETCL_FLAVOUR_BIT), summed with their own charges (d s b -1/3, u c 2/3) and PDFs:
+   * per flavour q the channel q qbar (q from proton 1) and, with orientation both, qbar q, each
+   * estimated from the same events (CONVENTIONS.md, "Flavour channels"). process.quark_charge must
+   * then stay 2/3: |M|^2 is evaluated once per event with the u charge and scaled per channel. */
+  unsigned flavours;
 } hegetcl_xsec_config;
 
 /* The paper's set-up for n photons (README.md): the defaults above, the collider phase space,
@@ -69,6 +82,22 @@ const char *hegetcl_orientation_name(hegetcl_orientation o);
 hegetcl_status hegetcl_orientation_parse(const char *name, hegetcl_orientation *out);
 const char *hegetcl_helicity_mode_name(hegetcl_helicity_mode h);
 hegetcl_status hegetcl_helicity_mode_parse(const char *name, hegetcl_helicity_mode *out);
+
+/* A set of flavours from a comma-separated list of d, u, s, c, b (each at most once, any order)
+ * or "all"; HEGETCL_ERR_INPUT for anything else (*out unchanged). */
+hegetcl_status hegetcl_flavours_parse(const char *list, unsigned *out);
+/* The set as that list in PDG order ("d,u,s,c,b"; "none" for 0) into out (size bytes, >= 16). */
+void hegetcl_flavours_name(unsigned flavours, char *out, size_t size);
+
+/* One channel of a run over flavours: its partons and its share of sigma. */
+typedef struct {
+  char name[8];  /* "u u~": the parton from proton 1, then proton 2's (MadGraph's spelling) */
+  int pid[2];    /* PDG ids of the partons from protons 1 and 2 */
+  double charge; /* the quark's charge in units of e */
+  double sigma_fb, error_fb; /* from the combined iterations, weighted as sigma's (they add up to
+                                sigma to rounding); error_fb is this channel's own Monte Carlo
+                                error (the channels of one event are correlated) */
+} hegetcl_xsec_channel;
 
 /* A cross section's result. estimate and error are in fb. */
 typedef struct {
@@ -92,6 +121,9 @@ typedef struct {
    * (float_checked = 0: not a float run). */
   uint64_t float_checked;
   double float_max_deviation, float_mean_deviation, float_sigma_deviation;
+  /* config.flavours != 0: the channels in order (flavours d u s c b; q qbar before qbar q) */
+  unsigned n_channels;
+  hegetcl_xsec_channel channels[HEGETCL_XSEC_MAX_CHANNELS];
 } hegetcl_xsec_result;
 
 /* Where a run stands, as a checkpoint says. */

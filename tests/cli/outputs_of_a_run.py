@@ -13,7 +13,8 @@ independent readers, and the run card they carry. Prints TAP.
   5  `hegetcl xsec --card <the echoed card>` repeats the run: the same sigma to the last digit
   6  a flag after --card overrides the card (another seed: another sigma, and the new card says so)
   7  bad input is refused with exit status 2 and a message naming the file, line and key: an
-     unknown key, a value of the wrong kind, --lhe without --unweighted-events
+     unknown key, a value of the wrong kind, --lhe without --unweighted-events, --flavours lists
+     of other than d, u, s, c, b
 
 usage: outputs_of_a_run.py HEGETCL_EXE CHECK_EVENTS_PY
 """
@@ -158,6 +159,11 @@ def main():
         p = run(exe, SMALL + ["--lhe", os.path.join(tmp, "x.lhe")])
         ok &= p.returncode == 2 and "--lhe without --unweighted-events" in p.stderr
         messages.append(p.stderr.strip())
+        for flavours in ["u,t", "u,u", "u d"]:
+            p = run(exe, SMALL + ["--flavours", flavours])
+            ok &= p.returncode == 2 and (f"--flavours {flavours}: must be a comma-separated list "
+                                         "of the quarks d, u, s, c, b") in p.stderr
+            messages.append(p.stderr.strip())
         for m in messages:
             print("# " + m)
         report(ok, "bad input is refused with the file, line and key", " | ".join(messages))
