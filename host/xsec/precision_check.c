@@ -43,21 +43,20 @@ hegetcl_status hg_precision_check(hegetcl_context *ctx, hegetcl_amplitude *amp, 
   status = hg_cl_check(ctx, err, "clEnqueueReadBuffer",
                        "reading %zu events back for the float check", n_events);
   if (status != HEGETCL_OK) goto done;
-  /* the events inside the cuts, packed, in double */
+  /* the events inside the cuts, packed in double with rows kept events apart */
   size_t kept = 0;
+  for (size_t e = 0; e < n_events; ++e) kept += weight_factor[e] != 0.0;
+  if (kept == 0) goto done;
+  size_t at = 0;
   for (size_t e = 0; e < n_events; ++e) {
     if (weight_factor[e] == 0.0) continue;
     for (size_t row = 0; row < 4 * (size_t)(n + 2); ++row)
-      momenta[row * n_events + kept] = (double)momenta_f[row * n_events + e];
-    me_f[kept] = me_f[e];
-    weight_factor[kept] = weight_factor[e];
-    if (per_helicity) helicity[kept] = helicity[e];
-    ++kept;
+      momenta[row * kept + at] = (double)momenta_f[row * n_events + e];
+    me_f[at] = me_f[e];
+    weight_factor[at] = weight_factor[e];
+    if (per_helicity) helicity[at] = helicity[e];
+    ++at;
   }
-  if (kept == 0) goto done;
-  if (kept < n_events) /* the packed rows are n_events apart; close them up to kept apart */
-    for (size_t row = 1; row < 4 * (size_t)(n + 2); ++row)
-      for (size_t e = 0; e < kept; ++e) momenta[row * kept + e] = momenta[row * n_events + e];
   hegetcl_process process = amp->process;
   process.precision = HEGETCL_PRECISION_DOUBLE;
   status = hegetcl_amplitude_create(ctx, &process, &twin);
