@@ -711,6 +711,25 @@ class Figures:
             axis.set_yscale("log")
             self.plain_log_labels(axis)
 
+    def ratio_panel(self, axis, title):
+        """A panel of ratios over n: the line at 1, its title, the n axis and the grid."""
+        axis.axhline(1.0, color="black", linewidth=1, linestyle="--")
+        axis.set_title(title, fontsize="small")
+        self.n_axis(axis)
+        axis.grid(True, which="major", alpha=0.3)
+
+    def ratio_panels_done(self, figure, axes, values, ylabel, title_extra):
+        """A row of ratio panels sharing their y scale, labelled and titled."""
+        for axis in axes[0]:
+            self.ratio_scale(axis, values)
+        axes[0][0].set_ylabel(ylabel)
+        self.suptitle(figure, self.title(title_extra))
+
+    def skip_figure(self, figure, name, why):
+        """Drops a figure nothing was drawn in, and says why."""
+        self.plt.close(figure)
+        return self.skip(name, why)
+
     def suptitle(self, figure, text):
         """The figure's title, above the panels at the left."""
         figure.suptitle(text, x=0.06, y=1.0, ha="left", va="bottom", fontsize="medium")
@@ -856,18 +875,12 @@ class Figures:
                 values += ratio
                 if s not in devices:
                     devices.append(s)
-            axis.axhline(1.0, color="black", linewidth=1, linestyle="--")
-            axis.set_title(precision, fontsize="small")
-            self.n_axis(axis)
-            axis.grid(True, which="major", alpha=0.3)
+            self.ratio_panel(axis, precision)
         if not values:
-            self.plt.close(figure)
-            return self.skip(name, f"no case run with both the permutation and the unrolled "
-                             f"engine (mode {mode})")
-        for axis in axes[0]:
-            self.ratio_scale(axis, values)
-        axes[0][0].set_ylabel("time, permutation / unrolled")
-        self.suptitle(figure, self.title(f"{self.rate_word} time"))
+            return self.skip_figure(figure, name, f"no case run with both the permutation and "
+                                    f"the unrolled engine (mode {mode})")
+        self.ratio_panels_done(figure, axes, values, "time, permutation / unrolled",
+                               f"{self.rate_word} time")
         self.legend(figure, [("device", [self.device_handle(s, True) for s in devices])])
         return self.save(figure, name)
 
@@ -952,18 +965,12 @@ class Figures:
                     engines.add(e)
                     if other not in pairs:
                         pairs.append(other)
-            axis.axhline(1.0, color="black", linewidth=1, linestyle="--")
-            axis.set_title(precision, fontsize="small")
-            self.n_axis(axis)
-            axis.grid(True, which="major", alpha=0.3)
+            self.ratio_panel(axis, precision)
         if not values:
-            self.plt.close(figure)
-            return self.skip(name, f"the GPU files have no (engine, n, precision) case in "
-                             f"common (mode {mode})")
-        for axis in axes[0]:
-            self.ratio_scale(axis, values)
-        axes[0][0].set_ylabel(f"events/s: {first.label} / other")
-        self.suptitle(figure, self.title(f"{self.rate_word} rate"))
+            return self.skip_figure(figure, name, f"the GPU files have no (engine, n, precision) "
+                                    f"case in common (mode {mode})")
+        self.ratio_panels_done(figure, axes, values, f"events/s: {first.label} / other",
+                               f"{self.rate_word} rate")
         st = self.style
         self.legend(figure, [
             ("engine", self.engine_handles(order_engines(engines))),
