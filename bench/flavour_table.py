@@ -16,10 +16,13 @@ import os
 import subprocess
 import sys
 
-# events per combined iteration and the most events of one n (adaptation: 5 x 1/4 of an iteration)
-BUDGET = {2: (4e6, 4e7), 3: (4e6, 4e7), 4: (8e6, 8e7), 5: (8e6, 8e7), 6: (1.6e7, 1.6e8),
-          7: (1.6e7, 1.6e8), 8: (1.6e7, 1.6e8), 9: (1.6e7, 1.6e8), 10: (8e6, 8e7),
-          11: (4e6, 4e7), 12: (2e6, 2e7)}
+# events per combined iteration, the most events of one n, adaptation iterations and their events:
+# from n = 9 on, the weights' tail (one helicity configuration per event) needs a longer
+# adaptation, or the first combined iterations come out low and chi2/dof far above 1
+BUDGET = {2: (4e6, 4e7, 5, 1e6), 3: (4e6, 4e7, 5, 1e6), 4: (8e6, 8e7, 5, 2e6),
+          5: (8e6, 8e7, 5, 2e6), 6: (1.6e7, 1.6e8, 5, 4e6), 7: (1.6e7, 1.6e8, 5, 4e6),
+          8: (1.6e7, 1.6e8, 5, 4e6), 9: (3.2e7, 3.2e8, 10, 1.6e7), 10: (1.6e7, 1.6e8, 10, 1.6e7),
+          11: (8e6, 8e7, 10, 8e6), 12: (4e6, 4e7, 10, 4e6)}
 
 
 def main():
@@ -34,12 +37,12 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     rows, summary = [], []
     for n in range(int(low), int(high or low) + 1):
-        per_iteration, most = BUDGET[n]
+        per_iteration, most, adapt_iterations, adapt_events = BUDGET[n]
         path = os.path.join(args.out, f"n{n}.json")
         command = [args.hegetcl, "xsec", "--n", str(n), "--flavours", "all", "--engine",
                    "recursive", "--helicity", "sampled", "--device", args.device,
-                   "--events", f"{per_iteration:.0f}", "--adapt-events", f"{per_iteration / 4:.0f}",
-                   "--adapt-iterations", "5", "--max-events", f"{most:.0f}",
+                   "--events", f"{per_iteration:.0f}", "--adapt-events", f"{adapt_events:.0f}",
+                   "--adapt-iterations", str(adapt_iterations), "--max-events", f"{most:.0f}",
                    "--target-error", "0.005", "--checkpoint", "none", "--quiet",
                    "--json", path] + args.extra
         done = subprocess.run(command, capture_output=True, text=True)
