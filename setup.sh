@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Sets hegetcl up on a Debian machine and runs the main job:
 #   1. installs the Debian packages it needs (OpenCL ICD loader and headers, PoCL for the CPU,
-#      Meson, ninja, cmocka, Random123, libyaml, zlib; clang with its sanitizer and libFuzzer
-#      runtimes for tests/run --sanitizers), unless they are there already, and the
+#      Meson, ninja, cmocka, Random123, libyaml, zlib, OpenMPI for hegetcl-mpi; clang with its
+#      sanitizer and libFuzzer runtimes for tests/run --sanitizers), unless they are there
+#      already, and the
 #      Python packages parton and pylhe (the tests' independent PDF and event readers),
 #      matplotlib and mplhep (plots) from PyPI;
 #   2. makes the PDF set cteq6l1 (LHAPDF ID 10042) available in the LHAPDF data path: copied
@@ -33,7 +34,7 @@ done
 # which clang only recommends (apt may be set to skip recommendations).
 packages=(ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo meson ninja-build
           pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev python3 python3-pip
-          gcc clang libclang-rt-dev curl)
+          gcc clang libclang-rt-dev curl openmpi-bin libopenmpi-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

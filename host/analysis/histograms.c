@@ -20,7 +20,6 @@ struct hg_histograms {
   size_t count, total_bins, batch, max_groups;
   cl_kernel reduce, accumulate;
   cl_mem partial, accumulator, params, obs_value, obs_bin;
-  double *sums;            /* this iteration's, total_bins x HG_HIST_SUMS */
   double weight_total;     /* sum of 1 / variance over the combined iterations */
   double *mean, *mean_var; /* per bin and sum: the weighted sums of estimates and their variances */
   hegetcl_histogram *histograms;
@@ -136,10 +135,9 @@ hegetcl_status hg_histograms_create(hegetcl_context *ctx, cl_program program, un
     h->total_bins += h->histograms[k].bins + 2;
   const size_t cells = h->total_bins * HG_HIST_SUMS;
   h->max_groups = (batch + HG_HIST_PER_GROUP - 1) / HG_HIST_PER_GROUP;
-  h->sums = malloc(cells * sizeof *h->sums);
   h->mean = calloc(cells, sizeof *h->mean);
   h->mean_var = calloc(cells, sizeof *h->mean_var);
-  if (h->histograms == NULL || !h->sums || !h->mean || !h->mean_var) {
+  if (h->histograms == NULL || !h->mean || !h->mean_var) {
     hg_histograms_destroy(h);
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for %zu histograms", h->count);
   }
@@ -179,14 +177,15 @@ void hg_histograms_destroy(hg_histograms *h) {
   if (h->partial) clReleaseMemObject(h->partial);
   if (h->accumulator) clReleaseMemObject(h->accumulator);
   hegetcl_histograms_free(h->histograms, h->count);
-  free(h->sums);
   free(h->mean);
   free(h->mean_var);
   free(h);
 }
 
+size_t hg_histograms_batch_sums(const hg_histograms *h) { return h->total_bins * HG_HIST_SUMS; }
+
 hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem me,
-                                       size_t n_events) {
+                                       size_t n_events, double *out) {
   hegetcl_context *ctx = h->ctx;
   const cl_uint n = (cl_uint)n_events, per_group = HG_HIST_PER_GROUP;
   const cl_uint total = (cl_uint)h->total_bins, cells = (cl_uint)(h->total_bins * HG_HIST_SUMS);
@@ -213,11 +212,20 @@ hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem m
   status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
                        HG_KERNEL_HISTOGRAM_REDUCE, n_events);
   if (status != HEGETCL_OK) return status;
+  const double zero = 0.0;
+  err = clEnqueueFillBuffer(ctx->queue, h->accumulator, &zero, sizeof zero, 0,
+                            cells * sizeof(double), 0, NULL, NULL);
+  status = hg_cl_check(ctx, err, "clEnqueueFillBuffer", "clearing the histogram sums");
+  if (status != HEGETCL_OK) return status;
   const size_t acc_local = 64, acc_global = (cells + acc_local - 1) / acc_local * acc_local;
   err = clEnqueueNDRangeKernel(ctx->queue, h->accumulate, 1, NULL, &acc_global, &acc_local, 0,
                                NULL, NULL);
-  return hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s",
-                     HG_KERNEL_HISTOGRAM_ACCUMULATE);
+  status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s",
+                       HG_KERNEL_HISTOGRAM_ACCUMULATE);
+  if (status != HEGETCL_OK) return status;
+  err = clEnqueueReadBuffer(ctx->queue, h->accumulator, CL_TRUE, 0, cells * sizeof(double), out, 0,
+                            NULL, NULL);
+  return hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the histograms");
 }
 
 /* The combination so far, into the histograms. */
@@ -255,25 +263,15 @@ void hg_histograms_load_state(hg_histograms *h, const double *state) {
   if (h->weight_total > 0.0) publish(h);
 }
 
-hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double variance) {
-  hegetcl_context *ctx = h->ctx;
-  const size_t cells = h->total_bins * HG_HIST_SUMS;
-  cl_int err = clEnqueueReadBuffer(ctx->queue, h->accumulator, CL_TRUE, 0, cells * sizeof(double),
-                                   h->sums, 0, NULL, NULL);
-  hegetcl_status status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the histograms");
-  if (status != HEGETCL_OK) return status;
-  const double zero = 0.0;
-  err = clEnqueueFillBuffer(ctx->queue, h->accumulator, &zero, sizeof zero, 0,
-                            cells * sizeof(double), 0, NULL, NULL);
-  status = hg_cl_check(ctx, err, "clEnqueueFillBuffer", "clearing the histogram sums");
-  if (status != HEGETCL_OK) return status;
+void hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double variance,
+                                 const double *sums) {
   /* Per bin the iteration estimates E[w 1_bin] (and E[w x 1_bin], E[w x^2 1_bin]) with the
    * variance of a mean; iterations are weighted like the cross section, so the histograms add up
    * to the combined sigma. */
   const double n = (double)n_events, a = 1.0 / variance;
   h->weight_total += a;
   for (size_t b = 0; b < h->total_bins; ++b) {
-    const double *s = h->sums + b * HG_HIST_SUMS;
+    const double *s = sums + b * HG_HIST_SUMS;
     double *m = h->mean + b * HG_HIST_SUMS, *v = h->mean_var + b * HG_HIST_SUMS;
     const double mean_w = s[0] / n;
     const double var_w = fmax(s[1] / n - mean_w * mean_w, 0.0) / (n - 1.0);
@@ -284,7 +282,6 @@ hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, 
     m[4] += s[4]; /* entries: a count over every combined iteration */
   }
   publish(h);
-  return HEGETCL_OK;
 }
 
 hegetcl_histogram *hg_histograms_take(hg_histograms *h, size_t *count) {

@@ -27,13 +27,18 @@ void hg_histograms_destroy(hg_histograms *h);
 /* Fills per event of n photons (the sampler's fill buffers hold fills x batch). */
 size_t hg_histograms_fills(unsigned n_photons);
 
-/* Enqueues the reduction of a batch's n_events (weights factor x me) into the iteration's sums. */
-hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem me,
-                                       size_t n_events);
+/* Doubles a batch's histogram sums take. */
+size_t hg_histograms_batch_sums(const hg_histograms *h);
 
-/* Ends an iteration of n_events whose cross section has the variance `variance`: reads its sums,
- * adds them to the combination with weight 1 / variance, and clears them for the next one. */
-hegetcl_status hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double variance);
+/* Reduces a batch's n_events (weights factor x me) into out (hg_histograms_batch_sums doubles,
+ * overwritten): the batch's sums, which the caller adds up over the iteration in batch order. */
+hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem me,
+                                       size_t n_events, double *out);
+
+/* Ends an iteration of n_events whose cross section has the variance `variance`: its sums (the
+ * batches' added up) join the combination with weight 1 / variance. */
+void hg_histograms_end_iteration(hg_histograms *h, uint64_t n_events, double variance,
+                                 const double *sums);
 
 /* The combination of the iterations so far as numbers, for a checkpoint: its length, a copy
  * into state, and back (which also refreshes the histograms). */

@@ -24,6 +24,8 @@ static int usage(FILE *out) {
           "                           (from N = %d on, every part of the split form)\n"
           "  xsec --n N [OPTIONS]     sigma(p p -> N photons) with VEGAS on the device\n"
           "                           (hegetcl xsec --help lists its options)\n"
+          "  merge-lhe -o OUT IN...   merge the LHE files of one run (one per MPI rank) into\n"
+          "                           OUT (hegetcl merge-lhe --help says more)\n"
           "\n"
           "options (me):\n"
           "  --device SPEC            auto (default: a GPU, else the CPU), gpu, cpu, P:D, or a\n"
@@ -44,14 +46,6 @@ static int fail(const char *what, hegetcl_status status, const char *message) {
 
 /* "auto" fell back to a device that is not a GPU: said on stderr, so that a slow run on the CPU
  * is never a surprise. */
-void hg_cli_note_auto_without_gpu(const hegetcl_device_info *info) {
-  fprintf(stderr,
-          "hegetcl: note: --device auto found no GPU, so this runs on %s (%s), which is not a "
-          "GPU; `hegetcl devices` lists what was found, --device gpu makes a missing GPU an "
-          "error\n",
-          info->name, info->platform);
-}
-
 static int cmd_devices(void) {
   hegetcl_device_info infos[64];
   size_t count = 0;
@@ -219,6 +213,7 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "me") == 0) return cmd_me(argc - 2, argv + 2);
   if (strcmp(argv[1], "diagrams") == 0 && argc == 3) return cmd_diagrams(argv[2]);
   if (strcmp(argv[1], "xsec") == 0) return hg_cli_xsec(argc - 2, argv + 2);
+  if (strcmp(argv[1], "merge-lhe") == 0) return hg_cli_merge_lhe(argc - 2, argv + 2);
   fprintf(stderr, "hegetcl: error: unknown command '%s'\n", argv[1]);
   return usage(stderr);
 }

@@ -22,6 +22,8 @@
 #include "io/lhe_events.h"
 #include "io/lhef_writer.h"
 #include "io/output_file.h"
+#include "cli/device_set.h"
+#include "io/lhe_merge.h"
 
 typedef struct {
   int quiet;
@@ -31,6 +33,8 @@ typedef struct {
   const hegetcl_xsec_config *config;
   uint64_t interrupt_iterations, interrupt_events; /* HEGETCL_TEST_INTERRUPT_AFTER (0: none) */
   int interrupt_signal;
+  const hg_device_set *devices; /* the run's devices in this process */
+  const hegetcl_team *team;     /* NULL: one process */
 } progress_state;
 
 /* The signal that asked the run to stop (0: none). The handler only sets it; the library looks at
@@ -222,6 +226,20 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_string(&j, "driver", info->driver_version);
   hg_json_string(&j, "opencl_c", info->opencl_c_version);
   hg_json_end_object(&j);
+  /* every device of this process (the first is "device") and the processes sharing the run */
+  hg_json_array(&j, "devices");
+  for (unsigned k = 0; p->devices != NULL && k < p->devices->count; ++k) {
+    hegetcl_device_info more;
+    hegetcl_context_device(p->devices->contexts[k], &more);
+    hg_json_object(&j, NULL);
+    hg_json_string(&j, "name", more.name);
+    hg_json_string(&j, "platform", more.platform);
+    hg_json_uint(&j, "platform_index", more.platform_index);
+    hg_json_uint(&j, "device_index", more.device_index);
+    hg_json_end_object(&j);
+  }
+  hg_json_end_array(&j);
+  hg_json_uint(&j, "processes", p->team != NULL ? (unsigned)p->team->size : 1);
   hg_json_array(&j, "iterations");
   for (size_t i = 0; i < p->n_its; ++i) {
     const hegetcl_vegas_iteration *it = &p->its[i];
@@ -389,15 +407,17 @@ static hegetcl_status lhe_resume(const hegetcl_xsec_result *result, const char *
 }
 
 /* The checkpoint file: --resume's, none, --checkpoint's, or the first output's name + ".ckpt". */
-static void checkpoint_path(const hg_xsec_options *o, char *out, size_t size) {
+static void checkpoint_path(const hg_xsec_options *o, const hegetcl_team *team, char *out,
+                            size_t size) {
   out[0] = '\0';
+  const int shared = team != NULL && team->size > 1;
   if (o->resuming) {
     snprintf(out, size, "%s", o->resume);
   } else if (strcmp(o->checkpoint, "none") == 0) {
     return;
   } else if (o->checkpoint[0] != '\0') {
     snprintf(out, size, "%s", o->checkpoint);
-  } else {
+  } else if (!shared) { /* several processes: none unless asked for (and then refused) */
     const char *outputs[] = {o->lhe, o->json, o->yoda, o->csv};
     for (int i = 0; i < 4; ++i)
       if (outputs[i][0] != '\0') {
@@ -489,7 +509,53 @@ static void report_stop(const hegetcl_xsec_result *r, const hegetcl_xsec_config 
                     "name it after): the run cannot be continued\n");
 }
 
-int hg_cli_xsec(int argc, char **argv) {
+int hg_cli_xsec(int argc, char **argv) { return hg_cli_xsec_team(argc, argv, NULL); }
+
+/* The name of a rank's own event file: the final name with ".rankR" (merged into the final name
+ * at the end); the final name itself in one process. */
+static void rank_events_path(const char *lhe, const hegetcl_team *team, char *out, size_t size) {
+  if (team != NULL && team->size > 1)
+    snprintf(out, size, "%s.rank%d", lhe, team->rank);
+  else
+    snprintf(out, size, "%s", lhe);
+}
+
+/* The ranks' event files into the final one (rank 0, once every rank has closed its file). */
+static int merge_rank_events(const char *lhe, const hegetcl_team *team, int quiet) {
+  const int ranks = team->size;
+  char(*names)[HG_CLI_PATH + 16] = calloc((size_t)ranks, sizeof *names);
+  const char **inputs = calloc((size_t)ranks, sizeof *inputs);
+  int rc = names == NULL || inputs == NULL;
+  if (rc) fprintf(stderr, "hegetcl: error: no memory to merge %d event files\n", ranks);
+  for (int k = 0; k < ranks && rc == 0; ++k) {
+    const hegetcl_team one = {.rank = k, .size = ranks};
+    rank_events_path(lhe, &one, names[k], sizeof names[k]);
+    inputs[k] = names[k];
+  }
+  char message[2048];
+  if (rc == 0 && hg_lhe_merge(lhe, inputs, (size_t)ranks, message, sizeof message) != 0) {
+    fprintf(stderr, "hegetcl: error: merging the ranks' event files into %s: %s\n", lhe, message);
+    rc = 1;
+  }
+  for (int k = 0; k < ranks && rc == 0; ++k) remove(names[k]);
+  if (rc == 0 && !quiet) printf("merged the %d ranks' event files into %s\n", ranks, lhe);
+  free(names);
+  free(inputs);
+  return rc;
+}
+
+/* Every rank's exit status added up: non-zero when any rank failed (a barrier, too). */
+static int team_failed(const hegetcl_team *team, int rc) {
+  double flag = rc != 0 ? 1.0 : 0.0;
+  char message[512];
+  if (team->allreduce_sum(team->user, &flag, 1, message, sizeof message) != 0) {
+    fprintf(stderr, "hegetcl: error: combining the ranks' exit status: %s\n", message);
+    return 1;
+  }
+  return flag != 0.0;
+}
+
+int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   hg_xsec_options o;
   const int parsed = hg_xsec_options_parse(argc, argv, &o);
   if (parsed != 0) {
@@ -497,9 +563,11 @@ int hg_cli_xsec(int argc, char **argv) {
     return parsed == 1 ? 0 : 2;
   }
   const hegetcl_xsec_config *c = &o.config;
-  progress_state p = {.quiet = o.quiet, .config = c};
+  const int other_rank = team != NULL && team->rank != 0; /* rank 0 speaks and writes */
+  if (other_rank) o.quiet = 1;
+  progress_state p = {.quiet = o.quiet, .config = c, .team = team};
   char checkpoint[HG_CLI_PATH + 8];
-  checkpoint_path(&o, checkpoint, sizeof checkpoint);
+  checkpoint_path(&o, team, checkpoint, sizeof checkpoint);
   int rc = read_test_interrupt(&p);
   if (rc == 0 && !o.resuming && checkpoint[0] != '\0') rc = check_checkpoint_free(checkpoint);
   const int events_go_on = o.resuming && o.resumed.phase == HEGETCL_XSEC_UNWEIGHTING &&
@@ -522,15 +590,18 @@ int hg_cli_xsec(int argc, char **argv) {
     hg_xsec_options_free(&o);
     return 1;
   }
-  hegetcl_context *ctx = NULL;
-  hegetcl_status status = hegetcl_context_create(o.device[0] ? o.device : NULL, &ctx);
-  if (status != HEGETCL_OK) {
-    fprintf(stderr, "hegetcl: error: choosing the OpenCL device: %s\n", hegetcl_last_error(ctx));
-    hegetcl_context_destroy(ctx);
+  hg_device_set devices;
+  char device_message[2048];
+  if (hg_device_set_open(&devices, o.device[0] ? o.device : "auto", team, device_message,
+                         sizeof device_message) != 0) {
+    fprintf(stderr, "hegetcl: error: choosing the OpenCL device: %s\n", device_message);
     free(card);
     hg_xsec_options_free(&o);
     return 1;
   }
+  hegetcl_context *ctx = devices.contexts[0];
+  p.devices = &devices;
+  hegetcl_status status = HEGETCL_OK;
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
   if (info.auto_without_gpu) hg_cli_note_auto_without_gpu(&info);
@@ -553,6 +624,16 @@ int hg_cli_xsec(int argc, char **argv) {
            hegetcl_engine_name(c->process.engine), hegetcl_precision_name(c->process.precision),
            hegetcl_helicity_mode_name(c->helicity), hegetcl_phase_space_name(c->phase_space),
            (unsigned long long)c->vegas.seed, info.name, info.platform, info.driver_version);
+  if (!o.quiet && (devices.count > 1 || team != NULL)) {
+    printf("  shared by %d process%s", team ? team->size : 1, team && team->size > 1 ? "es" : "");
+    printf(", this one's %u device%s:", devices.count, devices.count > 1 ? "s" : "");
+    for (unsigned k = 0; k < devices.count; ++k) {
+      hegetcl_device_info more;
+      hegetcl_context_device(devices.contexts[k], &more);
+      printf("%s %u:%u %s", k ? "," : "", more.platform_index, more.device_index, more.name);
+    }
+    printf("\n");
+  }
   if (o.resuming) {
     if (!o.quiet) {
       printf("  resuming %s: %s after %u VEGAS iterations", o.resume,
@@ -581,9 +662,16 @@ int hg_cli_xsec(int argc, char **argv) {
            info.driver_version);
   snprintf(writer, sizeof writer, "hegetcl %s (commit %s)", HEGETCL_VERSION, HG_COMMIT);
   hg_lhe_events lhe = {.config = c, .run_card = card, .comment = comment};
+  if (team != NULL && team->size > 1) { /* this rank's share of the events (xsec.c, share_of) */
+    const uint64_t ranks = (uint64_t)team->size, rank = (uint64_t)team->rank;
+    lhe.share = 1;
+    lhe.file_events = c->unweighted_events / ranks + (rank < c->unweighted_events % ranks);
+  }
   catch_stop_signals(); /* from here on a signal stops the run at a batch boundary */
-  if (o.lhe[0] &&
-      hg_output_open(o.lhe, hg_output_path_is_gzip(o.lhe), &lhe.out, message, sizeof message)) {
+  char events_path[HG_CLI_PATH + 16] = "";
+  if (o.lhe[0]) rank_events_path(o.lhe, team, events_path, sizeof events_path);
+  if (o.lhe[0] && hg_output_open(events_path, hg_output_path_is_gzip(o.lhe), &lhe.out, message,
+                                 sizeof message)) {
     fprintf(stderr, "hegetcl: error: %s\n", message);
     rc = 1;
   }
@@ -596,6 +684,8 @@ int hg_cli_xsec(int argc, char **argv) {
                                            .stop = &stop_signal,
                                            .run_card = card,
                                            .writer = writer};
+    const hegetcl_xsec_sharing sharing = {
+        .devices = devices.contexts + 1, .n_devices = devices.count - 1, .team = team};
     const hegetcl_xsec_hooks hooks = {.progress = on_iteration,
                                       .progress_user = &p,
                                       .events_begin = hg_lhe_events_begin,
@@ -605,7 +695,8 @@ int hg_cli_xsec(int argc, char **argv) {
                                       .events_progress_user = &p,
                                       .checkpointing = &cp,
                                       .events_checkpoint = lhe_checkpoint,
-                                      .events_resume = lhe_resume};
+                                      .events_resume = lhe_resume,
+                                      .sharing = &sharing};
     status = hegetcl_xsec_generate(ctx, c, &hooks, &r);
     hg_progress_bar_finish(&p.bar);
     if (status != HEGETCL_OK) {
@@ -654,6 +745,25 @@ int hg_cli_xsec(int argc, char **argv) {
       fprintf(stderr, "hegetcl: error: %s\n", message);
       rc = 1;
     }
+  }
+  if (team != NULL && team->size > 1 && o.lhe[0] && !stopped) {
+    /* every rank has closed its file (or failed): rank 0 merges them */
+    const int any_failed = team_failed(team, rc);
+    if (any_failed && rc == 0) {
+      if (!other_rank)
+        fprintf(stderr, "hegetcl: error: another rank failed: no merged event file (the ranks' "
+                        "complete files, if any, stay as %s.rankR)\n", o.lhe);
+      rc = 1;
+    }
+    if (rc == 0 && !other_rank) rc = merge_rank_events(o.lhe, team, o.quiet);
+  }
+  if (other_rank) {
+    hegetcl_xsec_result_free(&r);
+    free(p.its);
+    free(card);
+    hg_device_set_close(&devices);
+    hg_xsec_options_free(&o);
+    return rc;
   }
   if (stopped) {
     report_stop(&r, c, &p, checkpoint, o.lhe, events_kept);
@@ -708,7 +818,7 @@ int hg_cli_xsec(int argc, char **argv) {
   hegetcl_xsec_result_free(&r);
   free(p.its);
   free(card);
-  hegetcl_context_destroy(ctx);
+  hg_device_set_close(&devices);
   hg_xsec_options_free(&o);
   return rc;
 }

@@ -43,7 +43,9 @@ static const option options[O_COUNT] = {
     [O_HELICITY] = {"helicity", "H", "summed (default) or sampled (one configuration per event;\n"
                                      "unweighted events then carry helicities)"},
     [O_PHASE_SPACE] = {"phase-space", "M", "collider (default: pT, eta, phi per photon) or rambo"},
-    [O_DEVICE] = {"device", "SPEC", "auto (a GPU, else the CPU), gpu, cpu, P:D or a name part"},
+    [O_DEVICE] = {"device", "SPEC",
+                  "auto (a GPU, else the CPU), gpu, cpu, P:D or a name part; A,B,... several "
+                  "devices; all-gpus; per-rank (hegetcl-mpi)"},
     [O_SEED] = {"seed", "S", "Philox key (default 1): the same seed gives the same events\n"
                              "on every device"},
     [O_TARGET_ERROR] = {"target-error", "R", "stop at this relative error (default 0.002)"},

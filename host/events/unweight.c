@@ -181,7 +181,7 @@ static hegetcl_status mark(unweighter *u, const hg_unweight_inputs *in, size_t n
 }
 
 /* The result from the state. */
-static void summarise(const hg_unweight_state *st, hegetcl_unweighting_result *result) {
+void hg_unweight_summarise(const hg_unweight_state *st, hegetcl_unweighting_result *result) {
   result->written = st->written;
   result->tried = st->tried;
   result->overweight = (uint64_t)st->stats[HG_EVENT_STAT_OVERWEIGHT];
@@ -211,6 +211,7 @@ hegetcl_status hg_unweight_run(hegetcl_context *ctx, const hg_unweight_inputs *i
                    in->max_weight);
   hg_unweight_state st;
   memset(&st, 0, sizeof st);
+  st.first = in->first_event;
   if (in->resume != NULL) st = *in->resume;
   const double start = hg_now_seconds(), before = st.seconds;
   const size_t groups = (in->batch + HG_EVENTS_LOCAL - 1) / HG_EVENTS_LOCAL;
@@ -273,7 +274,7 @@ hegetcl_status hg_unweight_run(hegetcl_context *ctx, const hg_unweight_inputs *i
     }
   }
   st.seconds = before + (hg_now_seconds() - start);
-  summarise(&st, result);
+  hg_unweight_summarise(&st, result);
   if (end != NULL) *end = st;
   release(&u);
   return status;

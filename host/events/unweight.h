@@ -47,6 +47,7 @@ typedef struct {
   size_t batch;
   double max_weight;
   uint64_t requested, max_tries;
+  uint64_t first_event; /* a fresh run's first event (Philox counter): 0, or a rank's stream */
   hg_vegas_sampler sampler;
   void *sampler_user;
   cl_mem params, grid, pdf, factor, me;
@@ -67,6 +68,9 @@ hegetcl_status hg_unweight_run(hegetcl_context *ctx, const hg_unweight_inputs *i
                                hegetcl_events_progress progress, void *progress_user,
                                hegetcl_unweighting_result *result, int *stopped,
                                hg_unweight_state *end);
+
+/* The result a state stands for (requested and max_weight_fb untouched). */
+void hg_unweight_summarise(const hg_unweight_state *state, hegetcl_unweighting_result *result);
 
 /* The state as checkpoint lines "unweight.*", and back (HEGETCL_ERR_INPUT with c->message). */
 void hg_unweight_save(const hg_unweight_state *state, hg_ckpt_writer *w);

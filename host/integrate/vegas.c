@@ -6,23 +6,22 @@
 #include <string.h>
 
 #include "integrate/reduce_layout.h"
+#include "integrate/batch_share.h"
 #include "integrate/vegas.h"
 #include "io/checkpoint_file.h"
 #include "shared/kernel_names.h"
-/* Events per work-group of the reduction. */
-#define HG_REDUCE_PER_GROUP (8 * HG_REDUCE_LOCAL)
-
 struct hg_vegas {
   hegetcl_context *ctx;
+  cl_program program; /* for hg_vegas_integrate's reducer (may be NULL) */
   hegetcl_vegas_settings settings;
   unsigned dims, bins;
-  cl_kernel reduce;
-  cl_mem grid, sums, hist;
-  size_t max_groups;
-  double *edges, *d, *scratch, *sums_host, *hist_host;
+  double *edges, *d, *scratch;
   double *estimates, *variances; /* of the combined iterations */
   double *last_edges;            /* the grid the latest iteration sampled with */
   double last_max_weight;        /* and its largest weight */
+  double *extra;                 /* the sampler's own sums of the latest iteration */
+  size_t n_extra;
+  hg_batch_rounds rounds; /* hg_vegas_run's work area */
   hg_vegas_iteration_end observer;
   void *observer_user;
   /* the progress of the integration: what a checkpoint saves */
@@ -88,22 +87,18 @@ hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigne
   hg_vegas *v = calloc(1, sizeof *v);
   if (v == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the VEGAS state");
   v->ctx = ctx;
+  v->program = program;
   v->settings = *settings;
   v->dims = dims;
   v->bins = settings->bins;
-  const size_t batch = settings->batch_size;
-  v->max_groups = (batch + HG_REDUCE_PER_GROUP - 1) / HG_REDUCE_PER_GROUP;
   const size_t n_edges = (size_t)dims * (v->bins + 1), n_hist = (size_t)dims * v->bins;
   v->edges = malloc(n_edges * sizeof *v->edges);
   v->d = malloc(n_hist * sizeof *v->d);
   v->scratch = malloc(2 * ((size_t)v->bins + 1) * sizeof *v->scratch);
-  v->sums_host = malloc(v->max_groups * HG_REDUCE_SUMS * sizeof *v->sums_host);
-  v->hist_host = malloc(v->max_groups * n_hist * sizeof *v->hist_host);
   v->estimates = malloc(settings->max_iterations * sizeof *v->estimates);
   v->variances = malloc(settings->max_iterations * sizeof *v->variances);
   v->last_edges = malloc(n_edges * sizeof *v->last_edges);
-  if (!v->edges || !v->d || !v->scratch || !v->sums_host || !v->hist_host || !v->estimates ||
-      !v->variances || !v->last_edges) {
+  if (!v->edges || !v->d || !v->scratch || !v->estimates || !v->variances || !v->last_edges) {
     hg_vegas_destroy(v);
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory for a VEGAS grid of %u x %u", dims,
                    v->bins);
@@ -111,45 +106,20 @@ hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigne
   for (unsigned j = 0; j < dims; ++j)
     for (unsigned i = 0; i <= v->bins; ++i)
       v->edges[(size_t)j * (v->bins + 1) + i] = (double)i / (double)v->bins;
-  cl_int err = CL_SUCCESS;
-  v->reduce = clCreateKernel(program, HG_KERNEL_VEGAS_REDUCE, &err);
-  status = hg_cl_check(ctx, err, "clCreateKernel", "creating %s", HG_KERNEL_VEGAS_REDUCE);
-  if (status == HEGETCL_OK) {
-    v->grid = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, n_edges * sizeof(double), NULL, &err);
-    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the VEGAS grid");
-  }
-  if (status == HEGETCL_OK) {
-    v->sums = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
-                             v->max_groups * HG_REDUCE_SUMS * sizeof(double), NULL, &err);
-    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating VEGAS partial sums");
-  }
-  if (status == HEGETCL_OK) {
-    v->hist = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
-                             v->max_groups * n_hist * sizeof(double), NULL, &err);
-    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating VEGAS partial histograms");
-  }
-  if (status != HEGETCL_OK) {
-    hg_vegas_destroy(v);
-    return status;
-  }
   *out = v;
   return HEGETCL_OK;
 }
 
 void hg_vegas_destroy(hg_vegas *v) {
   if (v == NULL) return;
-  if (v->reduce) clReleaseKernel(v->reduce);
-  if (v->grid) clReleaseMemObject(v->grid);
-  if (v->sums) clReleaseMemObject(v->sums);
-  if (v->hist) clReleaseMemObject(v->hist);
   free(v->edges);
   free(v->d);
   free(v->scratch);
-  free(v->sums_host);
-  free(v->hist_host);
   free(v->estimates);
   free(v->variances);
   free(v->last_edges);
+  free(v->extra);
+  hg_batch_share_free(&v->rounds);
   free(v->its);
   free(v);
 }
@@ -190,61 +160,6 @@ void hg_vegas_refine_dimension(double *edges, const double *d, unsigned bins, do
   edges[bins] = 1.0;
 }
 
-/* The reduction's arguments that stay for a whole integration: every one but the event count. */
-static hegetcl_status set_reduce_args(hg_vegas *v, const hg_vegas_buffers *b) {
-  const cl_uint per_group = HG_REDUCE_PER_GROUP;
-  const cl_uint use_me = b->me != NULL;
-  const cl_mem me = b->me != NULL ? b->me : b->factor;
-  cl_int err = clSetKernelArg(v->reduce, 0, sizeof(cl_mem), &b->factor);
-  err |= clSetKernelArg(v->reduce, 1, sizeof(cl_mem), &me);
-  err |= clSetKernelArg(v->reduce, 2, sizeof(cl_uint), &use_me);
-  err |= clSetKernelArg(v->reduce, 3, sizeof(cl_mem), &b->bins);
-  err |= clSetKernelArg(v->reduce, 5, sizeof(cl_uint), &per_group);
-  err |= clSetKernelArg(v->reduce, 6, sizeof(cl_mem), &v->sums);
-  err |= clSetKernelArg(v->reduce, 7, sizeof(cl_mem), &v->hist);
-  return hg_cl_check(v->ctx, err, "clSetKernelArg", "setting %s's arguments",
-                     HG_KERNEL_VEGAS_REDUCE);
-}
-
-static hegetcl_status reduce_batch(hg_vegas *v, size_t n_events, double sums[HG_REDUCE_SUMS]) {
-  hegetcl_context *ctx = v->ctx;
-  const cl_uint n = (cl_uint)n_events;
-  const size_t groups = (n_events + HG_REDUCE_PER_GROUP - 1) / HG_REDUCE_PER_GROUP;
-  cl_int err = clSetKernelArg(v->reduce, 4, sizeof(cl_uint), &n);
-  hegetcl_status status =
-      hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's event count", HG_KERNEL_VEGAS_REDUCE);
-  if (status != HEGETCL_OK) return status;
-  const size_t local = HG_REDUCE_LOCAL, global = groups * HG_REDUCE_LOCAL;
-  err = clEnqueueNDRangeKernel(ctx->queue, v->reduce, 1, NULL, &global, &local, 0, NULL, NULL);
-  status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
-                       HG_KERNEL_VEGAS_REDUCE, n_events);
-  if (status != HEGETCL_OK) return status;
-  const size_t n_hist = (size_t)v->dims * v->bins;
-  err = clEnqueueReadBuffer(ctx->queue, v->sums, CL_FALSE, 0,
-                            groups * HG_REDUCE_SUMS * sizeof(double), v->sums_host, 0, NULL, NULL);
-  err |= clEnqueueReadBuffer(ctx->queue, v->hist, CL_TRUE, 0, groups * n_hist * sizeof(double),
-                             v->hist_host, 0, NULL, NULL);
-  status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading VEGAS partial sums");
-  if (status != HEGETCL_OK) return status;
-  /* fixed order: group by group */
-  for (size_t g = 0; g < groups; ++g) {
-    for (int k = 0; k < HG_REDUCE_MAX; ++k) sums[k] += v->sums_host[g * HG_REDUCE_SUMS + k];
-    sums[HG_REDUCE_MAX] =
-        fmax(sums[HG_REDUCE_MAX], v->sums_host[g * HG_REDUCE_SUMS + HG_REDUCE_MAX]);
-    const double *h = v->hist_host + g * n_hist;
-    for (size_t i = 0; i < n_hist; ++i) v->d[i] += h[i];
-  }
-  return HEGETCL_OK;
-}
-
-/* Uploads edges (the grid or the last iteration's) into the device grid. */
-static hegetcl_status upload_grid(hg_vegas *v, const double *edges) {
-  const size_t n_edges = (size_t)v->dims * (v->bins + 1);
-  const cl_int err = clEnqueueWriteBuffer(v->ctx->queue, v->grid, CL_TRUE, 0,
-                                          n_edges * sizeof(double), edges, 0, NULL, NULL);
-  return hg_cl_check(v->ctx, err, "clEnqueueWriteBuffer", "uploading the VEGAS grid");
-}
-
 void hg_vegas_set_observer(hg_vegas *v, hg_vegas_iteration_end observer, void *user) {
   v->observer = observer;
   v->observer_user = user;
@@ -252,49 +167,62 @@ void hg_vegas_set_observer(hg_vegas *v, hg_vegas_iteration_end observer, void *u
 
 double hg_vegas_last_max_weight(const hg_vegas *v) { return v->last_max_weight; }
 
-hegetcl_status hg_vegas_upload_last_grid(hg_vegas *v, cl_mem *grid) {
-  *grid = v->grid;
-  return upload_grid(v, v->last_edges);
-}
+const double *hg_vegas_last_edges(const hg_vegas *v) { return v->last_edges; }
 
-/* One iteration of n_events: samples in batches, reduces, tells the observer, refines the grid. */
-static hegetcl_status iterate(hg_vegas *v, uint32_t index, int adapting, uint64_t n_events,
-                              hg_vegas_sampler sampler, void *user, double *estimate,
-                              double *variance, uint64_t *nonzero) {
-  hegetcl_status status = upload_grid(v, v->edges);
+/* One iteration of n_events: batches shared out and folded in order, the observer, the grid
+ * refined. */
+static hegetcl_status iterate(hg_vegas *v, const hg_vegas_work *work, uint32_t index, int adapting,
+                              uint64_t n_events, double *estimate, double *variance,
+                              uint64_t *nonzero) {
+  hegetcl_status status = HEGETCL_OK;
+  for (unsigned w = 0; w < work->workers && status == HEGETCL_OK; ++w)
+    status = work->grid(work->user, w, v->edges);
   if (status != HEGETCL_OK) return status;
-  memset(v->d, 0, (size_t)v->dims * v->bins * sizeof *v->d);
-  double sums[HG_REDUCE_SUMS] = {0.0, 0.0, 0.0, 0.0, 0.0};
-  for (uint64_t first = 0; first < n_events; first += v->settings.batch_size) {
-    if (v->stop != NULL && *v->stop != 0) {
-      v->stopped = 1; /* the unfinished iteration is dropped: its sums are not used */
-      return HEGETCL_OK;
-    }
-    const uint64_t left = n_events - first;
-    const size_t batch = left < v->settings.batch_size ? (size_t)left : v->settings.batch_size;
-    status = sampler(user, index, first, batch, v->grid);
-    if (status == HEGETCL_OK) status = reduce_batch(v, batch, sums);
-    if (status != HEGETCL_OK) return status;
+  const size_t n_hist = (size_t)v->dims * v->bins;
+  const size_t per_batch = HG_REDUCE_SUMS + n_hist + work->extra;
+  double *totals = malloc(per_batch * sizeof *totals);
+  if (totals == NULL) return hg_fail(v->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for VEGAS sums");
+  const hg_batch_share share = {.workers = work->workers,
+                                .contexts = work->contexts,
+                                .per_batch = per_batch,
+                                .max_index = HG_REDUCE_MAX,
+                                .batch = work->batch,
+                                .user = work->user,
+                                .team = work->team,
+                                .stop = v->stop};
+  int stopped = 0;
+  status = hg_batch_share_run(v->ctx, &share, &v->rounds, index, n_events,
+                              v->settings.batch_size, totals, &stopped);
+  if (status == HEGETCL_OK && stopped) v->stopped = 1; /* the unfinished iteration is dropped */
+  if (status != HEGETCL_OK || stopped) {
+    free(totals);
+    return status;
   }
-  if (sums[3] > 0.0)
+  const double *sums = totals;
+  memcpy(v->d, totals + HG_REDUCE_SUMS, n_hist * sizeof *v->d);
+  if (work->extra > 0) memcpy(v->extra, totals + HG_REDUCE_SUMS + n_hist, work->extra * sizeof *v->extra);
+  const double nonfinite = sums[3], sum_w = sums[0], sum_w2 = sums[1], count_nonzero = sums[2];
+  v->last_max_weight = sums[HG_REDUCE_MAX];
+  free(totals);
+  if (nonfinite > 0.0)
     return hg_fail(v->ctx, HEGETCL_ERR_NONFINITE,
                    "iteration %u: %.0f of %llu events have a non-finite weight (left out of no "
                    "estimate: the run stops)",
-                   index, sums[3], (unsigned long long)n_events);
+                   index, nonfinite, (unsigned long long)n_events);
   const double n = (double)n_events;
-  const double mean = sums[0] / n;
+  const double mean = sum_w / n;
   *estimate = mean;
-  *variance = fmax(sums[1] / n - mean * mean, 0.0) / (n - 1.0);
-  *nonzero = (uint64_t)sums[2];
-  if (sums[2] == 0.0)
+  *variance = fmax(sum_w2 / n - mean * mean, 0.0) / (n - 1.0);
+  *nonzero = (uint64_t)count_nonzero;
+  if (count_nonzero == 0.0)
     return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
                    "iteration %u: none of %llu events has a non-zero weight: the cuts leave no "
                    "phase space (loosen them or raise the collider energy)",
                    index, (unsigned long long)n_events);
   memcpy(v->last_edges, v->edges, (size_t)v->dims * (v->bins + 1) * sizeof *v->edges);
-  v->last_max_weight = sums[HG_REDUCE_MAX];
   if (v->observer) {
-    status = v->observer(v->observer_user, index, adapting, n_events, *estimate, *variance);
+    status = v->observer(v->observer_user, index, adapting, n_events, *estimate, *variance,
+                         v->extra);
     if (status != HEGETCL_OK) return status;
   }
   for (unsigned j = 0; j < v->dims; ++j)
@@ -329,13 +257,18 @@ static hegetcl_status keep_iteration(hg_vegas *v, const hegetcl_vegas_iteration 
   return HEGETCL_OK;
 }
 
-hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *user,
-                                  const hg_vegas_buffers *buffers, hegetcl_vegas_progress progress,
-                                  void *progress_user, hegetcl_vegas_result *result) {
+hegetcl_status hg_vegas_run(hg_vegas *v, const hg_vegas_work *work,
+                            hegetcl_vegas_progress progress, void *progress_user,
+                            hegetcl_vegas_result *result) {
   const hegetcl_vegas_settings *s = &v->settings;
   memset(result, 0, sizeof *result);
-  hegetcl_status status = set_reduce_args(v, buffers);
-  if (status != HEGETCL_OK) return status;
+  hegetcl_status status = HEGETCL_OK;
+  if (work->extra > v->n_extra) {
+    double *grown = realloc(v->extra, work->extra * sizeof *grown);
+    if (grown == NULL) return hg_fail(v->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for VEGAS sums");
+    v->extra = grown;
+    v->n_extra = work->extra;
+  }
   v->stopped = 0;
   /* the iterations done before a resume, as they were */
   for (uint32_t i = 0; progress != NULL && i < v->index; ++i) {
@@ -356,8 +289,7 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
     const double t0 = hg_now_seconds();
     double estimate = 0.0, variance = 0.0;
     uint64_t nonzero = 0;
-    status =
-        iterate(v, v->index, adapting, n_events, sampler, user, &estimate, &variance, &nonzero);
+    status = iterate(v, work, v->index, adapting, n_events, &estimate, &variance, &nonzero);
     if (status != HEGETCL_OK) return status;
     if (v->stopped) break;
     hegetcl_vegas_iteration it = {.index = v->index,
@@ -507,4 +439,45 @@ hegetcl_status hg_vegas_load(hg_vegas *v, hg_ckpt *c) {
     if (status != HEGETCL_OK) return (hegetcl_status)status;
   }
   return HEGETCL_OK;
+}
+
+/* hg_vegas_integrate's one worker: the sampler and a reducer on the VEGAS context. */
+typedef struct {
+  hg_vegas_reducer *reducer;
+  hg_vegas_sampler sampler;
+  void *user;
+} single_device;
+
+static hegetcl_status single_grid(void *user, unsigned worker, const double *edges) {
+  (void)worker;
+  const single_device *one = user;
+  return hg_vegas_reducer_upload(one->reducer, edges);
+}
+
+static hegetcl_status single_batch(void *user, unsigned worker, uint32_t iteration,
+                                   uint64_t first_event, size_t n_events, double *out) {
+  (void)worker;
+  const single_device *one = user;
+  hegetcl_status status = one->sampler(one->user, iteration, first_event, n_events,
+                                       hg_vegas_reducer_grid(one->reducer));
+  if (status == HEGETCL_OK) status = hg_vegas_reducer_run(one->reducer, n_events, out);
+  return status;
+}
+
+hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *user,
+                                  const hg_vegas_buffers *buffers, hegetcl_vegas_progress progress,
+                                  void *progress_user, hegetcl_vegas_result *result) {
+  single_device one = {.sampler = sampler, .user = user};
+  hegetcl_status status = hg_vegas_reducer_create(v->ctx, v->program, v->dims, v->bins,
+                                                  v->settings.batch_size, &one.reducer);
+  if (status == HEGETCL_OK) status = hg_vegas_reducer_set_buffers(one.reducer, buffers);
+  hegetcl_context *const contexts[1] = {v->ctx};
+  const hg_vegas_work work = {.workers = 1,
+                              .contexts = contexts,
+                              .grid = single_grid,
+                              .batch = single_batch,
+                              .user = &one};
+  if (status == HEGETCL_OK) status = hg_vegas_run(v, &work, progress, progress_user, result);
+  hg_vegas_reducer_destroy(one.reducer);
+  return status;
 }

@@ -11,6 +11,8 @@
 
 #include "core/context.h"
 #include "hegetcl/vegas.h"
+#include "integrate/batch_share.h"
+#include "integrate/vegas_reducer.h"
 #include "io/checkpoint_file.h"
 
 /* Enqueues the sampling of events [first_event, first_event + n_events) of iteration `iteration`
@@ -18,21 +20,37 @@
 typedef hegetcl_status (*hg_vegas_sampler)(void *user, uint32_t iteration, uint64_t first_event,
                                            size_t n_events, cl_mem grid);
 
-/* The buffers a sampler fills and the reduction reads: factor (doubles), me (|M|^2 in the
- * program's AMP_REAL, or NULL when the factor is the whole weight), bins (uchar, dims x batch). */
-typedef struct {
-  cl_mem factor, me, bins;
-} hg_vegas_buffers;
-
 typedef struct hg_vegas hg_vegas;
 
-/* A VEGAS integrator over dims dimensions using program's vegas_reduce (built with VEGAS_DIMS =
- * dims and VEGAS_BINS = settings->bins). */
+/* A VEGAS integrator over dims dimensions (the grid, its refinement and the combination on the
+ * host); hg_vegas_integrate reduces with program's vegas_reduce (built with VEGAS_DIMS = dims
+ * and VEGAS_BINS = settings->bins; program may be NULL for hg_vegas_run alone). */
 hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigned dims,
                                const hegetcl_vegas_settings *settings, hg_vegas **out);
 void hg_vegas_destroy(hg_vegas *v);
 
-/* Runs the integration (see hegetcl_vegas_settings), calling sampler for every batch; after
+/* Who makes a batch's sums (host/integrate/batch_share.h): workers (devices of this process), each
+ * told the grid at the start of every iteration (edges, dims x (bins + 1)), then batches whose
+ * sums are HG_REDUCE_SUMS weight sums, dims x bins grid-bin sums (hg_vegas_reducer_run) and
+ * `extra` doubles of the caller's own, which the observer receives summed over the iteration. */
+typedef struct {
+  unsigned workers;
+  hegetcl_context *const *contexts; /* worker w's */
+  size_t extra;
+  hegetcl_status (*grid)(void *user, unsigned worker, const double *edges);
+  hg_batch_fn batch;
+  void *user;
+  const hegetcl_team *team; /* NULL: this process alone */
+} hg_vegas_work;
+
+/* Runs the integration (see hegetcl_vegas_settings) with work's batches; after hg_vegas_load, it
+ * goes on from the loaded state (the progress callback first hears the loaded iterations, marked
+ * restored) and a complete one only reports its result. */
+hegetcl_status hg_vegas_run(hg_vegas *v, const hg_vegas_work *work,
+                            hegetcl_vegas_progress progress, void *progress_user,
+                            hegetcl_vegas_result *result);
+
+/* hg_vegas_run on the VEGAS context alone, calling sampler for every batch; after
  * hg_vegas_load, it goes on from the loaded state (the progress callback first hears the loaded
  * iterations, marked restored) and a complete one only reports its result. */
 hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *user,
@@ -40,10 +58,11 @@ hegetcl_status hg_vegas_integrate(hg_vegas *v, hg_vegas_sampler sampler, void *u
                                   void *progress_user, hegetcl_vegas_result *result);
 
 /* Called after every iteration's sums, before the grid is refined (index counts adaptation
- * iterations too; adapting != 0 for those). A status other than HEGETCL_OK stops the run. */
+ * iterations too; adapting != 0 for those; extra: the work's extra sums over the iteration). A
+ * status other than HEGETCL_OK stops the run. */
 typedef hegetcl_status (*hg_vegas_iteration_end)(void *user, uint32_t index, int adapting,
                                                  uint64_t n_events, double estimate,
-                                                 double variance);
+                                                 double variance, const double *extra);
 void hg_vegas_set_observer(hg_vegas *v, hg_vegas_iteration_end observer, void *user);
 
 /* Called after every iteration, its sums combined, the grid refined and progress told: the
@@ -67,10 +86,10 @@ uint32_t hg_vegas_iterations_done(const hg_vegas *v);
 void hg_vegas_save(const hg_vegas *v, hg_ckpt_writer *w);
 hegetcl_status hg_vegas_load(hg_vegas *v, hg_ckpt *c);
 
-/* The largest weight of the latest iteration, and that iteration's grid uploaded to the device
- * (*grid: the buffer a sampler reads), for unweighting after the integration. */
+/* The largest weight of the latest iteration, and that iteration's grid (dims x (bins + 1)
+ * edges), for unweighting after the integration. */
 double hg_vegas_last_max_weight(const hg_vegas *v);
-hegetcl_status hg_vegas_upload_last_grid(hg_vegas *v, cl_mem *grid);
+const double *hg_vegas_last_edges(const hg_vegas *v);
 
 /* The grid edges (dims x (bins + 1)), for outputs and tests. */
 const double *hg_vegas_edges(const hg_vegas *v);

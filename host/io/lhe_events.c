@@ -29,7 +29,7 @@ hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user
       .process_id = 1,
       .generator_name = "hegetcl",
       .generator_version = HEGETCL_VERSION,
-      .n_events = (long long)c->unweighted_events,
+      .n_events = (long long)(w->share ? w->file_events : c->unweighted_events),
       .total_xsec_pb = sigma_pb,
       .header_name = "hegetcl_run_card",
       .header_text = w->run_card,

@@ -4,7 +4,10 @@
 #ifndef HG_IO_LHE_EVENTS_H
 #define HG_IO_LHE_EVENTS_H
 
+#include <stdint.h>
+
 #include "hegetcl/xsec.h"
+
 #include "io/output_file.h"
 
 typedef struct {
@@ -12,6 +15,9 @@ typedef struct {
   const hegetcl_xsec_config *config;
   const char *run_card;   /* the header's <hegetcl_run_card> text */
   const char *comment;    /* the file's leading XML comment (program, device) */
+  int share;             /* 1: this file holds file_events of the run's N (a rank's share, when
+                             each rank writes its own file: hegetcl-mpi); 0: all N */
+  uint64_t file_events;
   double event_weight_pb; /* sigma / N */
   double alpha_s;
   char message[1024]; /* why the last write failed */

@@ -42,7 +42,6 @@ struct hg_channels {
   size_t max_groups;
   cl_kernel reduce, accumulate;
   cl_mem channel_factor, partial, accumulator;
-  double sums[2 * HEGETCL_XSEC_MAX_CHANNELS]; /* this iteration's: sum w_c, sum w_c^2 */
   /* the combination: sum of a_i = 1 / variance_i, then per channel sum a_i mean_i and sum a_i^2
    * var(mean_i) */
   double combination[1 + 2 * HEGETCL_XSEC_MAX_CHANNELS];
@@ -99,7 +98,9 @@ void hg_channels_destroy(hg_channels *ch) {
   free(ch);
 }
 
-hegetcl_status hg_channels_add_batch(hg_channels *ch, cl_mem me, size_t n_events) {
+size_t hg_channels_batch_sums(const hg_channels *ch) { return 2 * (size_t)ch->n; }
+
+hegetcl_status hg_channels_add_batch(hg_channels *ch, cl_mem me, size_t n_events, double *out) {
   hegetcl_context *ctx = ch->ctx;
   const cl_uint n = (cl_uint)n_events, per_group = HG_CHANNEL_PER_GROUP;
   const size_t groups = (n_events + HG_CHANNEL_PER_GROUP - 1) / HG_CHANNEL_PER_GROUP;
@@ -121,31 +122,31 @@ hegetcl_status hg_channels_add_batch(hg_channels *ch, cl_mem me, size_t n_events
   status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
                        HG_KERNEL_XSEC_CHANNEL_REDUCE, n_events);
   if (status != HEGETCL_OK) return status;
+  status = clear_sums(ch);
+  if (status != HEGETCL_OK) return status;
   const size_t acc_local = 32, acc_global = acc_local;
   err = clEnqueueNDRangeKernel(ctx->queue, ch->accumulate, 1, NULL, &acc_global, &acc_local, 0,
                                NULL, NULL);
-  return hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s for the channel sums",
-                     HG_KERNEL_HISTOGRAM_ACCUMULATE);
+  status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s for the channel sums",
+                       HG_KERNEL_HISTOGRAM_ACCUMULATE);
+  if (status != HEGETCL_OK) return status;
+  err = clEnqueueReadBuffer(ctx->queue, ch->accumulator, CL_TRUE, 0, 2 * ch->n * sizeof(double),
+                            out, 0, NULL, NULL);
+  return hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the channel sums");
 }
 
-hegetcl_status hg_channels_end_iteration(hg_channels *ch, uint64_t n_events, double variance) {
-  hegetcl_context *ctx = ch->ctx;
-  const cl_int err = clEnqueueReadBuffer(ctx->queue, ch->accumulator, CL_TRUE, 0,
-                                         2 * ch->n * sizeof(double), ch->sums, 0, NULL, NULL);
-  hegetcl_status status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the channel sums");
-  if (status == HEGETCL_OK) status = clear_sums(ch);
-  if (status != HEGETCL_OK) return status;
+void hg_channels_end_iteration(hg_channels *ch, uint64_t n_events, double variance,
+                               const double *sums) {
   /* the estimate of a mean and its variance, as VEGAS forms sigma's (host/integrate/vegas.c) */
   const double n = (double)n_events, a = 1.0 / variance;
   double *m = ch->combination;
   m[0] += a;
   for (unsigned c = 0; c < ch->n; ++c) {
-    const double mean = ch->sums[2 * c] / n;
-    const double var = fmax(ch->sums[2 * c + 1] / n - mean * mean, 0.0) / (n - 1.0);
+    const double mean = sums[2 * c] / n;
+    const double var = fmax(sums[2 * c + 1] / n - mean * mean, 0.0) / (n - 1.0);
     m[1 + 2 * c] += a * mean;
     m[2 + 2 * c] += a * a * var;
   }
-  return HEGETCL_OK;
 }
 
 void hg_channels_result(const hg_channels *ch, hegetcl_xsec_channel *channels) {

@@ -28,13 +28,19 @@ hegetcl_status hg_channels_create(hegetcl_context *ctx, cl_program program, unsi
                                   size_t batch, cl_mem channel_factor, hg_channels **out);
 void hg_channels_destroy(hg_channels *ch);
 
-/* Enqueues a batch's n_events (weights channel_factor x me) into the iteration's sums. */
-hegetcl_status hg_channels_add_batch(hg_channels *ch, cl_mem me, size_t n_events);
+/* Doubles a batch's channel sums take: sum w_c and sum w_c^2 per channel. */
+size_t hg_channels_batch_sums(const hg_channels *ch);
 
-/* Ends a combined iteration of n_events whose cross section has the variance `variance`: each
- * channel's mean weight and the variance of that mean join the combination with weight
- * 1 / variance (as sigma's estimate does, so the channels add up to sigma), and the sums clear. */
-hegetcl_status hg_channels_end_iteration(hg_channels *ch, uint64_t n_events, double variance);
+/* Reduces a batch's n_events (weights channel_factor x me) into out (hg_channels_batch_sums
+ * doubles, overwritten), which the caller adds up over the iteration in batch order. */
+hegetcl_status hg_channels_add_batch(hg_channels *ch, cl_mem me, size_t n_events, double *out);
+
+/* Ends a combined iteration of n_events whose cross section has the variance `variance`, with
+ * its sums (the batches' added up): each channel's mean weight and the variance of that mean join
+ * the combination with weight 1 / variance (as sigma's estimate does, so the channels add up to
+ * sigma). */
+void hg_channels_end_iteration(hg_channels *ch, uint64_t n_events, double variance,
+                               const double *sums);
 
 /* The combination so far into channels[0 .. n_channels): sigma_fb and error_fb. */
 void hg_channels_result(const hg_channels *ch, hegetcl_xsec_channel *channels);

@@ -21,6 +21,7 @@
 #include "xsec/checkpoint.h"
 #include "xsec/params.h"
 #include "xsec/precision_check.h"
+#include "xsec/xsec_device.h"
 
 static const char *const phase_space_names[] = {"collider", "rambo"};
 static const char *const orientation_names[] = {"both", "u-first"};
@@ -320,18 +321,15 @@ static hegetcl_status check_pdf_range(hegetcl_context *ctx, const hegetcl_xsec_c
   return HEGETCL_OK;
 }
 
-/* The run's device state, passed to the sampler callback. */
+/* The run's devices and state, passed to the callbacks. */
 typedef struct {
   hegetcl_context *ctx;
-  hegetcl_amplitude *amp;
-  cl_kernel sample;
-  size_t local; /* xsec_sample's work-group size */
-  cl_mem params, pdf, factor, bins, obs_value, obs_bin, channel_factor;
-  uint64_t seed;
-  int per_helicity;
+  hg_xsec_device devices[HEGETCL_XSEC_MAX_DEVICES]; /* the context's first */
+  hegetcl_context *contexts[HEGETCL_XSEC_MAX_DEVICES];
+  unsigned n_devices;
   unsigned adapt_iterations;
-  hg_histograms *histograms; /* NULL unless filled */
-  hg_channels *channels;     /* NULL unless the run is over flavour channels */
+  hg_histograms *histograms; /* the first device's, which holds the combination; NULL: none */
+  hg_channels *channels;     /* likewise; NULL unless the run is over flavour channels */
   /* checkpoints */
   const hegetcl_xsec_config *config;
   const hegetcl_xsec_hooks *hooks;
@@ -340,76 +338,43 @@ typedef struct {
   hegetcl_xsec_result *result;
 } xsec_run;
 
-/* xsec_sample's arguments that stay for the whole run, and its work-group size. */
-static hegetcl_status prepare_sampler(xsec_run *r) {
-  const cl_uint seed_low = (cl_uint)r->seed, seed_high = (cl_uint)(r->seed >> 32);
-  cl_int err = clSetKernelArg(r->sample, 0, sizeof(cl_mem), &r->params);
-  err |= clSetKernelArg(r->sample, 2, sizeof(cl_mem), &r->pdf);
-  err |= clSetKernelArg(r->sample, 3, sizeof(cl_uint), &seed_low);
-  err |= clSetKernelArg(r->sample, 4, sizeof(cl_uint), &seed_high);
-  err |= clSetKernelArg(r->sample, 9, sizeof(cl_mem), &r->amp->momenta);
-  err |= clSetKernelArg(r->sample, 10, sizeof(cl_mem), &r->amp->helicities);
-  err |= clSetKernelArg(r->sample, 11, sizeof(cl_mem), &r->factor);
-  err |= clSetKernelArg(r->sample, 12, sizeof(cl_mem), &r->bins);
-  err |= clSetKernelArg(r->sample, 13, sizeof(cl_mem), &r->obs_value);
-  err |= clSetKernelArg(r->sample, 14, sizeof(cl_mem), &r->obs_bin);
-  err |= clSetKernelArg(r->sample, 16, sizeof(cl_mem), &r->channel_factor);
-  hegetcl_status status =
-      hg_cl_check(r->ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_XSEC_SAMPLE);
-  if (status != HEGETCL_OK) return status;
-  size_t limit = 0;
-  err = clGetKernelWorkGroupInfo(r->sample, r->ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof limit,
-                                 &limit, NULL);
-  status = hg_cl_check(r->ctx, err, "clGetKernelWorkGroupInfo", "asking %s's work-group limit",
-                       HG_KERNEL_XSEC_SAMPLE);
-  r->local = limit >= 128 ? 128 : limit;
-  return status;
-}
-
-/* One batch: the sampler, then the amplitude's kernels on the momenta it wrote, then the
- * histograms and the flavour channels' sums in the combined iterations. */
+/* The sampler of the unweighting and the float check, on the first device (no histograms). */
 static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t first_event,
                                    size_t n_events, cl_mem grid) {
   xsec_run *r = user;
-  const cl_uint first_low = (cl_uint)first_event, first_high = (cl_uint)(first_event >> 32);
-  const cl_uint n = (cl_uint)n_events, it = iteration;
-  const int combined = iteration >= r->adapt_iterations && iteration < HG_ITERATION_EVENTS;
-  const cl_uint fill = r->histograms != NULL && combined;
-  cl_int err = clSetKernelArg(r->sample, 1, sizeof(cl_mem), &grid);
-  err |= clSetKernelArg(r->sample, 15, sizeof(cl_uint), &fill);
-  err |= clSetKernelArg(r->sample, 5, sizeof(cl_uint), &it);
-  err |= clSetKernelArg(r->sample, 6, sizeof(cl_uint), &first_low);
-  err |= clSetKernelArg(r->sample, 7, sizeof(cl_uint), &first_high);
-  err |= clSetKernelArg(r->sample, 8, sizeof(cl_uint), &n);
-  hegetcl_status status =
-      hg_cl_check(r->ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_XSEC_SAMPLE);
-  if (status != HEGETCL_OK) return status;
-  const size_t local = r->local, global = (n_events + local - 1) / local * local;
-  err = clEnqueueNDRangeKernel(r->ctx->queue, r->sample, 1, NULL, &global, &local, 0, NULL, NULL);
-  status = hg_cl_check(r->ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
-                       HG_KERNEL_XSEC_SAMPLE, n_events);
-  if (status != HEGETCL_OK) return status;
-  status = hg_amplitude_run(r->amp, n_events, r->per_helicity, NULL);
-  if (status == HEGETCL_OK && fill)
-    status = hg_histograms_add_batch(r->histograms, r->factor, r->amp->me, n_events);
-  if (status == HEGETCL_OK && combined && r->channels != NULL)
-    status = hg_channels_add_batch(r->channels, r->amp->me, n_events);
-  return status;
+  return hg_xsec_device_sample(&r->devices[0], iteration, first_event, n_events, grid, 0);
 }
 
-/* After each VEGAS iteration: the combined ones go into the histograms and the channels. */
+/* A VEGAS iteration's start on a device: the grid. */
+static hegetcl_status device_grid(void *user, unsigned worker, const double *edges) {
+  xsec_run *r = user;
+  return hg_vegas_reducer_upload(r->devices[worker].reducer, edges);
+}
+
+/* A batch of an integration iteration on a device: its sums. */
+static hegetcl_status device_batch(void *user, unsigned worker, uint32_t iteration,
+                                   uint64_t first_event, size_t n_events, double *out) {
+  xsec_run *r = user;
+  const int combined = iteration >= r->adapt_iterations && iteration < HG_ITERATION_EVENTS;
+  return hg_xsec_device_batch(&r->devices[worker], iteration, combined, first_event, n_events,
+                              out);
+}
+
+/* After each VEGAS iteration: the combined ones' sums (extra: the histograms', then the
+ * channels') go into the histograms and the channels. */
 static hegetcl_status end_iteration(void *user, uint32_t index, int adapting, uint64_t n_events,
-                                    double estimate, double variance) {
+                                    double estimate, double variance, const double *extra) {
   (void)index;
   (void)estimate;
   xsec_run *r = user;
   if (adapting) return HEGETCL_OK;
-  hegetcl_status status = HEGETCL_OK;
-  if (r->histograms != NULL)
-    status = hg_histograms_end_iteration(r->histograms, n_events, variance);
-  if (status == HEGETCL_OK && r->channels != NULL)
-    status = hg_channels_end_iteration(r->channels, n_events, variance);
-  return status;
+  size_t used = 0;
+  if (r->histograms != NULL) {
+    hg_histograms_end_iteration(r->histograms, n_events, variance, extra);
+    used = hg_histograms_batch_sums(r->histograms);
+  }
+  if (r->channels != NULL) hg_channels_end_iteration(r->channels, n_events, variance, extra + used);
+  return HEGETCL_OK;
 }
 
 /* Writes the run's state as the checkpoint (the histograms once the integration is complete, the
@@ -524,16 +489,45 @@ static hegetcl_status open_resume(hegetcl_context *ctx, const hegetcl_xsec_confi
   return HEGETCL_OK;
 }
 
-static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
-                                  void *host, const char *what, cl_mem *out) {
-  if (ctx->info.max_buffer_bytes > 0 && bytes > ctx->info.max_buffer_bytes)
-    return hg_fail(ctx, HEGETCL_ERR_DEVICE_MEMORY,
-                   "allocating %s: %zu bytes, more than %s allows in one buffer "
-                   "(CL_DEVICE_MAX_MEM_ALLOC_SIZE = %llu bytes); use a smaller --batch",
-                   what, bytes, ctx->info.name, ctx->info.max_buffer_bytes);
-  cl_int err = CL_SUCCESS;
-  *out = clCreateBuffer(ctx->context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes, host, &err);
-  return hg_cl_check(ctx, err, "clCreateBuffer", "allocating %s (%zu bytes)", what, bytes);
+/* A process's share of n events: the first n % size ranks make one more. */
+static uint64_t share_of(uint64_t n, const hegetcl_team *team) {
+  if (team == NULL || team->size <= 1) return n;
+  const uint64_t size = (uint64_t)team->size, rank = (uint64_t)team->rank;
+  return n / size + (rank < n % size ? 1 : 0);
+}
+
+/* The ranks' unweighting statistics added up (every rank calls it, whatever its status, so none
+ * waits for a rank that failed), into every rank's result. */
+static hegetcl_status combine_unweighting(hegetcl_context *ctx, const hegetcl_team *team,
+                                          hegetcl_status status, const hg_unweight_state *mine,
+                                          uint64_t requested, hegetcl_unweighting_result *result) {
+  double sums[5 + HG_EVENT_STATS];
+  sums[0] = (double)mine->written;
+  sums[1] = (double)mine->tried;
+  sums[2] = (double)mine->kept;
+  sums[3] = mine->seconds;
+  sums[4] = status != HEGETCL_OK ? team->rank + 1.0 : 0.0;
+  memcpy(sums + 5, mine->stats, sizeof mine->stats);
+  char message[512];
+  if (team->allreduce_sum(team->user, sums, sizeof sums / sizeof *sums, message, sizeof message))
+    return hg_fail(ctx, HEGETCL_ERR_IO, "combining the ranks' unweighting: %s", message);
+  if (status != HEGETCL_OK) return status;
+  if (sums[4] != 0.0)
+    return hg_fail(ctx, HEGETCL_ERR_IO,
+                   "another rank failed in the unweighting (rank number sum %.0f, counted from "
+                   "1); its own error is in its output",
+                   sums[4]);
+  hg_unweight_state all = *mine;
+  all.written = (uint64_t)sums[0];
+  all.tried = (uint64_t)sums[1];
+  all.kept = (uint64_t)sums[2];
+  all.seconds = sums[3] / team->size; /* the ranks ran side by side */
+  memcpy(all.stats, sums + 5, sizeof all.stats);
+  const double max_weight = result->max_weight_fb;
+  hg_unweight_summarise(&all, result);
+  result->requested = requested;
+  result->max_weight_fb = max_weight;
+  return HEGETCL_OK;
 }
 
 hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config *config,
@@ -552,6 +546,27 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                    (unsigned long long)config->unweighted_events);
   hegetcl_status status = validate(ctx, config);
   if (status != HEGETCL_OK) return status;
+  const hegetcl_xsec_sharing *sharing = hooks ? hooks->sharing : NULL;
+  const hegetcl_team *team = sharing ? sharing->team : NULL;
+  const unsigned more = sharing ? sharing->n_devices : 0;
+  if (more + 1 > HEGETCL_XSEC_MAX_DEVICES)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%u devices: a process runs on at most %d", more + 1,
+                   HEGETCL_XSEC_MAX_DEVICES);
+  for (unsigned k = 0; k < more; ++k) {
+    status = validate(sharing->devices[k], config);
+    if (status != HEGETCL_OK)
+      return hg_fail(ctx, status, "%s", hegetcl_last_error(sharing->devices[k]));
+  }
+  if (team != NULL && (team->size < 1 || team->rank < 0 || team->rank >= team->size ||
+                       team->allreduce_sum == NULL))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "a team of %d processes with rank %d: not a team",
+                   team->size, team->rank);
+  if (team != NULL && team->size > 1 && hooks->checkpointing != NULL &&
+      hooks->checkpointing->path != NULL && hooks->checkpointing->path[0] != '\0')
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "checkpoints of a run shared by %d processes are not supported: run without "
+                   "--checkpoint, or in one process, which may use several GPUs (--device all-gpus, or a list)",
+                   team->size);
   const hegetcl_xsec_checkpointing *cp = hooks ? hooks->checkpointing : NULL;
   const int checkpoints = cp != NULL && cp->path != NULL && cp->path[0] != '\0';
   if (cp != NULL && cp->resume && !checkpoints)
@@ -577,14 +592,16 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   }
   const unsigned n = config->process.n_photons, dims = dims_of(config);
   const size_t batch = config->vegas.batch_size;
+  const int per_helicity = config->helicity == HEGETCL_HELICITY_SAMPLED;
   xsec_run run = {.ctx = ctx,
-                  .seed = config->vegas.seed,
-                  .per_helicity = config->helicity == HEGETCL_HELICITY_SAMPLED,
+                  .n_devices = 1 + more,
                   .adapt_iterations = config->vegas.adapt_iterations,
                   .config = config,
                   .hooks = hooks,
                   .cp = checkpoints ? cp : NULL,
                   .result = result};
+  run.contexts[0] = ctx;
+  for (unsigned k = 0; k < more; ++k) run.contexts[1 + k] = sharing->devices[k];
   hegetcl_pdf *pdf = NULL;
   double *grid = NULL;
   hg_vegas *vegas = NULL;
@@ -622,33 +639,6 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     hg_fail(ctx, status, "%s", message);
     goto done;
   }
-  status = hegetcl_amplitude_create(ctx, &config->process, &run.amp);
-  if (status != HEGETCL_OK) goto done;
-  result->build_seconds += run.amp->build_seconds;
-  snprintf(result->amplitude_options, sizeof result->amplitude_options, "%s", run.amp->options);
-  status = hg_amplitude_reserve(run.amp, batch);
-  if (status != HEGETCL_OK) goto done;
-
-  char options[512];
-  status = hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, n, options, sizeof options);
-  if (status != HEGETCL_OK) goto done;
-  const size_t used = strlen(options);
-  snprintf(options + used, sizeof options - used,
-           " -D VEGAS_DIMS=%u -D VEGAS_BINS=%u -D AMP_REAL=%s -D PHASE_SPACE_RAMBO=%d "
-           "-D HELICITY_SAMPLED=%d -D HISTOGRAMS=%d -D FLAVOURS=%u -D CHANNELS=%u",
-           dims, config->vegas.bins,
-           config->process.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float",
-           config->phase_space == HEGETCL_PHASE_SPACE_RAMBO, run.per_helicity,
-           config->histograms != 0, n_flavours, n_channels);
-  snprintf(result->sampler_options, sizeof result->sampler_options, "%s", options);
-  const hg_source_part part = {"xsec/kernels.cl", NULL};
-  cl_program program = NULL;
-  double build_seconds = 0.0;
-  status = hg_program_get(ctx, &part, 1, options, &program, &build_seconds);
-  if (status != HEGETCL_OK) goto done;
-  result->build_seconds += build_seconds;
-  status = hg_kernel_create(ctx, program, HG_KERNEL_XSEC_SAMPLE, &run.sample);
-  if (status != HEGETCL_OK) goto done;
 
   double params[HG_XSEC_PARAM_COUNT];
   params[HG_XSEC_SQRT_S] = config->sqrt_s_gev;
@@ -673,36 +663,30 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     params[HG_XSEC_HIST_LO(f)] = families[f]->lo;
     params[HG_XSEC_HIST_HI(f)] = families[f]->hi;
   }
-  const size_t fills = config->histograms ? hg_histograms_fills(n) * batch : 1;
-  status = make_buffer(ctx, CL_MEM_READ_ONLY, sizeof params, params, "parameters", &run.params);
-  if (status == HEGETCL_OK)
-    status =
-        make_buffer(ctx, CL_MEM_READ_ONLY, n_grid * sizeof(double), grid, "the PDF grid", &run.pdf);
-  if (status == HEGETCL_OK)
-    status = make_buffer(ctx, CL_MEM_READ_WRITE, batch * sizeof(double), NULL, "weight factors",
-                         &run.factor);
-  if (status == HEGETCL_OK)
-    status =
-        make_buffer(ctx, CL_MEM_READ_WRITE, batch * dims, NULL, "VEGAS bin indices", &run.bins);
-  if (status == HEGETCL_OK)
-    status = make_buffer(ctx, CL_MEM_READ_WRITE, fills * sizeof(cl_float), NULL,
-                         "observable values", &run.obs_value);
-  if (status == HEGETCL_OK)
-    status = make_buffer(ctx, CL_MEM_READ_WRITE, fills * sizeof(cl_ushort), NULL, "observable bins",
-                         &run.obs_bin);
-  if (status == HEGETCL_OK)
-    status = make_buffer(ctx, CL_MEM_READ_WRITE,
-                         (n_channels > 0 ? n_channels * batch : 1) * sizeof(double), NULL,
-                         "channel weight factors", &run.channel_factor);
-  if (status == HEGETCL_OK && config->histograms)
-    status = hg_histograms_create(ctx, program, n, &config->binning, batch, run.params,
-                                  run.obs_value, run.obs_bin, &run.histograms);
-  if (status == HEGETCL_OK && n_channels > 0)
-    status = hg_channels_create(ctx, program, n_channels, batch, run.channel_factor, &run.channels);
+  const hg_xsec_setup setup = {.config = config,
+                               .params = params,
+                               .pdf_grid = grid,
+                               .n_grid = n_grid,
+                               .dims = dims,
+                               .n_flavours = n_flavours,
+                               .n_channels = n_channels,
+                               .per_helicity = per_helicity,
+                               .seed = config->vegas.seed};
+  for (unsigned k = 0; k < run.n_devices && status == HEGETCL_OK; ++k) {
+    status = hg_xsec_device_open(&run.devices[k], run.contexts[k], &setup);
+    if (status != HEGETCL_OK && k > 0)
+      hg_fail(ctx, status, "%s", hegetcl_last_error(run.contexts[k]));
+  }
   if (status != HEGETCL_OK) goto done;
+  hg_xsec_device *first = &run.devices[0];
+  result->build_seconds += first->build_seconds;
+  snprintf(result->amplitude_options, sizeof result->amplitude_options, "%s", first->amp->options);
+  snprintf(result->sampler_options, sizeof result->sampler_options, "%s",
+           first->sampler_options);
+  cl_program program = first->program;
+  run.histograms = first->histograms;
+  run.channels = first->channels;
 
-  status = prepare_sampler(&run);
-  if (status != HEGETCL_OK) goto done;
   status = hg_vegas_create(ctx, program, dims, &config->vegas, &vegas);
   if (status != HEGETCL_OK) goto done;
   run.vegas = vegas;
@@ -737,9 +721,15 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     if (status != HEGETCL_OK) goto done;
   }
   if (run.cp != NULL) hg_vegas_set_checkpoint(vegas, after_iteration, &run);
-  const hg_vegas_buffers buffers = {run.factor, run.amp->me, run.bins};
-  status = hg_vegas_integrate(vegas, sample_batch, &run, &buffers, hooks ? hooks->progress : NULL,
-                              hooks ? hooks->progress_user : NULL, &result->vegas);
+  const hg_vegas_work work = {.workers = run.n_devices,
+                              .contexts = run.contexts,
+                              .extra = hg_xsec_device_extra_sums(first),
+                              .grid = device_grid,
+                              .batch = device_batch,
+                              .user = &run,
+                              .team = team};
+  status = hg_vegas_run(vegas, &work, hooks ? hooks->progress : NULL,
+                        hooks ? hooks->progress_user : NULL, &result->vegas);
   if (run.channels != NULL) hg_channels_result(run.channels, result->channels);
   if (status != HEGETCL_OK) goto done;
   if (hg_vegas_stopped(vegas)) {
@@ -749,13 +739,13 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   if (config->process.precision == HEGETCL_PRECISION_FLOAT) {
     /* how far the float amplitudes stray: a sample of events from the final grid, again in double */
     const size_t k = batch < HG_PRECISION_CHECK_EVENTS ? batch : HG_PRECISION_CHECK_EVENTS;
-    cl_mem last_grid = NULL;
     size_t checked = 0;
-    status = hg_vegas_upload_last_grid(vegas, &last_grid);
+    status = hg_vegas_reducer_upload(first->reducer, hg_vegas_last_edges(vegas));
     if (status == HEGETCL_OK)
-      status = sample_batch(&run, HG_ITERATION_PRECISION_CHECK, 0, k, last_grid);
+      status = sample_batch(&run, HG_ITERATION_PRECISION_CHECK, 0, k,
+                            hg_vegas_reducer_grid(first->reducer));
     if (status == HEGETCL_OK)
-      status = hg_precision_check(ctx, run.amp, run.factor, k, run.per_helicity, &checked,
+      status = hg_precision_check(ctx, first->amp, first->factor, k, per_helicity, &checked,
                                   &result->float_max_deviation, &result->float_mean_deviation,
                                   &result->float_sigma_deviation);
     if (status != HEGETCL_OK) goto done;
@@ -786,18 +776,19 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                              .quark_pid = config->quark_pid,
                              .both_orientations = doubled,
                              .n_channels = n_channels,
-                             .helicity_sampled = run.per_helicity,
+                             .helicity_sampled = per_helicity,
                              .seed = config->vegas.seed,
                              .batch = batch,
                              .max_weight = hg_vegas_last_max_weight(vegas),
-                             .requested = config->unweighted_events,
+                             .requested = share_of(config->unweighted_events, team),
+                             .first_event = team != NULL ? (uint64_t)team->rank << 40 : 0,
                              .max_tries = config->max_unweighting_tries,
                              .sampler = sample_batch,
                              .sampler_user = &run,
-                             .params = run.params,
-                             .pdf = run.pdf,
-                             .factor = run.factor,
-                             .me = run.amp->me,
+                             .params = first->params,
+                             .pdf = first->pdf,
+                             .factor = first->factor,
+                             .me = first->amp->me,
                              .resume = go_on ? &events_state : NULL,
                              .checkpoint_every = run.cp != NULL ? cp->every_events : 0,
                              .checkpoint = run.cp != NULL ? during_unweighting : NULL,
@@ -805,11 +796,16 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                              .stop = cp != NULL ? cp->stop : NULL};
     for (unsigned c = 0; c < n_channels; ++c) in.channel_pid[c] = result->channels[c].pid[0];
     int stopped = 0;
-    if (status == HEGETCL_OK) status = hg_vegas_upload_last_grid(vegas, &in.grid);
+    in.grid = hg_vegas_reducer_grid(first->reducer);
+    if (status == HEGETCL_OK)
+      status = hg_vegas_reducer_upload(first->reducer, hg_vegas_last_edges(vegas));
     if (status == HEGETCL_OK)
       status = hg_unweight_run(ctx, &in, hooks->sink, hooks->sink_user, hooks->events_progress,
                                hooks->events_progress_user, &result->unweighting, &stopped,
                                &events_state);
+    if (team != NULL && team->size > 1)
+      status = combine_unweighting(ctx, team, status, &events_state, config->unweighted_events,
+                                   &result->unweighting);
     if (status != HEGETCL_OK) goto done;
     if (stopped) {
       result->stopped = HEGETCL_XSEC_UNWEIGHTING;
@@ -820,18 +816,8 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     status = save_checkpoint(&run, HEGETCL_XSEC_FINISHED,
                              config->unweighted_events > 0 ? &events_state : NULL, NULL);
 done:
-  hg_histograms_destroy(run.histograms);
-  hg_channels_destroy(run.channels);
   hg_vegas_destroy(vegas);
-  if (run.sample) clReleaseKernel(run.sample);
-  if (run.params) clReleaseMemObject(run.params);
-  if (run.pdf) clReleaseMemObject(run.pdf);
-  if (run.factor) clReleaseMemObject(run.factor);
-  if (run.bins) clReleaseMemObject(run.bins);
-  if (run.obs_value) clReleaseMemObject(run.obs_value);
-  if (run.obs_bin) clReleaseMemObject(run.obs_bin);
-  if (run.channel_factor) clReleaseMemObject(run.channel_factor);
-  hegetcl_amplitude_destroy(run.amp);
+  for (unsigned k = 0; k < run.n_devices; ++k) hg_xsec_device_close(&run.devices[k]);
   free(grid);
   free(sink_state);
   hg_ckpt_free(&saved);

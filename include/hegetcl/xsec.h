@@ -178,6 +178,33 @@ void hegetcl_xsec_checkpoint_info_free(hegetcl_xsec_checkpoint_info *info);
 /* Frees what a result owns (its histograms); the result itself is the caller's. */
 void hegetcl_xsec_result_free(hegetcl_xsec_result *result);
 
+/* Processes that share a run, e.g. MPI ranks (README.md, "Several GPUs and machines"; the
+ * hegetcl-mpi command makes one from MPI_COMM_WORLD). Batch b of an iteration is rank
+ * b % size's; after every round of batches, allreduce_sum adds count doubles element by element
+ * over the processes, in place (every process calls it with the same count, like
+ * MPI_Allreduce with MPI_SUM). A batch's sums are non-zero on one process only, so that sum is
+ * exact and the result does not depend on how many processes share the run. It returns 0, or
+ * non-zero with a message. local_rank and local_size: the process among those of its node. */
+typedef struct {
+  int rank, size, local_rank, local_size;
+  int (*allreduce_sum)(void *user, double *values, size_t count, char *message,
+                       size_t message_size);
+  void *user;
+} hegetcl_team;
+
+/* The most devices one process runs on. */
+#define HEGETCL_XSEC_MAX_DEVICES 16
+
+/* How a run is shared: more devices of this process beside the context's (each takes the next
+ * batch when it is free; a run's numbers do not depend on how many), and processes. The
+ * integration is shared; the unweighting runs on the context's device, in every process, each
+ * making its share of the events from a stream of its own (event numbers from rank x 2^40). */
+typedef struct {
+  hegetcl_context *const *devices; /* n_devices more contexts (not the run's own) */
+  unsigned n_devices;
+  const hegetcl_team *team; /* NULL: this process alone */
+} hegetcl_xsec_sharing;
+
 /* Who hears about a run: progress after every iteration; with unweighted events, events_begin
  * once after the integration (result holds sigma and the histograms; a status other than
  * HEGETCL_OK stops), sink for every event, events_progress after every batch. Any may be NULL
@@ -197,6 +224,7 @@ typedef struct {
   const hegetcl_xsec_checkpointing *checkpointing; /* NULL: no checkpoints, no stopping */
   hegetcl_status (*events_checkpoint)(void *user, int stopping, char **state);
   hegetcl_status (*events_resume)(const hegetcl_xsec_result *result, const char *state, void *user);
+  const hegetcl_xsec_sharing *sharing; /* NULL: the context's device alone */
 } hegetcl_xsec_hooks;
 
 /* hegetcl_xsec_run with histograms and unweighted events (config.histograms,

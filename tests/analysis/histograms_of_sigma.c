@@ -180,7 +180,9 @@ static void histograms_do_not_depend_on_the_batch(void **state) {
   for (size_t i = 0; i < ra.n_histograms; ++i)
     for (unsigned k = 0; k < ra.histograms[i].bins + 2; ++k) {
       const double x = ra.histograms[i].sumw[k], y = rb.histograms[i].sumw[k];
-      if (fabs(x - y) > 1e-12 * fabs(x) || ra.histograms[i].entries[k] != rb.histograms[i].entries[k])
+      /* the same weights added in another grouping (group sums, then batch sums in order): a
+       * bin of some 10^4 events agrees to about 10^4 x 2^-53 */
+      if (fabs(x - y) > 1e-11 * fabs(x) || ra.histograms[i].entries[k] != rb.histograms[i].entries[k])
         fail_msg("%s bin %u: %.17g vs %.17g fb (%g vs %g entries)", ra.histograms[i].name, k, x,
                  y, ra.histograms[i].entries[k], rb.histograms[i].entries[k]);
     }

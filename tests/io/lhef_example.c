@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* Writes N events u ubar -> gamma gamma at the 13 TeV LHC as an LHE file (gzip for ".gz"), for
- * tests/io/lhef_reads_back.py. usage: lhef_example PATH N */
+ * tests/io/lhef_reads_back.py and tests/io/lhe_merge.py. usage: lhef_example PATH N [NEVE [FIRST]]:
+ * <xsecinfo neve> is NEVE (default N: another value makes a partial file, as a run stopped early
+ * would leave), the events are those numbered FIRST .. FIRST+N-1 (default 0: one MPI rank's). */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,17 +38,29 @@ static void make_event(long k, double p[4][5]) {
   }
 }
 
-int main(int argc, char **argv) {
-  if (argc != 3) {
-    fprintf(stderr, "usage: lhef_example PATH N\n");
-    return 2;
-  }
+/* argv[index] as a whole number >= 0 into *value; 0, or -1 after saying why. */
+static int parse_count(char **argv, int index, const char *name, long *value) {
   char *end = NULL;
-  const long n = strtol(argv[2], &end, 10);
-  if (*argv[2] == '\0' || *end != '\0' || n < 0) {
-    fprintf(stderr, "lhef_example: error: N = '%s' must be a whole number >= 0\n", argv[2]);
+  errno = 0;
+  *value = strtol(argv[index], &end, 10);
+  if (*argv[index] == '\0' || *end != '\0' || errno != 0 || *value < 0) {
+    fprintf(stderr, "lhef_example: error: %s = '%s' must be a whole number >= 0\n", name,
+            argv[index]);
+    return -1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3 || argc > 5) {
+    fprintf(stderr, "usage: lhef_example PATH N [NEVE [FIRST]]\n");
     return 2;
   }
+  long n = 0, neve = 0, first = 0;
+  if (parse_count(argv, 2, "N", &n) != 0) return 2;
+  if (argc > 3 && parse_count(argv, 3, "NEVE", &neve) != 0) return 2;
+  if (argc > 4 && parse_count(argv, 4, "FIRST", &first) != 0) return 2;
+  if (argc <= 3) neve = n;
   char message[2048];
   hg_output *o = NULL;
   if (hg_output_open(argv[1], hg_output_path_is_gzip(argv[1]), &o, message, sizeof message)) {
@@ -63,7 +78,7 @@ int main(int argc, char **argv) {
                              .process_id = 1,
                              .generator_name = "hegetcl",
                              .generator_version = "lhef_example",
-                             .n_events = n,
+                             .n_events = neve,
                              .total_xsec_pb = xsec_pb,
                              .header_name = "hegetcl_run_card",
                              .header_text = "process = u u~ > a a\ncuts: pt > 20 & |eta| < 2.5\n",
@@ -73,7 +88,7 @@ int main(int argc, char **argv) {
   static const int colours[4][2] = {{501, 0}, {0, 501}, {0, 0}, {0, 0}};
   static const double lifetime[4] = {0, 0, 0, 0}, spin[4] = {9, 9, 9, 9};
   hg_lhef_write_init(o, &init);
-  for (long k = 0; k < n; ++k) {
+  for (long k = first; k < first + n; ++k) {
     double p[4][5];
     make_event(k, p);
     const hg_lhef_event event = {.n_particles = 4,

@@ -58,7 +58,10 @@ static void auto_says_when_it_found_no_gpu(void **state) {
              info.global_memory_bytes);
   hegetcl_context_destroy(chosen);
   chosen = NULL;
-  TS_ASSERT_OK(chosen, hegetcl_context_create(info.is_gpu ? "gpu" : "cpu", &chosen));
+  /* by its place (P:D): "gpu" names no single device on a node of several GPUs */
+  char spec[32];
+  snprintf(spec, sizeof spec, "%u:%u", info.platform_index, info.device_index);
+  TS_ASSERT_OK(chosen, hegetcl_context_create(spec, &chosen));
   TS_ASSERT_OK(chosen, hegetcl_context_device(chosen, &info));
   assert_int_equal(info.auto_without_gpu, 0); /* asked for by type: nothing to say */
   hegetcl_context_destroy(chosen);
