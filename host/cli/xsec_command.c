@@ -757,14 +757,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     }
     if (rc == 0 && !other_rank) rc = merge_rank_events(o.lhe, team, o.quiet);
   }
-  if (other_rank) {
-    hegetcl_xsec_result_free(&r);
-    free(p.its);
-    free(card);
-    hg_device_set_close(&devices);
-    hg_xsec_options_free(&o);
-    return rc;
-  }
+  if (other_rank) goto done; /* rank 0 reports and writes the outputs */
   if (stopped) {
     report_stop(&r, c, &p, checkpoint, o.lhe, events_kept);
     rc = 128 + (stop_signal != 0 ? stop_signal : SIGINT);
@@ -815,6 +808,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
       }
     }
   }
+done:
   hegetcl_xsec_result_free(&r);
   free(p.its);
   free(card);
