@@ -17,7 +17,7 @@ typedef struct {
   const hg_batch_share *s;
   uint32_t iteration;
   uint64_t n_events, first_batch;
-  size_t batch_size, slots;
+  size_t batch_size;
   const size_t *mine;
   size_t count;
   atomic_size_t next;
@@ -109,7 +109,6 @@ hegetcl_status hg_batch_share_run(hegetcl_context *ctx, const hg_batch_share *s,
                     .n_events = n_events,
                     .first_batch = first,
                     .batch_size = batch_size,
-                    .slots = slots,
                     .mine = mine,
                     .round = round};
     for (size_t k = 0; k < slots; ++k)
