@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Reads MadGraph5_aMC@NLO reference points (the format of ../shared/refs/mg5/me_points_n*.txt). */
+/* Reads MadGraph5_aMC@NLO reference points (the format of ../shared/refs/mg5 and mg5-qcd). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,12 @@ void hg_mg5_points_free(hg_mg5_points *points) {
   free(points->momenta);
   free(points->me);
   memset(points, 0, sizeof *points);
+}
+
+void hg_mg5_points_momenta(const hg_mg5_points *points, size_t e, double (*p)[4]) {
+  for (unsigned i = 0; i < points->n_particles; ++i)
+    for (int c = 0; c < 4; ++c)
+      p[i][c] = points->momenta[HG_SOA_INDEX(c, i, points->n_particles, points->n_points, e)];
 }
 
 hegetcl_status hg_mg5_points_read(const char *path, hg_mg5_points *out, char *message,
@@ -95,6 +101,7 @@ hegetcl_status hg_mg5_points_read(const char *path, hg_mg5_points *out, char *me
       for (int c = 0; c < 4; ++c)
         out->momenta[HG_SOA_INDEX(c, i, n_particles, n_points, e)] = read[e][i][c];
   out->n_photons = (unsigned)n_particles - 2;
+  out->n_particles = (unsigned)n_particles;
   out->n_points = n_points;
   out->me = me;
   me = NULL;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Reads MadGraph5_aMC@NLO reference points: 'POINT i sqrt_s', n+2 momentum lines, 'ME value'. */
+/* Reads MadGraph5_aMC@NLO reference points: 'POINT i sqrt_s', one momentum line per particle, 'ME
+ * value' (../shared/refs/mg5 and ../shared/refs/mg5-qcd: any particles, massless or massive). */
 #ifndef HG_MG5_POINTS_H
 #define HG_MG5_POINTS_H
 
@@ -8,7 +9,8 @@
 #include "hegetcl/status.h"
 
 typedef struct {
-  unsigned n_photons;
+  unsigned n_photons;   /* n_particles - 2: the photon count of a q q~ -> n photons file */
+  unsigned n_particles; /* external particles, incoming ones first (at most 16) */
   size_t n_points;
   double *momenta; /* structure of arrays, as hegetcl_amplitude_evaluate takes them */
   double *me;      /* MadGraph's helicity-summed, averaged |M|^2 */
@@ -19,5 +21,8 @@ typedef struct {
 hegetcl_status hg_mg5_points_read(const char *path, hg_mg5_points *out, char *message,
                                   size_t message_size);
 void hg_mg5_points_free(hg_mg5_points *points);
+
+/* Copies point e's momenta (E, px, py, pz) into p[0 .. n_particles), as closed forms take them. */
+void hg_mg5_points_momenta(const hg_mg5_points *points, size_t e, double (*p)[4]);
 
 #endif
