@@ -273,6 +273,29 @@ static void parke_taylor_is_bose_and_parity_symmetric_for_n_6_to_8(void **state)
   }
 }
 
+/* In MadGraph's physical helicities g g -> g g conserves helicity: + + -> + + is the MHV
+ * configuration (- - + + all-outgoing), + + -> - - vanishes (all minus all-outgoing), as do all
+ * but one alike; the error returns are what the header says. */
+static void helicities_are_crossed_and_bad_input_is_refused(void **state) {
+  (void)state;
+  hg_mg5_points points;
+  read_reference("me_gg_gg.txt", 4, &points);
+  double p[MAX_PARTICLES][4];
+  hg_mg5_points_momenta(&points, 0, p);
+  hg_mg5_points_free(&points);
+  assert_true(hg_closed_mhv_gluons(4, p, 0xf, G_S) > 0);  /* + + -> + + */
+  assert_true(hg_closed_mhv_gluons(4, p, 0x3, G_S) == 0); /* + + -> - - */
+  assert_true(hg_closed_mhv_gluons(4, p, 0x7, G_S) == 0); /* + + -> + - */
+  assert_true(hg_closed_mhv_gluons(4, p, 0x0, G_S) > 0);  /* - - -> - - */
+  assert_true(hg_closed_mhv_gluons(3, p, 0x3, G_S) == HG_CLOSED_BAD_INPUT);
+  assert_true(hg_closed_mhv_gluons(HG_CLOSED_GLUONS_MAX + 1, p, 0x3, G_S) == HG_CLOSED_BAD_INPUT);
+  assert_true(hg_closed_mhv_gluons(4, p, 0x10, G_S) == HG_CLOSED_BAD_INPUT);
+  memcpy(p[3], p[2], sizeof p[3]); /* two collinear gluons */
+  assert_true(hg_closed_mhv_gluons(4, p, 0xf, G_S) == HG_CLOSED_BAD_INPUT);
+  const unsigned not_a_permutation[2] = {1, 1};
+  assert_true(isnan(hg_closed_trace_colour_factor(3, not_a_permutation)));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(the_trace_colour_factors_equal_a_sum_over_gell_mann_matrices_for_n_2_to_7),
@@ -284,6 +307,7 @@ int main(void) {
       cmocka_unit_test(parke_taylor_summed_over_helicities_matches_madgraph_for_gg_to_ggg),
       cmocka_unit_test(parke_taylor_part_of_gg_to_gggg_is_reported),
       cmocka_unit_test(parke_taylor_is_bose_and_parity_symmetric_for_n_6_to_8),
+      cmocka_unit_test(helicities_are_crossed_and_bad_input_is_refused),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

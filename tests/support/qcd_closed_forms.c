@@ -244,6 +244,7 @@ double hg_closed_mhv_gluons(unsigned n, double p[][4], uint32_t helicity, double
   for (unsigned a = 0; a < n; ++a)
     for (unsigned b = 0; b < n; ++b) {
       const double complex ab = lambda[a][0] * lambda[b][1] - lambda[a][1] * lambda[b][0];
+      if (a != b && ab == 0) return HG_CLOSED_BAD_INPUT; /* collinear: |M|^2 is infinite */
       bracket[a][b] = mhv ? ab : conj(ab);
     }
 
@@ -302,6 +303,6 @@ const char *hg_closed_error_message(double code) {
            "crossing): no Parke-Taylor form; compare it against a full amplitude instead";
   if (code == HG_CLOSED_BAD_INPUT)
     return "hg_closed_mhv_gluons: n must be 4..8 (HG_CLOSED_GLUONS_MAX), helicity must fit in "
-           "n bits and every momentum be finite with E > 0 (or out of memory)";
+           "n bits, every momentum be finite with E > 0 and no two collinear (or out of memory)";
   return code >= 0 ? "not an error" : "unknown error code";
 }

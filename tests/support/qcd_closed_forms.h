@@ -16,8 +16,10 @@
 #define HG_CLOSED_GLUONS_MAX 8
 
 /* Negative returns of hg_closed_mhv_gluons; every squared amplitude is >= 0. */
-#define HG_CLOSED_NMHV (-1.0)      /* 3 or more of each helicity: not a Parke-Taylor amplitude */
-#define HG_CLOSED_BAD_INPUT (-2.0) /* n outside 4..HG_CLOSED_GLUONS_MAX, p or helicity unusable */
+#define HG_CLOSED_NMHV (-1.0) /* 3 or more of each helicity: not a Parke-Taylor amplitude */
+/* n outside 4..HG_CLOSED_GLUONS_MAX, helicity beyond n bits, a momentum not finite or with
+ * E <= 0, two momenta collinear (the amplitude is infinite), or no memory */
+#define HG_CLOSED_BAD_INPUT (-2.0)
 
 /* g g -> t t~ (MadGraph order g g t t~): sum over spins and colours / 256, MadGraph's ME
  * (B.L. Combridge, Nucl. Phys. B151 (1979) 429; M. Glueck, J.F. Owens, E. Reya, Phys. Rev. D17
