@@ -75,7 +75,13 @@ hegetcl_status hg_mg5_points_read(const char *path, hg_mg5_points *out, char *me
       particle = -1;
       continue;
     }
-    double *p = particle >= 0 && particle < HG_MG5_MAX_PARTICLES ? read[n_points][particle] : NULL;
+    if (particle >= HG_MG5_MAX_PARTICLES) {
+      snprintf(message, message_size, "%s:%zu: more than %d particles in a point", path,
+               line_number, HG_MG5_MAX_PARTICLES);
+      status = HEGETCL_ERR_INPUT;
+      goto done;
+    }
+    double *p = particle >= 0 ? read[n_points][particle] : NULL;
     if (p == NULL || sscanf(line, "%lf %lf %lf %lf", &p[0], &p[1], &p[2], &p[3]) != 4) {
       snprintf(message, message_size,
                "%s:%zu: expected a momentum line 'E px py pz' inside a POINT block", path,
