@@ -14,6 +14,7 @@
 #include "io/json_writer.h"
 #include "layout.h"
 #include "bench_lists.h"
+#include "process_bench.h"
 #include "rambo.h"
 
 #define MAX_PHOTONS 12
@@ -67,7 +68,9 @@ static int usage(FILE *out) {
           "                       choice (default 0); NVIDIA only (-cl-nv-maxrregcount)\n"
           "  --peak-tflops F,D    the device's FP32 and FP64 peaks for the %% of peak column\n"
           "                       (default: known for H100 and H200)\n"
-          "  --json FILE          also write the results as JSON\n",
+          "  --json FILE          also write the results as JSON\n"
+          "  --process PROCESS    benchmark a process written as MadGraph users write it,\n"
+          "                       e.g. \"g g > t t~ g g\" (hegetcl-bench --process P --help)\n",
           SCAN_MIN_LOCAL, 2 * SCAN_MIN_LOCAL, SCAN_MAX_LOCAL, TARGET_SECONDS);
   return out == stderr ? 2 : 0;
 }
@@ -919,6 +922,9 @@ static int run_pipeline_case(const options *o, hegetcl_context *ctx,
 }
 
 int main(int argc, char **argv) {
+  /* processes given as text have their own benchmark (process_bench.c) */
+  for (int i = 1; i < argc; ++i)
+    if (strcmp(argv[i], "--process") == 0) return hg_bench_processes(argc - 1, argv + 1);
   options o;
   const int parsed = parse_options(argc, argv, &o);
   if (parsed != 0) return parsed < 0 ? 0 : parsed;

@@ -66,3 +66,34 @@ void hg_bench_rambo(unsigned n_photons, double sqrt_s, size_t n_events, uint64_t
         momenta[HG_SOA_INDEX(c, i, n_particles, n_events, e)] = i < 2 ? beams[i][c] : p[i - 2][c];
   }
 }
+
+void hg_bench_rambo_massive(unsigned n_out, const double *masses, double sqrt_s, size_t n_events,
+                            uint64_t seed, double *momenta) {
+  uint64_t state = seed;
+  const unsigned n_particles = n_out + 2;
+  const double beams[2][4] = {{sqrt_s / 2, 0, 0, sqrt_s / 2}, {sqrt_s / 2, 0, 0, -sqrt_s / 2}};
+  for (size_t e = 0; e < n_events; ++e) {
+    double p[HG_BENCH_MAX_PHOTONS][4];
+    do rambo(n_out, sqrt_s, &state, p);
+    while (!passes_cuts(n_out, sqrt_s, p));
+    /* RAMBO's mass rescaling: |p_i| -> xi |p_i| with sum_i sqrt(m_i^2 + xi^2 |p_i|^2) = sqrt_s */
+    double xi = 1;
+    for (int iteration = 0; iteration < 50; ++iteration) {
+      double f = -sqrt_s, df = 0;
+      for (unsigned i = 0; i < n_out; ++i) {
+        const double e_i = sqrt(masses[i] * masses[i] + xi * xi * p[i][0] * p[i][0]);
+        f += e_i;
+        df += xi * p[i][0] * p[i][0] / e_i;
+      }
+      xi -= f / df;
+    }
+    for (unsigned i = 0; i < n_out; ++i) {
+      const double k = p[i][0];
+      for (int c = 1; c < 4; ++c) p[i][c] *= xi;
+      p[i][0] = sqrt(masses[i] * masses[i] + xi * xi * k * k);
+    }
+    for (unsigned i = 0; i < n_particles; ++i)
+      for (int c = 0; c < 4; ++c)
+        momenta[HG_SOA_INDEX(c, i, n_particles, n_events, e)] = i < 2 ? beams[i][c] : p[i - 2][c];
+  }
+}

@@ -14,4 +14,10 @@
 void hg_bench_rambo(unsigned n_photons, double sqrt_s, size_t n_events, uint64_t seed,
                     double *momenta);
 
+/* The same for n_out outgoing particles of the given masses (GeV; the sum below sqrt_s) behind
+ * two massless incoming ones: massless RAMBO points under the same cuts, then RAMBO's rescaling
+ * to the masses (three-momenta scaled by one factor that keeps the energy sqrt_s). */
+void hg_bench_rambo_massive(unsigned n_out, const double *masses, double sqrt_s, size_t n_events,
+                            uint64_t seed, double *momenta);
+
 #endif

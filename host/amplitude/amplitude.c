@@ -8,9 +8,11 @@
 
 #include "amplitude_internal.h"
 #include "core/program.h"
+#include "core/strbuf.h"
 #include "diagrams_codegen.h"
 #include "kernel_names.h"
 #include "layout.h"
+#include "process/process_spec.h"
 #include "recursive_shared.h"
 
 static const char *const engine_names[HEGETCL_ENGINE_COUNT] = {"permutation", "unrolled",
@@ -25,6 +27,39 @@ void hegetcl_process_defaults(hegetcl_process *p, unsigned n_photons) {
   p->precision = HEGETCL_PRECISION_DOUBLE;
   p->alpha = 1.0 / 132.507;
   p->quark_charge = 2.0 / 3.0;
+  p->text = NULL;
+  p->alpha_s = 0.118;
+  p->top_mass = 173.0;
+  p->top_width = 1.4915;
+  p->width_scheme = HEGETCL_WIDTH_RESONANT;
+}
+
+hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, char *message,
+                                         size_t message_size) {
+  hg_process_spec spec;
+  char error[1024];
+  hegetcl_process_defaults(p, 2);
+  if (hg_process_parse(text, &spec, error, sizeof error) != 0) {
+    hg_put_message(message, message_size, "%s", error);
+    return HEGETCL_ERR_INPUT;
+  }
+  unsigned n_photons = 0;
+  double charge = 0;
+  p->text = text;
+  if (hg_process_is_photon_family(&spec, &n_photons, &charge)) {
+    p->n_photons = n_photons;
+    p->quark_charge = charge;
+  } else {
+    p->engine = HEGETCL_ENGINE_DIAGRAMS;
+  }
+  return HEGETCL_OK;
+}
+
+unsigned hegetcl_process_particles(const hegetcl_process *p) {
+  hg_process_spec spec;
+  char error[8];
+  if (p->text == NULL) return p->n_photons + 2;
+  return hg_process_parse(p->text, &spec, error, sizeof error) == 0 ? (unsigned)spec.n : 0;
 }
 
 const char *hegetcl_engine_name(hegetcl_engine engine) {
@@ -189,12 +224,36 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
                                            int shared_sum, hegetcl_amplitude **out) {
   *out = NULL;
   if (ctx == NULL || ctx->context == NULL) return HEGETCL_ERR_INPUT;
-  hegetcl_status status = validate(ctx, process);
+  hegetcl_process photons = *process;
+  int general = 0;
+  if (process->text != NULL) {
+    /* a process as text: the photon family keeps its engines, anything else is general */
+    hg_process_spec spec;
+    char error[1024];
+    if (hg_process_parse(process->text, &spec, error, sizeof error) != 0)
+      return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
+    general = !hg_process_is_photon_family(&spec, &photons.n_photons, &photons.quark_charge);
+    photons.text = NULL;
+  }
+  hegetcl_status status = general ? HEGETCL_OK : validate(ctx, &photons);
   if (status != HEGETCL_OK) return status;
   hegetcl_amplitude *amp = calloc(1, sizeof *amp);
   if (amp == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for an amplitude");
   amp->ctx = ctx;
-  amp->process = *process;
+  amp->process = general ? *process : photons;
+  if (general) {
+    status = hg_process_amplitude_build(amp, process->text, -1);
+    if (status != HEGETCL_OK) {
+      hegetcl_amplitude_destroy(amp);
+      return status;
+    }
+    *out = amp;
+    return HEGETCL_OK;
+  }
+  process = &amp->process;
+  amp->n_particles = process->n_photons + 2;
+  amp->me_factor = hegetcl_me_factor(process->n_photons);
+  snprintf(amp->process_text, sizeof amp->process_text, "n = %u", process->n_photons);
   char *generated = NULL, *layout_text = NULL;
   status = hg_build_options(ctx, process->precision, process->n_photons, amp->options,
                             sizeof amp->options);
@@ -255,6 +314,7 @@ static void release_buffers(hegetcl_amplitude *amp) {
 void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   if (amp == NULL) return;
   release_buffers(amp);
+  if (amp->params != NULL) clReleaseMemObject(amp->params);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
   for (unsigned p = 0; amp->parts != NULL && p < amp->n_parts; ++p)
@@ -278,7 +338,7 @@ hegetcl_status hg_amplitude_reserve(hegetcl_amplitude *amp, size_t n_events) {
   release_buffers(amp);
   hegetcl_context *ctx = amp->ctx;
   const size_t real = hg_amplitude_real_size(amp);
-  const size_t n_particles = amp->process.n_photons + 2;
+  const size_t n_particles = amp->n_particles;
   /* the momenta are the largest buffer: checked against the device's limit before asking for it,
    * so the message can say how many events fit */
   const size_t per_event = 4 * n_particles * real;
@@ -321,7 +381,7 @@ hegetcl_status hg_amplitude_reserve(hegetcl_amplitude *amp, size_t n_events) {
  * programs that fill the device buffers themselves (the cross-section sampler) never need it. */
 static hegetcl_status ensure_staging(hegetcl_amplitude *amp) {
   if (amp->staging != NULL) return HEGETCL_OK;
-  const size_t n_particles = amp->process.n_photons + 2;
+  const size_t n_particles = amp->n_particles;
   amp->staging = malloc(4 * n_particles * amp->capacity * hg_amplitude_real_size(amp));
   if (amp->staging == NULL)
     return hg_fail(amp->ctx, HEGETCL_ERR_NO_MEMORY, "no host memory to stage %zu events",
@@ -336,7 +396,7 @@ static hegetcl_status ensure_staging(hegetcl_amplitude *amp) {
 /* Bytes of private arrays one work-item holds where they can matter: the recursive engine's two
  * arrays of 2^n - 1 complex currents (cl/amplitudes/recursive.cl); 0 for the other engines. */
 static size_t private_array_bytes(const hegetcl_amplitude *amp) {
-  if (amp->process.engine != HEGETCL_ENGINE_RECURSIVE) return 0;
+  if (amp->general || amp->process.engine != HEGETCL_ENGINE_RECURSIVE) return 0;
   return 2 * (((size_t)1 << amp->process.n_photons) - 1) * 2 * hg_amplitude_real_size(amp);
 }
 
@@ -416,8 +476,11 @@ hegetcl_status hg_amplitude_set_common_args(hegetcl_amplitude *amp, cl_kernel ke
                                             cl_mem momenta, cl_uint n_events, cl_uint *next) {
   cl_int err = clSetKernelArg(kernel, 0, sizeof(cl_mem), &momenta);
   err |= clSetKernelArg(kernel, 1, sizeof(cl_uint), &n_events);
-  err |= set_real_arg(amp, kernel, 2, photon_coupling(amp));
-  err |= set_real_arg(amp, kernel, 3, hegetcl_me_factor(amp->process.n_photons));
+  if (amp->general) /* the model parameters (process_kernels.cl) */
+    err |= clSetKernelArg(kernel, 2, sizeof(cl_mem), &amp->params);
+  else
+    err |= set_real_arg(amp, kernel, 2, photon_coupling(amp));
+  err |= set_real_arg(amp, kernel, 3, amp->me_factor);
   *next = 4;
   return hg_cl_check(amp->ctx, err, "clSetKernelArg", "setting the amplitude kernel's arguments");
 }
@@ -427,7 +490,7 @@ hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, cons
   hegetcl_status status = hg_amplitude_reserve(amp, n_events);
   if (status == HEGETCL_OK) status = ensure_staging(amp);
   if (status != HEGETCL_OK) return status;
-  const size_t count = 4 * (amp->process.n_photons + 2) * n_events;
+  const size_t count = 4 * (size_t)amp->n_particles * n_events;
   const size_t real = hg_amplitude_real_size(amp);
   if (real == sizeof(double))
     memcpy(amp->staging, momenta, count * sizeof(double));
@@ -456,8 +519,8 @@ static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const cha
                      clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0,
                                             NULL, event),
                      "clEnqueueNDRangeKernel",
-                     "launching %s (%s, n = %u, %s) for %zu events, local size %zu", name,
-                     hegetcl_engine_name(amp->process.engine), amp->process.n_photons,
+                     "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
+                     hegetcl_engine_name(amp->process.engine), amp->process_text,
                      hegetcl_precision_name(amp->process.precision), n_events, local);
 }
 
@@ -581,15 +644,22 @@ hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double
   status = hg_cl_check(ctx,
                        clEnqueueReadBuffer(ctx->queue, amp->me, CL_TRUE, 0, n_events * real,
                                            amp->staging, 0, NULL, NULL),
-                       "clEnqueueReadBuffer", "reading |M|^2 of %zu events (%s, n = %u, %s)",
-                       n_events, hegetcl_engine_name(amp->process.engine),
-                       amp->process.n_photons, hegetcl_precision_name(amp->process.precision));
+                       "clEnqueueReadBuffer", "reading |M|^2 of %zu events (%s, %s, %s)",
+                       n_events, hegetcl_engine_name(amp->process.engine), amp->process_text,
+                       hegetcl_precision_name(amp->process.precision));
   if (status != HEGETCL_OK) return status;
   size_t bad = 0, first_bad = 0;
   for (size_t e = 0; e < n_events; ++e) {
     me[e] = real == sizeof(double) ? ((double *)amp->staging)[e] : ((float *)amp->staging)[e];
     if (!isfinite(me[e]) && bad++ == 0) first_bad = e;
   }
+  if (bad > 0 && amp->general)
+    return hg_fail(ctx, HEGETCL_ERR_NONFINITE,
+                   "%s (%s engine, %s): %zu of %zu events gave a non-finite |M|^2, the first "
+                   "event %zu; check its momenta (on the particles' mass shells, momentum "
+                   "conserved, no massless particle collinear to another or soft)",
+                   amp->process_text, hegetcl_engine_name(amp->process.engine),
+                   hegetcl_precision_name(amp->process.precision), bad, n_events, first_bad);
   if (bad > 0)
     return hg_fail(ctx, HEGETCL_ERR_NONFINITE,
                    "%s engine (n = %u, %s): %zu of %zu events gave a non-finite |M|^2, the "
@@ -634,12 +704,12 @@ hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_
   hegetcl_status status = check_batch(amp, n_events, momenta, me);
   if (status != HEGETCL_OK) return status;
   if (helicity == NULL) return hg_fail(amp->ctx, HEGETCL_ERR_INPUT, "helicity must not be NULL");
-  const uint32_t limit = 1u << (amp->process.n_photons + 2);
+  const uint32_t limit = 1u << amp->n_particles;
   for (size_t e = 0; e < n_events; ++e)
     if (helicity[e] >= limit)
       return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,
-                     "helicity[%zu] = %u: configurations of %u photons lie in 0..%u", e,
-                     helicity[e], amp->process.n_photons, limit - 1);
+                     "helicity[%zu] = %u: configurations of %s lie in 0..%u", e, helicity[e],
+                     amp->process_text, limit - 1);
   status = hg_amplitude_upload(amp, n_events, momenta, helicity);
   if (status == HEGETCL_OK) status = hg_amplitude_run(amp, n_events, 1, NULL);
   if (status == HEGETCL_OK) status = hg_amplitude_read(amp, n_events, me);

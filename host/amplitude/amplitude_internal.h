@@ -28,7 +28,25 @@ struct hegetcl_amplitude {
                                      group (recursive_shared.h); 0: one event per work-item */
   size_t summed_group_events;     /* events per group of that kernel */
   double build_seconds;           /* 0 when the program came from the cache */
+  unsigned n_particles;           /* external particles (n_photons + 2 for the photon family) */
+  double me_factor;               /* 1 / IDEN: hegetcl_me_factor(n) for the photon family */
+  int general;                    /* a process given as text other than the photon family */
+  cl_mem params;                  /* its model parameters (process_common.cl's order) */
+  char process_text[160];         /* its normalised text, for messages */
 };
+
+/* The program and kernels of a general process (host/amplitude/process_amplitude.c): amp's
+ * context and process are set; fills options, program, summed, helicity, params, n_particles,
+ * me_factor and process_text. gauge_particle >= 0 replaces that external vector's polarisation
+ * by its momentum (tests of the Ward identity), -1 for the physical amplitude. */
+hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *text,
+                                          int gauge_particle);
+
+/* hegetcl_amplitude_create for a general process whose external vector gauge_particle has its
+ * polarisation replaced by its momentum: every |M|^2 vanishes by gauge invariance. */
+hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx,
+                                               const hegetcl_process *process,
+                                               int gauge_particle, hegetcl_amplitude **out);
 
 /* The sources of an engine's hg_engine_amplitude (or, for the split diagram engine, its part
  * functions) for n photons, written into parts (room for 2) ahead of the caller's kernels; the

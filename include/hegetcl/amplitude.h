@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Squared matrix elements of q qbar -> n photons on a batch of phase-space points. */
+/* Squared matrix elements of a process (q qbar -> n photons, or any QCD/QED process written as
+ * MadGraph users write it) on a batch of phase-space points. */
 #ifndef HEGETCL_AMPLITUDE_H
 #define HEGETCL_AMPLITUDE_H
 
@@ -17,24 +18,51 @@ extern "C" {
 typedef enum {
   HEGETCL_ENGINE_PERMUTATION = 0, /* next-permutation loop, HEGET's method */
   HEGETCL_ENGINE_UNROLLED = 1,    /* the same with the last three levels written out */
-  HEGETCL_ENGINE_DIAGRAMS = 2,    /* generated straight-line diagram code, MadGraph style */
+  HEGETCL_ENGINE_DIAGRAMS = 2,    /* generated straight-line diagram code, MadGraph style; the
+                                     engine of every process other than q qbar -> n photons */
   HEGETCL_ENGINE_RECURSIVE = 3    /* Berends-Giele currents over photon subsets, ~n 2^n */
 } hegetcl_engine;
 #define HEGETCL_ENGINE_COUNT 4
 
 typedef enum { HEGETCL_PRECISION_DOUBLE = 0, HEGETCL_PRECISION_FLOAT = 1 } hegetcl_precision;
 
-/* The process q(p0, +z) qbar(p1, -z) -> n photons and how to evaluate it. */
+/* Which internal propagators of a particle with a width carry it (CONVENTIONS.md, "Widths"). */
+typedef enum {
+  HEGETCL_WIDTH_RESONANT = 0, /* only s-channel propagators that do not continue an external
+                                 particle's own line: gauge invariant for stable external tops */
+  HEGETCL_WIDTH_ALL = 1       /* every propagator, t-channel included (MadGraph's standalone
+                                 output; breaks the gluon Ward identity at order width/mass) */
+} hegetcl_width_scheme;
+
+/* A process and how to evaluate it. With text NULL it is q(p0, +z) qbar(p1, -z) -> n photons of
+ * the fields n_photons and quark_charge; otherwise text names it as MadGraph users write it,
+ * "g g > t t~ g g" (README.md, "Processes"), and "q q~ > a a ..." (q = d u s c b) is again the
+ * photon family with q's charge. */
 typedef struct {
   unsigned n_photons;          /* 2..8 for every engine, up to 12 for the recursive one */
   hegetcl_engine engine;
   hegetcl_precision precision; /* double needs cl_khr_fp64 */
   double alpha;                /* fine-structure constant, default 1/132.507 (MadGraph sm) */
   double quark_charge;         /* in units of e, default 2/3 (up quark) */
+  const char *text;            /* NULL, or the process (not copied: keep it alive) */
+  double alpha_s;              /* strong coupling, fixed, default 0.118 */
+  double top_mass, top_width;  /* GeV, default 173.0 and 1.4915 (MadGraph sm) */
+  hegetcl_width_scheme width_scheme; /* default HEGETCL_WIDTH_RESONANT */
 } hegetcl_process;
 
-/* Fills *p with n photons, the recursive engine, double precision, alpha = 1/132.507, Q = 2/3. */
+/* Fills *p with n photons, the recursive engine, double precision, alpha = 1/132.507, Q = 2/3,
+ * and the QCD defaults above (text NULL). */
 void hegetcl_process_defaults(hegetcl_process *p, unsigned n_photons);
+
+/* Fills *p with the defaults for the process text (kept, not copied): the photon family with the
+ * recursive engine, any other process with the diagrams engine. HEGETCL_ERR_INPUT, with the
+ * problem and its fix in message (may be NULL), for text that does not parse, particles the
+ * model does not know, or charge, colour or a flavour not conserved. */
+hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, char *message,
+                                         size_t message_size);
+
+/* The number of external particles of a process (n + 2 for the photon family). */
+unsigned hegetcl_process_particles(const hegetcl_process *p);
 
 /* Engine and precision names ("permutation", ..., "double", "float") and their inverses
  * (HEGETCL_ERR_INPUT for an unknown name). */
@@ -55,16 +83,19 @@ hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_proc
                                         hegetcl_amplitude **out);
 void hegetcl_amplitude_destroy(hegetcl_amplitude *amp);
 
-/* Momenta are structure-of-arrays doubles in GeV: component c (E, px, py, pz) of particle i
- * (0 = quark along +z, 1 = antiquark along -z, 2.. = photons, all massless) of event e at
- * momenta[(c * (n + 2) + i) * n_events + e]. me[e] receives the squared matrix element summed over
- * helicities and colours and divided by 4 * 9 * n! (initial spins, colours, identical photons),
- * the normalisation of MadGraph's standalone output. */
+/* Momenta are structure-of-arrays doubles in GeV: component c (E, px, py, pz) of particle i of
+ * event e at momenta[(c * N + i) * n_events + e], N the number of external particles, in the
+ * process's order (photon family: 0 = quark along +z, 1 = antiquark along -z, 2.. = photons, all
+ * massless; a process given as text: its particles as written, the two incoming first). me[e]
+ * receives the squared matrix element summed over helicities and colours and divided by the
+ * initial spins and colours and the identical final-state particles' factorials (photon family:
+ * 4 * 9 * n!), the normalisation of MadGraph's standalone output. */
 hegetcl_status hegetcl_amplitude_evaluate(hegetcl_amplitude *amp, size_t n_events,
                                           const double *momenta, double *me);
 
 /* The same for one helicity configuration per event: bit i of helicity[e] is the helicity of
- * particle i (0: -1, 1: +1). Summed over all 2^(n+2) configurations it equals the above. */
+ * particle i (0: -1, 1: +1; incoming particles with their physical helicity, as MadGraph), with
+ * the same normalisation. Summed over all 2^N configurations it equals the above. */
 hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_t n_events,
                                                    const double *momenta,
                                                    const uint32_t *helicity, double *me);

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/* hegetcl-bench --process "g g > t t~ g g": |M|^2 summed over helicities and colours per second
+ * (kernel time from profiling events, end to end from the wall clock, median of the repeats after
+ * a warm-up), program build time apart, at seeded RAMBO points of sqrt(s) = 1 TeV; table and
+ * JSON. */
+#include "process_bench.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amplitude/amplitude_internal.h"
+#include "commit.h"
+#include "hegetcl/hegetcl.h"
+#include "io/json_writer.h"
+#include "process/diagrams.h"
+#include "process/model.h"
+#include "rambo.h"
+
+#define MAX_PROCESSES 16
+#define MAX_REPEATS 50
+#define SQRT_S_GEV 1000.0
+#define TARGET_KERNEL_SECONDS 0.2
+#define POOL_EVENTS 4096u
+
+typedef struct {
+  const char *device, *json;
+  const char *processes[MAX_PROCESSES];
+  int n_processes;
+  int precisions[2];
+  int repeats;
+  double max_seconds;
+  size_t max_events;
+} bench_options;
+
+typedef struct {
+  const char *process;
+  hegetcl_precision precision;
+  size_t diagrams, flows, events;
+  double build_s, kernel_s, e2e_s;
+  int skipped;
+  char reason[512];
+} bench_result;
+
+static int usage(FILE *out) {
+  fprintf(out,
+          "usage: hegetcl-bench --process PROCESS [--process PROCESS ...] [OPTIONS]\n"
+          "\n"
+          "|M|^2 summed over helicities and colours per second for processes written as\n"
+          "MadGraph users write them (\"g g > t t~ g g\"), diagrams engine, at seeded RAMBO\n"
+          "points of sqrt(s) = 1 TeV: kernel time from OpenCL profiling events, end to end\n"
+          "(upload, kernels, download) from the wall clock, the median of the repeats after a\n"
+          "warm-up; program build time apart.\n"
+          "\n"
+          "options:\n"
+          "  --device SPEC      auto (default), gpu, cpu, P:D or part of a device name\n"
+          "  --precision LIST   float,double (default both)\n"
+          "  --repeats R        timed repeats, 5 to %d (default 5)\n"
+          "  --max-seconds S    time budget of one case, build excluded (default 60)\n"
+          "  --max-events N     largest batch (default 4194304)\n"
+          "  --json FILE        also write the results as JSON\n",
+          MAX_REPEATS);
+  return out == stderr ? 2 : 0;
+}
+
+static int parse(int argc, char **argv, bench_options *o) {
+  *o = (bench_options){NULL, NULL, {NULL}, 0, {1, 1}, 5, 60, (size_t)1 << 22};
+  for (int i = 0; i < argc; ++i) {
+    const char *arg = argv[i];
+    if (strcmp(arg, "--help") == 0) return usage(stdout) + 100;
+    if (i + 1 >= argc) {
+      fprintf(stderr, "hegetcl-bench: error: %s needs a value\n", arg);
+      return 2;
+    }
+    const char *value = argv[++i];
+    char *end = NULL;
+    if (strcmp(arg, "--process") == 0) {
+      if (o->n_processes == MAX_PROCESSES) {
+        fprintf(stderr, "hegetcl-bench: error: at most %d --process per run\n", MAX_PROCESSES);
+        return 2;
+      }
+      o->processes[o->n_processes++] = value;
+    } else if (strcmp(arg, "--device") == 0) {
+      o->device = value;
+    } else if (strcmp(arg, "--json") == 0) {
+      o->json = value;
+    } else if (strcmp(arg, "--precision") == 0) {
+      o->precisions[0] = strstr(value, "double") != NULL;
+      o->precisions[1] = strstr(value, "float") != NULL;
+      if (!o->precisions[0] && !o->precisions[1]) {
+        fprintf(stderr, "hegetcl-bench: error: --precision %s: give float, double or both\n",
+                value);
+        return 2;
+      }
+    } else if (strcmp(arg, "--repeats") == 0) {
+      const long r = strtol(value, &end, 10);
+      if (end == value || *end != '\0' || r < 5 || r > MAX_REPEATS) {
+        fprintf(stderr, "hegetcl-bench: error: --repeats %s: a whole number from 5 to %d\n",
+                value, MAX_REPEATS);
+        return 2;
+      }
+      o->repeats = (int)r;
+    } else if (strcmp(arg, "--max-seconds") == 0) {
+      o->max_seconds = strtod(value, &end);
+      if (end == value || *end != '\0' || !(o->max_seconds > 0)) {
+        fprintf(stderr, "hegetcl-bench: error: --max-seconds %s: a positive number\n", value);
+        return 2;
+      }
+    } else if (strcmp(arg, "--max-events") == 0) {
+      const long long n = strtoll(value, &end, 10);
+      if (end == value || *end != '\0' || n < 64) {
+        fprintf(stderr, "hegetcl-bench: error: --max-events %s: a whole number >= 64\n", value);
+        return 2;
+      }
+      o->max_events = (size_t)n;
+    } else {
+      fprintf(stderr,
+              "hegetcl-bench: error: %s is not an option of the process benchmark "
+              "(hegetcl-bench --process P --help lists them)\n",
+              arg);
+      return 2;
+    }
+  }
+  /* every process parses before any device work */
+  for (int k = 0; k < o->n_processes; ++k) {
+    hegetcl_process p;
+    char message[1024];
+    if (hegetcl_process_from_text(&p, o->processes[k], message, sizeof message) != HEGETCL_OK) {
+      fprintf(stderr, "hegetcl-bench: error: %s\n", message);
+      return 2;
+    }
+  }
+  return 0;
+}
+
+static int compare(const void *a, const void *b) {
+  const double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+static double median(double *v, int n) {
+  qsort(v, (size_t)n, sizeof *v, compare);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Random points of the process: outgoing masses from the model, repeated from a pool. */
+static double *make_points(const hg_process_spec *spec, double top_mass, size_t events) {
+  const unsigned n = (unsigned)spec->n, n_out = n - 2;
+  double masses[HG_PROCESS_MAX_EXTERNAL];
+  for (unsigned i = 0; i < n_out; ++i) {
+    const hg_particle *p = hg_model_particle(hg_species_particle(spec->species[i + 2]));
+    masses[i] = p->mass == HG_PARAM_TOP_MASS ? top_mass : 0;
+  }
+  const size_t pool_events = events < POOL_EVENTS ? events : POOL_EVENTS;
+  double *pool = malloc(4 * n * pool_events * sizeof *pool);
+  double *momenta = malloc(4 * n * events * sizeof *momenta);
+  if (pool == NULL || momenta == NULL) {
+    free(pool);
+    free(momenta);
+    return NULL;
+  }
+  hg_bench_rambo_massive(n_out, masses, SQRT_S_GEV, pool_events, 20261124, pool);
+  for (size_t row = 0; row < 4 * n; ++row)
+    for (size_t e = 0; e < events; ++e)
+      momenta[row * events + e] = pool[row * pool_events + e % pool_events];
+  free(pool);
+  return momenta;
+}
+
+static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result *r) {
+  hegetcl_process process;
+  char message[1024];
+  hegetcl_process_from_text(&process, r->process, message, sizeof message);
+  process.precision = r->precision;
+  hg_process_spec spec;
+  hg_diagram_set set;
+  if (hg_process_parse(r->process, &spec, message, sizeof message) == 0 &&
+      hg_diagrams_build(&spec, 0, &set, message, sizeof message) == 0) {
+    r->diagrams = set.n_diagrams;
+    r->flows = set.n_flows;
+    hg_diagrams_free(&set);
+  }
+  hegetcl_amplitude *amp = NULL;
+  const double t0 = hg_now_seconds();
+  hegetcl_status status = hegetcl_amplitude_create(ctx, &process, &amp);
+  r->build_s = hg_now_seconds() - t0;
+  if (status != HEGETCL_OK) {
+    r->skipped = 1;
+    snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
+    return;
+  }
+  const double budget_start = hg_now_seconds();
+  size_t events = 256;
+  double *momenta = NULL, *me = NULL;
+  double kernel = 0;
+  /* the batch grows until its kernels take the target time or it reaches the cap */
+  for (;;) {
+    free(momenta);
+    free(me);
+    momenta = make_points(&spec, process.top_mass, events);
+    me = malloc(events * sizeof *me);
+    if (momenta == NULL || me == NULL) {
+      r->skipped = 1;
+      snprintf(r->reason, sizeof r->reason, "no host memory for %zu events", events);
+      break;
+    }
+    status = hg_amplitude_upload(amp, events, momenta, NULL);
+    if (status == HEGETCL_OK) status = hg_amplitude_run(amp, events, 0, &kernel);
+    if (status != HEGETCL_OK) {
+      r->skipped = 1;
+      snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
+      break;
+    }
+    if (kernel >= TARGET_KERNEL_SECONDS || events * 4 > o->max_events) break;
+    if (hg_now_seconds() - budget_start > o->max_seconds / 4) break;
+    const double scale = kernel > 0 ? TARGET_KERNEL_SECONDS / kernel : 16;
+    events = (size_t)((double)events * (scale > 16 ? 16 : scale < 2 ? 2 : scale));
+    if (events > o->max_events) events = o->max_events;
+  }
+  double kernel_s[MAX_REPEATS], e2e_s[MAX_REPEATS];
+  int done = 0;
+  for (int k = 0; k < o->repeats && !r->skipped; ++k) {
+    if (hg_now_seconds() - budget_start > o->max_seconds) {
+      r->skipped = 1;
+      snprintf(r->reason, sizeof r->reason, "over the time budget of %g s after %d repeats",
+               o->max_seconds, k);
+      break;
+    }
+    status = hg_amplitude_upload(amp, events, momenta, NULL);
+    if (status == HEGETCL_OK) status = hg_amplitude_run(amp, events, 0, &kernel_s[k]);
+    const double start = hg_now_seconds();
+    if (status == HEGETCL_OK) status = hegetcl_amplitude_evaluate(amp, events, momenta, me);
+    e2e_s[k] = hg_now_seconds() - start;
+    if (status != HEGETCL_OK) {
+      r->skipped = 1;
+      snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
+      break;
+    }
+    ++done;
+  }
+  if (!r->skipped) {
+    r->events = events;
+    r->kernel_s = median(kernel_s, done);
+    r->e2e_s = median(e2e_s, done);
+  }
+  free(momenta);
+  free(me);
+  hegetcl_amplitude_destroy(amp);
+}
+
+static int write_json(const char *path, const hegetcl_device_info *info, const bench_result *rs,
+                      int n) {
+  const size_t length = strlen(path) + 5;
+  char *tmp = malloc(length);
+  if (tmp == NULL) return 0;
+  snprintf(tmp, length, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  if (f == NULL) {
+    free(tmp);
+    return 0;
+  }
+  fprintf(f, "{\n  \"benchmark\": \"processes\",\n  \"commit\": ");
+  hg_json_write_string(f, HG_BENCH_COMMIT);
+  fprintf(f, ",\n  \"device\": ");
+  hg_json_write_string(f, info->name);
+  fprintf(f, ",\n  \"platform\": ");
+  hg_json_write_string(f, info->platform);
+  fprintf(f, ",\n  \"driver\": ");
+  hg_json_write_string(f, info->driver_version);
+  fprintf(f, ",\n  \"sqrt_s_gev\": %g,\n  \"results\": [\n", SQRT_S_GEV);
+  for (int k = 0; k < n; ++k) {
+    const bench_result *r = &rs[k];
+    fprintf(f, "    {\"process\": ");
+    hg_json_write_string(f, r->process);
+    fprintf(f, ", \"precision\": \"%s\", \"mode\": \"summed\", \"diagrams\": %zu, \"flows\": %zu, "
+               "\"build_s\": %.6g, ",
+            hegetcl_precision_name(r->precision), r->diagrams, r->flows, r->build_s);
+    if (r->skipped) {
+      fprintf(f, "\"skipped\": ");
+      hg_json_write_string(f, r->reason);
+    } else {
+      fprintf(f, "\"events\": %zu, \"kernel_s\": %.6g, \"e2e_s\": %.6g, \"kernel_per_s\": %.6g, "
+                 "\"e2e_per_s\": %.6g",
+              r->events, r->kernel_s, r->e2e_s, (double)r->events / r->kernel_s,
+              (double)r->events / r->e2e_s);
+    }
+    fprintf(f, "}%s\n", k + 1 < n ? "," : "");
+  }
+  fprintf(f, "  ]\n}\n");
+  const int ok = fclose(f) == 0 && rename(tmp, path) == 0;
+  free(tmp);
+  return ok;
+}
+
+int hg_bench_processes(int argc, char **argv) {
+  bench_options o;
+  const int rc = parse(argc, argv, &o);
+  if (rc == 100) return 0;
+  if (rc != 0) return rc;
+  hegetcl_context *ctx = NULL;
+  if (hegetcl_context_create(o.device, &ctx) != HEGETCL_OK) {
+    fprintf(stderr, "hegetcl-bench: error: %s\n", hegetcl_last_error(ctx));
+    hegetcl_context_destroy(ctx);
+    return 1;
+  }
+  hegetcl_device_info info;
+  hegetcl_context_device(ctx, &info);
+  printf("hegetcl-bench --process (commit %s)\ndevice: %s (%s; %s; driver %s)\n"
+         "|M|^2 summed over helicities and colours, diagrams engine, sqrt(s) = %g GeV, median of "
+         "%d repeats\n\n",
+         HG_BENCH_COMMIT, info.name, info.platform, info.device_version, info.driver_version,
+         SQRT_S_GEV, o.repeats);
+  printf("%-24s %-6s %8s %6s %9s %9s %12s %12s\n", "process", "prec", "diagrams", "flows",
+         "events", "build s", "kernel ev/s", "e2e ev/s");
+  bench_result results[2 * MAX_PROCESSES];
+  int n = 0, failed = 0;
+  for (int k = 0; k < o.n_processes; ++k)
+    for (int p = 0; p < 2; ++p) {
+      if (!o.precisions[p]) continue;
+      bench_result *r = &results[n++];
+      memset(r, 0, sizeof *r);
+      r->process = o.processes[k];
+      r->precision = (hegetcl_precision)p;
+      run_case(&o, ctx, r);
+      if (r->skipped)
+        printf("%-24s %-6s %8zu %6zu  skipped: %s\n", r->process,
+               hegetcl_precision_name(r->precision), r->diagrams, r->flows, r->reason);
+      else
+        printf("%-24s %-6s %8zu %6zu %9zu %9.2f %12.3e %12.3e\n", r->process,
+               hegetcl_precision_name(r->precision), r->diagrams, r->flows, r->events, r->build_s,
+               (double)r->events / r->kernel_s, (double)r->events / r->e2e_s);
+      fflush(stdout);
+      if (o.json != NULL && !write_json(o.json, &info, results, n)) failed = 1;
+    }
+  if (failed) fprintf(stderr, "hegetcl-bench: error: cannot write %s\n", o.json);
+  hegetcl_context_destroy(ctx);
+  return failed;
+}

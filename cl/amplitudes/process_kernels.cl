@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: MIT */
+/* The kernels of a process given as data: one work-item per event; the generated diagram code
+ * (host/process/codegen.c) comes before this file and defines hg_process_config. */
+
+HG_INLINE hg_process_params hg_load_params(__global const REAL *params) {
+  hg_process_params pp;
+  pp.g_s = params[0];
+  pp.e = params[1];
+  pp.top_mass = params[2];
+  pp.top_width = params[3];
+  return pp;
+}
+
+HG_INLINE void hg_load_event(__global const REAL *momenta, hg_u32 n_events, size_t event,
+                             hg_fourvec *p) {
+  for (int i = 0; i < N_PARTICLES; ++i)
+    p[i] = hg_fourvec_make(momenta[HG_SOA_INDEX(0, i, N_PARTICLES, n_events, event)],
+                           momenta[HG_SOA_INDEX(1, i, N_PARTICLES, n_events, event)],
+                           momenta[HG_SOA_INDEX(2, i, N_PARTICLES, n_events, event)],
+                           momenta[HG_SOA_INDEX(3, i, N_PARTICLES, n_events, event)]);
+}
+
+/* |M|^2 summed over helicities and colours, times me_factor = 1/IDEN (initial spins and colours,
+ * identical final-state particles: MadGraph's normalisation). */
+__kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
+                               __global const REAL *restrict params, const REAL me_factor,
+                               __global REAL *restrict me) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_load_event(momenta, n_events, event, p);
+  const hg_process_params pp = hg_load_params(params);
+  REAL sum = (REAL)0;
+  for (hg_u32 config = 0; config < HG_PROCESS_CONFIGS; ++config)
+    sum += hg_process_config(p, config, pp);
+  me[event] = sum * me_factor;
+}
+
+/* The same for the helicity configuration helicity[event] (bit i: particle i has helicity +1). */
+__kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg_u32 n_events,
+                                 __global const REAL *restrict params, const REAL me_factor,
+                                 __global const hg_u32 *restrict helicity,
+                                 __global REAL *restrict me) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_load_event(momenta, n_events, event, p);
+  me[event] = hg_process_config(p, helicity[event], hg_load_params(params)) * me_factor;
+}

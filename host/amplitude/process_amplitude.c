@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/* The amplitude of a process given as text (other than q qbar -> n photons): diagrams and colour
+ * from host/process, their generated OpenCL C, the program and its model-parameter buffer. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amplitude_internal.h"
+#include "core/program.h"
+#include "kernel_names.h"
+#include "process/codegen.h"
+#include "process/diagrams.h"
+#include "process/model.h"
+
+static hegetcl_status check_parameters(hegetcl_context *ctx, const hegetcl_process *p) {
+  if (p->engine != HEGETCL_ENGINE_DIAGRAMS)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "process \"%s\": the %s engine computes q q~ > n photons only; use the "
+                   "diagrams engine (--engine diagrams) for this process",
+                   p->text, hegetcl_engine_name(p->engine));
+  if (p->precision != HEGETCL_PRECISION_DOUBLE && p->precision != HEGETCL_PRECISION_FLOAT)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "precision %d is not float or double",
+                   (int)p->precision);
+  if (!(p->alpha > 0) || !isfinite(p->alpha) || !(p->alpha_s > 0) || !isfinite(p->alpha_s))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "alpha = %g, alpha_s = %g: both must be positive finite numbers", p->alpha,
+                   p->alpha_s);
+  if (!(p->top_mass > 0) || !isfinite(p->top_mass) || !(p->top_width >= 0) ||
+      !isfinite(p->top_width))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "top mass %g GeV, width %g GeV: the mass must be positive, the width >= 0",
+                   p->top_mass, p->top_width);
+  if (p->width_scheme != HEGETCL_WIDTH_RESONANT && p->width_scheme != HEGETCL_WIDTH_ALL)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "width scheme %d is not resonant (0) or all (1)",
+                   (int)p->width_scheme);
+  return HEGETCL_OK;
+}
+
+hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *text,
+                                          int gauge_particle) {
+  hegetcl_context *ctx = amp->ctx;
+  const hegetcl_process *p = &amp->process;
+  hegetcl_status status = check_parameters(ctx, p);
+  if (status != HEGETCL_OK) return status;
+  hg_process_spec spec;
+  char error[1024];
+  if (hg_process_parse(text, &spec, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
+  hg_diagram_set set;
+  if (hg_diagrams_build(&spec, p->width_scheme == HEGETCL_WIDTH_ALL, &set, error, sizeof error) !=
+      0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
+  amp->general = 1;
+  amp->n_particles = (unsigned)spec.n;
+  amp->me_factor = 1.0 / set.iden;
+  snprintf(amp->process_text, sizeof amp->process_text, "%s", spec.text);
+  if (gauge_particle >= spec.n ||
+      (gauge_particle >= 0 && hg_species_particle(spec.species[gauge_particle]) !=
+                                  hg_species_particle(hg_species_from_name("g")))) {
+    hg_diagrams_free(&set);
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "gauge check: particle %d of %s is not a gluon",
+                   gauge_particle, spec.text);
+  }
+  char *generated = gauge_particle >= 0 ? hg_process_source_gauge_check(&set, gauge_particle)
+                                        : hg_process_source(&set);
+  hg_diagrams_free(&set);
+  if (generated == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the diagram code");
+  status = hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
+  if (status == HEGETCL_OK) {
+    const hg_source_part parts[] = {{"amplitudes/process_common.cl", NULL},
+                                    {NULL, generated},
+                                    {"amplitudes/process_kernels.cl", NULL}};
+    status = hg_program_get(ctx, parts, 3, amp->options, &amp->program, &amp->build_seconds);
+  }
+  free(generated);
+  if (status == HEGETCL_OK)
+    status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
+  if (status == HEGETCL_OK)
+    status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
+  if (status != HEGETCL_OK) return status;
+  /* the model parameters in process_common.cl's order: g_s, e, top mass and width */
+  const double pi = 3.14159265358979323846;
+  const double values[4] = {sqrt(4 * pi * p->alpha_s), sqrt(4 * pi * p->alpha), p->top_mass,
+                            p->top_width};
+  const float values_f[4] = {(float)values[0], (float)values[1], (float)values[2],
+                             (float)values[3]};
+  const int is_double = p->precision == HEGETCL_PRECISION_DOUBLE;
+  cl_int err = CL_SUCCESS;
+  amp->params = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               is_double ? sizeof values : sizeof values_f,
+                               is_double ? (void *)values : (void *)values_f, &err);
+  return hg_cl_check(ctx, err, "clCreateBuffer", "making the model parameters of %s",
+                     amp->process_text);
+}
+
+hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx,
+                                               const hegetcl_process *process,
+                                               int gauge_particle, hegetcl_amplitude **out) {
+  *out = NULL;
+  if (ctx == NULL || process == NULL || process->text == NULL) return HEGETCL_ERR_INPUT;
+  hegetcl_amplitude *amp = calloc(1, sizeof *amp);
+  if (amp == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for an amplitude");
+  amp->ctx = ctx;
+  amp->process = *process;
+  const hegetcl_status status = hg_process_amplitude_build(amp, process->text, gauge_particle);
+  if (status != HEGETCL_OK) {
+    hegetcl_amplitude_destroy(amp);
+    return status;
+  }
+  *out = amp;
+  return HEGETCL_OK;
+}

@@ -1,0 +1,625 @@
+/* SPDX-License-Identifier: MIT */
+/* Tree diagrams of a process from the model's vertices: off-shell currents over subsets of the
+ * external particles (all but the last), each a separate sub-diagram as in MadGraph's generated
+ * code, and diagrams where the last particle meets two or three currents. Colour factors follow
+ * the currents as generator strings (colour.h): a gluon current X = C^a T^a, a fermion current a
+ * string with an open index; f^{abc} enters through f^{abe} T^e = -i [T^a, T^b]. */
+#include "diagrams.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+/* The phases that join HELAS's gluon functions to the colour factors here (CONVENTIONS.md,
+ * "Colour"): with the quark-gluon vertex as iovxxx with gal = g_s, a three-gluon vertex f^{abc}
+ * vvvxxx(g_s) enters with -i and a four-gluon structure f^{abe} f^{cde} ggggxx(g_s) with +1.
+ * These are the phases of the Feynman rules (i g_s T^a gamma^mu; g_s f^{abc} V^{mu nu rho};
+ * -i g_s^2 f f (g g - g g)) relative to HELAS's, which absorb one i per vertex; gauge invariance
+ * fixes them (qcd_symmetries) and MadGraph's values confirm them (qcd_agreement_with_madgraph). */
+static const double three_gluon_re = 0, three_gluon_im = -1;
+static const double four_gluon_re = 1, four_gluon_im = 0;
+
+#define HG_MAX_DIAGRAMS 20000
+#define HG_MAX_WAVEFUNCTIONS 20000
+
+typedef struct {
+  size_t start, end;
+} wf_range;
+
+typedef struct {
+  hg_diagram_set *set;
+  wf_range *ranges; /* by mask */
+  char *error;
+  size_t error_size;
+  int failed;
+} builder;
+
+static void build_fail(builder *b, const char *message) {
+  if (!b->failed) snprintf(b->error, b->error_size, "process \"%s\": %s", b->set->spec.text, message);
+  b->failed = 1;
+}
+
+static int popcount(unsigned m) {
+  int c = 0;
+  for (; m; m &= m - 1) ++c;
+  return c;
+}
+
+static const hg_particle *particle_of(int species) {
+  return hg_model_particle(hg_species_particle(species));
+}
+static int is_gluon(int species) { return particle_of(species)->pdg == 21; }
+static int is_photon(int species) { return particle_of(species)->pdg == 22; }
+
+/* A new wavefunction slot, zeroed, or NULL (failed) when the table is full. */
+static hg_wavefunction *new_wf(builder *b) {
+  hg_diagram_set *s = b->set;
+  if (s->n_wfs == HG_MAX_WAVEFUNCTIONS) {
+    build_fail(b, "needs more than 20000 off-shell currents: too large for the diagram engine");
+    return NULL;
+  }
+  if (s->n_wfs == s->wfs_capacity) {
+    const size_t capacity = s->wfs_capacity ? 2 * s->wfs_capacity : 64;
+    hg_wavefunction *wfs = realloc(s->wfs, capacity * sizeof *wfs);
+    if (wfs == NULL) {
+      build_fail(b, "no memory for the diagrams");
+      return NULL;
+    }
+    s->wfs = wfs;
+    s->wfs_capacity = capacity;
+  }
+  hg_wavefunction *w = &s->wfs[s->n_wfs++];
+  memset(w, 0, sizeof *w);
+  w->a = w->b = w->c = -1;
+  w->open_fermion = -1;
+  return w;
+}
+
+static int merge_pairs(int *n, int pairs[][2], const hg_wavefunction *x) {
+  for (int k = 0; k < x->n_pairs; ++k) {
+    if (*n == HG_MAX_PAIRS) return -1;
+    pairs[*n][0] = x->pairs[k][0];
+    pairs[*n][1] = x->pairs[k][1];
+    ++*n;
+  }
+  return 0;
+}
+
+/* Whether a fermion particle and a vector couple: gluons to quarks, photons to charged ones. */
+static int couples(int fermion_species, int vector_species) {
+  const hg_particle *f = particle_of(fermion_species);
+  if (is_gluon(vector_species)) return f->colour == 3;
+  if (is_photon(vector_species)) return f->charge != 0;
+  return 0;
+}
+
+/* The width flag of a propagator of species over mask (hg_diagram_set.width_all). */
+static int carries_width(const builder *b, int species, unsigned mask) {
+  const hg_particle *p = particle_of(species);
+  if (p->width == HG_PARAM_ZERO) return 0;
+  if (b->set->width_all) return 1;
+  const unsigned incoming = mask & 3u;
+  if (incoming == 1u || incoming == 2u) return 0; /* t-channel: never on its mass shell */
+  for (int i = 0; i < b->set->spec.n; ++i)
+    if ((mask >> i & 1u) && hg_species_particle(b->set->spec.species[i]) == hg_species_particle(species))
+      return 0; /* the line of an external particle of its own flavour: radiation, no resonance */
+  return 1;
+}
+
+static void finish_wf(builder *b, hg_wavefunction *w, const hg_wavefunction *x,
+                      const hg_wavefunction *y, const hg_wavefunction *z) {
+  w->mask = x->mask | y->mask | (z ? z->mask : 0u);
+  w->qcd = x->qcd + y->qcd + (z ? z->qcd : 0);
+  w->qed = x->qed + y->qed + (z ? z->qed : 0);
+  if (w->coupling == HG_COUPLING_PHOTON)
+    ++w->qed;
+  else
+    w->qcd += w->kind == HG_WF_JGGG ? 2 : 1;
+  w->width = carries_width(b, w->species, w->mask);
+  if (merge_pairs(&w->n_pairs, w->pairs, x) != 0 || merge_pairs(&w->n_pairs, w->pairs, y) != 0 ||
+      (z && merge_pairs(&w->n_pairs, w->pairs, z) != 0))
+    build_fail(b, "more fermion lines than the diagram engine takes (5)");
+}
+
+static void colour_fail(builder *b, int status) {
+  if (status != 0) build_fail(b, "its colour factors outgrow the colour algebra's room");
+}
+
+/* A fermion current after the vector v joins: fvixxx / fvoxxx. */
+static void add_fermion_vector(builder *b, size_t fi, size_t vi) {
+  hg_wavefunction *f = &b->set->wfs[fi], *v = &b->set->wfs[vi];
+  if (!couples(f->species, v->species)) return;
+  hg_wavefunction *w = new_wf(b);
+  if (w == NULL) return;
+  f = &b->set->wfs[fi];
+  v = &b->set->wfs[vi];
+  w->kind = f->role == HG_ROLE_IN ? HG_WF_FVI : HG_WF_FVO;
+  w->a = (int)fi;
+  w->b = (int)vi;
+  w->species = f->species;
+  w->role = f->role;
+  w->open_fermion = f->open_fermion;
+  w->coupling = is_gluon(v->species) ? HG_COUPLING_STRONG : HG_COUPLING_PHOTON;
+  w->charge = particle_of(f->species)->charge;
+  finish_wf(b, w, f, v, NULL);
+  int status;
+  if (w->coupling == HG_COUPLING_PHOTON)
+    status = hg_colour_times(&w->colour, &f->colour, &v->colour);
+  else if (f->role == HG_ROLE_IN)
+    status = hg_colour_apply_i(&w->colour, &v->colour, &f->colour);
+  else
+    status = hg_colour_apply_o(&w->colour, &f->colour, &v->colour);
+  colour_fail(b, status);
+}
+
+/* The vector currents of a fermion pair: jioxxx with a gluon and/or a photon. */
+static void add_fermion_pair(builder *b, size_t ii, size_t oi) {
+  const hg_wavefunction *fi = &b->set->wfs[ii], *fo = &b->set->wfs[oi];
+  if (hg_species_particle(fi->species) != hg_species_particle(fo->species)) return;
+  const int vectors[2] = {hg_species_from_name("g"), hg_species_from_name("a")};
+  for (int k = 0; k < 2; ++k) {
+    fi = &b->set->wfs[ii];
+    if (!couples(fi->species, vectors[k])) continue;
+    hg_wavefunction *w = new_wf(b);
+    if (w == NULL) return;
+    fi = &b->set->wfs[ii];
+    fo = &b->set->wfs[oi];
+    w->kind = HG_WF_JIO;
+    w->a = (int)ii;
+    w->b = (int)oi;
+    w->species = vectors[k];
+    w->role = HG_ROLE_VECTOR;
+    w->coupling = k == 0 ? HG_COUPLING_STRONG : HG_COUPLING_PHOTON;
+    w->charge = particle_of(fi->species)->charge;
+    finish_wf(b, w, fi, fo, NULL);
+    if (w->n_pairs < HG_MAX_PAIRS) {
+      w->pairs[w->n_pairs][0] = fi->open_fermion;
+      w->pairs[w->n_pairs][1] = fo->open_fermion;
+      ++w->n_pairs;
+    }
+    colour_fail(b, k == 0 ? hg_colour_pair_to_gluon(&w->colour, &fo->colour, &fi->colour)
+                          : hg_colour_join_fermions(&w->colour, &fo->colour, &fi->colour));
+  }
+}
+
+static void add_two_gluons(builder *b, size_t x, size_t y) {
+  hg_wavefunction *w = new_wf(b);
+  if (w == NULL) return;
+  const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y];
+  w->kind = HG_WF_JVV;
+  w->a = (int)x;
+  w->b = (int)y;
+  w->species = a->species;
+  w->role = HG_ROLE_VECTOR;
+  w->coupling = HG_COUPLING_STRONG;
+  finish_wf(b, w, a, c, NULL);
+  int status = hg_colour_commutator(&w->colour, &a->colour, &c->colour);
+  hg_colour_scale(&w->colour, three_gluon_re, three_gluon_im);
+  colour_fail(b, status);
+}
+
+static void add_three_gluons(builder *b, size_t x, size_t y, size_t z) {
+  hg_wavefunction *w = new_wf(b);
+  if (w == NULL) return;
+  const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y], *d = &b->set->wfs[z];
+  w->kind = HG_WF_JGGG;
+  w->a = (int)x;
+  w->b = (int)y;
+  w->c = (int)z;
+  w->species = a->species;
+  w->role = HG_ROLE_VECTOR;
+  w->coupling = HG_COUPLING_STRONG;
+  finish_wf(b, w, a, c, d);
+  /* f^{a b e} f^{c out e}: X = -i [-i [Xa, Xb], Xc] */
+  hg_colour_expr inner = {NULL, 0, 0};
+  int status = hg_colour_commutator(&inner, &a->colour, &c->colour);
+  if (status == 0) status = hg_colour_commutator(&w->colour, &inner, &d->colour);
+  hg_colour_free(&inner);
+  hg_colour_scale(&w->colour, four_gluon_re, four_gluon_im);
+  colour_fail(b, status);
+}
+
+/* Every current made of two wavefunctions x and y (of disjoint masks). */
+static void combine_two(builder *b, size_t x, size_t y) {
+  const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y];
+  if (a->role != HG_ROLE_VECTOR && c->role == HG_ROLE_VECTOR) add_fermion_vector(b, x, y);
+  else if (a->role == HG_ROLE_VECTOR && c->role != HG_ROLE_VECTOR) add_fermion_vector(b, y, x);
+  else if (a->role == HG_ROLE_IN && c->role == HG_ROLE_OUT) add_fermion_pair(b, x, y);
+  else if (a->role == HG_ROLE_OUT && c->role == HG_ROLE_IN) add_fermion_pair(b, y, x);
+  else if (a->role == HG_ROLE_VECTOR && is_gluon(a->species) && is_gluon(c->species))
+    add_two_gluons(b, x, y);
+}
+
+static int all_gluons(const hg_diagram_set *s, size_t x, size_t y, size_t z) {
+  return is_gluon(s->wfs[x].species) && is_gluon(s->wfs[y].species) &&
+         is_gluon(s->wfs[z].species);
+}
+
+/* ---- diagrams ---- */
+
+typedef struct {
+  hg_diagram d;
+  hg_colour_expr colour;
+  int weight;
+} candidate;
+
+typedef struct {
+  candidate *c;
+  size_t n, capacity;
+} candidate_list;
+
+static candidate *new_candidate(builder *b, candidate_list *list) {
+  if (list->n == HG_MAX_DIAGRAMS) {
+    build_fail(b, "has more than 20000 diagrams: too large for the diagram engine");
+    return NULL;
+  }
+  if (list->n == list->capacity) {
+    const size_t capacity = list->capacity ? 2 * list->capacity : 64;
+    candidate *c = realloc(list->c, capacity * sizeof *c);
+    if (c == NULL) {
+      build_fail(b, "no memory for the diagrams");
+      return NULL;
+    }
+    list->c = c;
+    list->capacity = capacity;
+  }
+  candidate *c = &list->c[list->n++];
+  memset(c, 0, sizeof *c);
+  c->d.a = c->d.b = c->d.c = c->d.d = -1;
+  return c;
+}
+
+/* The sign of a diagram's fermion lines: the parity of the pairing of in-type with out-type
+ * external fermions (relative between diagrams, as Fermi statistics asks). */
+static int pairing_sign(int n, int pairs[][2]) {
+  int order[HG_MAX_PAIRS + 1][2];
+  for (int i = 0; i < n; ++i) {
+    order[i][0] = pairs[i][0];
+    order[i][1] = pairs[i][1];
+  }
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && order[j][0] < order[j - 1][0]; --j) {
+      int t0 = order[j][0], t1 = order[j][1];
+      order[j][0] = order[j - 1][0];
+      order[j][1] = order[j - 1][1];
+      order[j - 1][0] = t0;
+      order[j - 1][1] = t1;
+    }
+  int inversions = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (order[i][1] > order[j][1]) ++inversions;
+  return inversions % 2 ? -1 : 1;
+}
+
+/* Root vertex with three wavefunctions covering every particle. */
+static void root_three(builder *b, candidate_list *list, size_t x, size_t y, size_t z) {
+  const hg_diagram_set *s = b->set;
+  const size_t w3[3] = {x, y, z};
+  int in = -1, out = -1, vec = -1, n_vec = 0;
+  for (int k = 0; k < 3; ++k) {
+    const hg_wf_role r = s->wfs[w3[k]].role;
+    if (r == HG_ROLE_IN) in = (int)w3[k];
+    else if (r == HG_ROLE_OUT) out = (int)w3[k];
+    else {
+      vec = (int)w3[k];
+      ++n_vec;
+    }
+  }
+  candidate *c = NULL;
+  int n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
+  for (int k = 0; k < 3; ++k)
+    if (merge_pairs(&n_pairs, pairs, &s->wfs[w3[k]]) != 0) {
+      build_fail(b, "more fermion lines than the diagram engine takes (5)");
+      return;
+    }
+  if (n_vec == 1 && in >= 0 && out >= 0) {
+    const hg_wavefunction *fi = &s->wfs[in], *fo = &s->wfs[out], *v = &s->wfs[vec];
+    if (hg_species_particle(fi->species) != hg_species_particle(fo->species) ||
+        !couples(fi->species, v->species))
+      return;
+    c = new_candidate(b, list);
+    if (c == NULL) return;
+    fi = &b->set->wfs[in];
+    fo = &b->set->wfs[out];
+    v = &b->set->wfs[vec];
+    c->d.kind = HG_AMP_IOV;
+    c->d.a = in;
+    c->d.b = out;
+    c->d.c = vec;
+    c->d.coupling = is_gluon(v->species) ? HG_COUPLING_STRONG : HG_COUPLING_PHOTON;
+    c->d.charge = particle_of(fi->species)->charge;
+    pairs[n_pairs][0] = fi->open_fermion;
+    pairs[n_pairs][1] = fo->open_fermion;
+    ++n_pairs;
+    int status;
+    if (c->d.coupling == HG_COUPLING_STRONG) {
+      status = hg_colour_close_fermions(&c->colour, &fo->colour, &v->colour, &fi->colour);
+    } else {
+      hg_colour_expr line = {NULL, 0, 0};
+      status = hg_colour_join_fermions(&line, &fo->colour, &fi->colour);
+      if (status == 0) status = hg_colour_times(&c->colour, &line, &v->colour);
+      hg_colour_free(&line);
+    }
+    colour_fail(b, status);
+    c->weight = fi->qcd + fo->qcd + v->qcd + 2 * (fi->qed + fo->qed + v->qed) +
+                (c->d.coupling == HG_COUPLING_STRONG ? 1 : 2);
+  } else if (n_vec == 3 && all_gluons(s, x, y, z)) {
+    c = new_candidate(b, list);
+    if (c == NULL) return;
+    c->d.kind = HG_AMP_VVV;
+    c->d.a = (int)x;
+    c->d.b = (int)y;
+    c->d.c = (int)z;
+    c->d.coupling = HG_COUPLING_STRONG;
+    hg_colour_expr xy = {NULL, 0, 0};
+    int status = hg_colour_commutator(&xy, &b->set->wfs[x].colour, &b->set->wfs[y].colour);
+    if (status == 0) status = hg_colour_close_gluons(&c->colour, &xy, &b->set->wfs[z].colour);
+    hg_colour_free(&xy);
+    hg_colour_scale(&c->colour, three_gluon_re, three_gluon_im);
+    colour_fail(b, status);
+    const hg_wavefunction *w = b->set->wfs;
+    c->weight = w[x].qcd + w[y].qcd + w[z].qcd + 2 * (w[x].qed + w[y].qed + w[z].qed) + 1;
+  } else {
+    return;
+  }
+  const int sign = pairing_sign(n_pairs, pairs);
+  if (sign < 0) hg_colour_scale(&c->colour, -1, 0);
+}
+
+/* Root four-gluon vertex, one of its three colour structures: ggggxx(w1, w2, w3, w4) with
+ * f^{a1 a2 e} f^{a3 a4 e}. */
+static void root_four(builder *b, candidate_list *list, size_t w1, size_t w2, size_t w3,
+                      size_t w4) {
+  candidate *c = new_candidate(b, list);
+  if (c == NULL) return;
+  const hg_wavefunction *w = b->set->wfs;
+  c->d.kind = HG_AMP_GGGG;
+  c->d.a = (int)w1;
+  c->d.b = (int)w2;
+  c->d.c = (int)w3;
+  c->d.d = (int)w4;
+  c->d.coupling = HG_COUPLING_STRONG;
+  hg_colour_expr x12 = {NULL, 0, 0}, x34 = {NULL, 0, 0};
+  int status = hg_colour_commutator(&x12, &w[w1].colour, &w[w2].colour);
+  if (status == 0) status = hg_colour_commutator(&x34, &w[w3].colour, &w[w4].colour);
+  if (status == 0) status = hg_colour_close_gluons(&c->colour, &x12, &x34);
+  hg_colour_free(&x12);
+  hg_colour_free(&x34);
+  hg_colour_scale(&c->colour, four_gluon_re, four_gluon_im);
+  colour_fail(b, status);
+  c->weight = w[w1].qcd + w[w2].qcd + w[w3].qcd + w[w4].qcd +
+              2 * (w[w1].qed + w[w2].qed + w[w3].qed + w[w4].qed) + 2;
+}
+
+static void mark_used(hg_diagram_set *s, int index) {
+  if (index < 0 || s->wfs[index].used) return;
+  s->wfs[index].used = 1;
+  mark_used(s, s->wfs[index].a < 0 || s->wfs[index].kind == HG_WF_EXTERNAL ? -1 : s->wfs[index].a);
+  if (s->wfs[index].kind != HG_WF_EXTERNAL) {
+    mark_used(s, s->wfs[index].b);
+    mark_used(s, s->wfs[index].c);
+  }
+}
+
+/* The flow index of a colour structure, added to the basis when new. */
+static int flow_index(builder *b, const hg_colour_term *t) {
+  hg_diagram_set *s = b->set;
+  for (size_t i = 0; i < s->n_flows; ++i)
+    if (hg_colour_same_structure(&s->flows[i], t)) return (int)i;
+  if (s->n_flows == s->flows_capacity) {
+    const size_t capacity = s->flows_capacity ? 2 * s->flows_capacity : 16;
+    hg_colour_term *flows = realloc(s->flows, capacity * sizeof *flows);
+    if (flows == NULL) {
+      build_fail(b, "no memory for the colour basis");
+      return -1;
+    }
+    s->flows = flows;
+    s->flows_capacity = capacity;
+  }
+  s->flows[s->n_flows] = *t;
+  s->flows[s->n_flows].re = 1;
+  s->flows[s->n_flows].im = 0;
+  return (int)s->n_flows++;
+}
+
+static int keep_diagram(builder *b, candidate *c) {
+  hg_diagram_set *s = b->set;
+  hg_diagram *d = &c->d;
+  d->flows = malloc((c->colour.n + 1) * sizeof *d->flows);
+  d->coef_re = malloc((c->colour.n + 1) * sizeof *d->coef_re);
+  d->coef_im = malloc((c->colour.n + 1) * sizeof *d->coef_im);
+  if (d->flows == NULL || d->coef_re == NULL || d->coef_im == NULL) {
+    build_fail(b, "no memory for the diagrams");
+    return -1;
+  }
+  for (size_t k = 0; k < c->colour.n; ++k) {
+    const int f = flow_index(b, &c->colour.terms[k]);
+    if (f < 0) return -1;
+    d->flows[d->n_flows] = f;
+    d->coef_re[d->n_flows] = c->colour.terms[k].re;
+    d->coef_im[d->n_flows] = c->colour.terms[k].im;
+    ++d->n_flows;
+  }
+  s->diagrams[s->n_diagrams++] = *d;
+  mark_used(s, d->a);
+  mark_used(s, d->b);
+  mark_used(s, d->c);
+  mark_used(s, d->d);
+  d->flows = NULL;
+  d->coef_re = d->coef_im = NULL;
+  return 0;
+}
+
+static void add_externals(builder *b) {
+  const hg_process_spec *spec = &b->set->spec;
+  for (int i = 0; i < spec->n; ++i) {
+    hg_wavefunction *w = new_wf(b);
+    if (w == NULL) return;
+    const int incoming = i < spec->n_in;
+    const int species = incoming ? hg_species_anti(spec->species[i]) : spec->species[i];
+    const hg_particle *p = particle_of(species);
+    w->kind = HG_WF_EXTERNAL;
+    w->a = i;
+    w->species = species;
+    w->mask = 1u << i;
+    int status = 0;
+    if (p->spin == HG_SPIN_FERMION) {
+      w->role = hg_species_is_anti(species) ? HG_ROLE_IN : HG_ROLE_OUT;
+      w->open_fermion = i;
+      status = p->colour == 3 ? hg_colour_fermion(&w->colour, i, w->role == HG_ROLE_IN)
+                              : hg_colour_one(&w->colour);
+    } else {
+      w->role = HG_ROLE_VECTOR;
+      status = p->colour == 8 ? hg_colour_gluon(&w->colour, i) : hg_colour_one(&w->colour);
+    }
+    colour_fail(b, status);
+  }
+}
+
+static double factorial(int k) {
+  double f = 1;
+  for (int i = 2; i <= k; ++i) f *= i;
+  return f;
+}
+
+static double iden_of(const hg_process_spec *spec) {
+  double iden = 1;
+  for (int i = 0; i < spec->n_in; ++i) {
+    const hg_particle *p = particle_of(spec->species[i]);
+    iden *= 2 * p->colour; /* two spin states of a massless vector or a fermion */
+  }
+  for (int i = spec->n_in; i < spec->n; ++i) {
+    int same = 0, first = 1;
+    for (int k = spec->n_in; k < spec->n; ++k) {
+      if (spec->species[k] == spec->species[i]) ++same;
+      if (k < i && spec->species[k] == spec->species[i]) first = 0;
+    }
+    if (first) iden *= factorial(same);
+  }
+  return iden;
+}
+
+int hg_diagrams_build(const hg_process_spec *spec, int width_all, hg_diagram_set *out,
+                      char *error, size_t error_size) {
+  memset(out, 0, sizeof *out);
+  out->spec = *spec;
+  out->width_all = width_all;
+  out->iden = iden_of(spec);
+  const int n = spec->n, last = n - 1;
+  const unsigned full = (1u << last) - 1u;
+  builder b = {out, calloc((size_t)full + 1, sizeof(wf_range)), error, error_size, 0};
+  candidate_list list = {NULL, 0, 0};
+  if (b.ranges == NULL) {
+    build_fail(&b, "no memory for the diagrams");
+    goto done;
+  }
+  add_externals(&b);
+  for (int i = 0; i < last; ++i) b.ranges[1u << i] = (wf_range){(size_t)i, (size_t)i + 1};
+  for (int size = 2; size < last && !b.failed; ++size)
+    for (unsigned m = 1; m <= full && !b.failed; ++m) {
+      if (popcount(m) != size) continue;
+      const size_t start = out->n_wfs;
+      const unsigned low = m & -m;
+      for (unsigned s1 = (m - 1) & m; s1 && !b.failed; s1 = (s1 - 1) & m) {
+        if (!(s1 & low)) continue;
+        const unsigned rest = m ^ s1;
+        const wf_range r1 = b.ranges[s1], r2 = b.ranges[rest];
+        for (size_t x = r1.start; x < r1.end; ++x)
+          for (size_t y = r2.start; y < r2.end && !b.failed; ++y) combine_two(&b, x, y);
+        /* three currents into a four-gluon vertex: s1, s2 (with rest's lowest bit), s3 */
+        const unsigned low2 = rest & -rest;
+        for (unsigned s2 = (rest - 1) & rest; s2 && !b.failed; s2 = (s2 - 1) & rest) {
+          if (!(s2 & low2)) continue;
+          const wf_range q2 = b.ranges[s2], q3 = b.ranges[rest ^ s2];
+          for (size_t x = r1.start; x < r1.end; ++x)
+            for (size_t y = q2.start; y < q2.end; ++y)
+              for (size_t z = q3.start; z < q3.end && !b.failed; ++z)
+                if (all_gluons(out, x, y, z)) {
+                  add_three_gluons(&b, x, y, z);
+                  add_three_gluons(&b, x, z, y);
+                  add_three_gluons(&b, y, z, x);
+                }
+        }
+      }
+      b.ranges[m] = (wf_range){start, out->n_wfs};
+    }
+  /* diagrams: the last particle meets two or three currents covering the others */
+  const size_t wl = (size_t)last;
+  const unsigned low = full & -full;
+  for (unsigned s1 = full; s1 && !b.failed; s1 = (s1 - 1) & full) {
+    if (!(s1 & low) || s1 == full) continue;
+    const unsigned rest = full ^ s1;
+    const wf_range r1 = b.ranges[s1], r2 = b.ranges[rest];
+    for (size_t x = r1.start; x < r1.end; ++x)
+      for (size_t y = r2.start; y < r2.end && !b.failed; ++y) root_three(&b, &list, x, y, wl);
+    const unsigned low2 = rest & -rest;
+    for (unsigned s2 = (rest - 1) & rest; s2 && !b.failed; s2 = (s2 - 1) & rest) {
+      if (!(s2 & low2)) continue;
+      const wf_range q2 = b.ranges[s2], q3 = b.ranges[rest ^ s2];
+      for (size_t x = r1.start; x < r1.end; ++x)
+        for (size_t y = q2.start; y < q2.end; ++y)
+          for (size_t z = q3.start; z < q3.end && !b.failed; ++z)
+            if (all_gluons(out, x, y, z) && is_gluon(out->wfs[wl].species)) {
+              root_four(&b, &list, x, y, z, wl);
+              root_four(&b, &list, x, z, y, wl);
+              root_four(&b, &list, x, wl, y, z);
+            }
+    }
+  }
+  if (!b.failed && list.n == 0)
+    build_fail(&b, "has no tree-level diagram with the model's vertices (QCD: quark-gluon, "
+                   "three- and four-gluon; QED: fermion-photon); check the particles");
+  if (b.failed) goto done;
+  /* keep the lowest order, as MadGraph does: weight = (powers of g_s) + 2 (powers of e) */
+  int min_weight = list.c[0].weight;
+  for (size_t i = 1; i < list.n; ++i)
+    if (list.c[i].weight < min_weight) min_weight = list.c[i].weight;
+  out->diagrams = calloc(list.n, sizeof *out->diagrams);
+  if (out->diagrams == NULL) {
+    build_fail(&b, "no memory for the diagrams");
+    goto done;
+  }
+  for (size_t i = 0; i < list.n && !b.failed; ++i)
+    if (list.c[i].weight == min_weight) keep_diagram(&b, &list.c[i]);
+  if (b.failed) goto done;
+  out->colour_matrix = malloc(out->n_flows * out->n_flows * sizeof *out->colour_matrix);
+  if (out->colour_matrix == NULL) {
+    build_fail(&b, "no memory for the colour matrix");
+    goto done;
+  }
+  for (size_t i = 0; i < out->n_flows; ++i)
+    for (size_t j = 0; j <= i; ++j)
+      out->colour_matrix[i * out->n_flows + j] = out->colour_matrix[j * out->n_flows + i] =
+          hg_colour_product(&out->flows[i], &out->flows[j]);
+done:
+  for (size_t i = 0; i < list.n; ++i) {
+    hg_colour_free(&list.c[i].colour);
+    free(list.c[i].d.flows);
+    free(list.c[i].d.coef_re);
+    free(list.c[i].d.coef_im);
+  }
+  free(list.c);
+  free(b.ranges);
+  if (b.failed) {
+    hg_diagrams_free(out);
+    return -1;
+  }
+  return 0;
+}
+
+void hg_diagrams_free(hg_diagram_set *set) {
+  for (size_t i = 0; i < set->n_wfs; ++i) hg_colour_free(&set->wfs[i].colour);
+  free(set->wfs);
+  for (size_t i = 0; i < set->n_diagrams; ++i) {
+    free(set->diagrams[i].flows);
+    free(set->diagrams[i].coef_re);
+    free(set->diagrams[i].coef_im);
+  }
+  free(set->diagrams);
+  free(set->flows);
+  free(set->colour_matrix);
+  memset(set, 0, sizeof *set);
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/* Parsing "g g > t t~ g" into species, with the conservation checks a tree process must pass. */
+#include "process_spec.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model.h"
+
+static int fail(char *error, size_t size, const char *text, const char *why) {
+  snprintf(error, size, "process \"%s\": %s", text, why);
+  return -1;
+}
+
+int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t error_size) {
+  memset(out, 0, sizeof *out);
+  if (text == NULL) text = "";
+  char buf[256], why[512];
+  if (strlen(text) >= sizeof buf)
+    return fail(error, error_size, "...", "too long: a process has at most 10 particles");
+  strcpy(buf, text);
+  int seen_arrow = 0, n_out = 0;
+  for (char *save = NULL, *tok = strtok_r(buf, " \t", &save); tok != NULL;
+       tok = strtok_r(NULL, " \t", &save)) {
+    if (strcmp(tok, ">") == 0) {
+      if (seen_arrow)
+        return fail(error, error_size, text,
+                    "more than one '>': write incoming > outgoing, e.g. \"g g > t t~ g\"");
+      seen_arrow = 1;
+      continue;
+    }
+    const int species = hg_species_from_name(tok);
+    if (species < 0) {
+      snprintf(why, sizeof why,
+               "unknown particle '%s'; the model (QCD and QED with a massive top) knows: %s "
+               "(MadGraph's names; write particles apart, e.g. \"g g > t t~\")",
+               tok, hg_model_names());
+      return fail(error, error_size, text, why);
+    }
+    if (out->n == HG_PROCESS_MAX_EXTERNAL) {
+      snprintf(why, sizeof why, "more than %d particles: hegetcl takes processes up to 2 -> %d",
+               HG_PROCESS_MAX_EXTERNAL, HG_PROCESS_MAX_EXTERNAL - 2);
+      return fail(error, error_size, text, why);
+    }
+    out->species[out->n++] = species;
+    if (seen_arrow)
+      ++n_out;
+    else
+      ++out->n_in;
+  }
+  if (!seen_arrow)
+    return fail(error, error_size, text,
+                "no '>' between the incoming and the outgoing particles; write it as MadGraph "
+                "does, e.g. \"g g > t t~ g\"");
+  if (out->n_in != 2) {
+    snprintf(why, sizeof why,
+             "%d incoming particles: hegetcl computes 2 -> n scattering, so give exactly two "
+             "before '>'",
+             out->n_in);
+    return fail(error, error_size, text, why);
+  }
+  if (n_out < 2)
+    return fail(error, error_size, text,
+                "fewer than two outgoing particles: give at least two after '>'");
+  /* conservation: charge, colour triality, and each fermion flavour (QCD and QED keep it) */
+  double charge = 0;
+  int triality = 0, flavour[32] = {0};
+  for (int i = 0; i < out->n; ++i) {
+    const int s = out->species[i], incoming = i < out->n_in;
+    const hg_particle *p = hg_model_particle(hg_species_particle(s));
+    const int sign = incoming ? 1 : -1;
+    charge += sign * hg_species_charge(s);
+    if (p->colour == 3) triality += sign * (hg_species_is_anti(s) ? -1 : 1);
+    if (p->spin == HG_SPIN_FERMION)
+      flavour[hg_species_particle(s)] += sign * (hg_species_is_anti(s) ? -1 : 1);
+  }
+  if (fabs(charge) > 1e-9) {
+    snprintf(why, sizeof why,
+             "electric charge is not conserved (incoming minus outgoing: %+.3g e); check the "
+             "particles and their '~'",
+             charge);
+    return fail(error, error_size, text, why);
+  }
+  if (triality % 3 != 0)
+    return fail(error, error_size, text,
+                "colour is not conserved: the quarks and antiquarks cannot form a colour "
+                "singlet with the other side; check the particles and their '~'");
+  for (int k = 0; k < hg_model_particle_count(); ++k)
+    if (flavour[k] != 0) {
+      snprintf(why, sizeof why,
+               "the number of %s quarks/leptons is not conserved, and QCD and QED vertices keep "
+               "every flavour: a tree-level process has no diagram; check the particles and "
+               "their '~'",
+               hg_model_particle(k)->name);
+      return fail(error, error_size, text, why);
+    }
+  /* the normalised text */
+  size_t used = 0;
+  for (int i = 0; i < out->n; ++i) {
+    used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s%s",
+                             i == 0 ? "" : " ", i == out->n_in ? "> " : "",
+                             hg_species_name(out->species[i]));
+  }
+  return 0;
+}
+
+int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons,
+                                double *charge) {
+  const int quark = spec->species[0];
+  const hg_particle *p = hg_model_particle(hg_species_particle(quark));
+  if (spec->n_in != 2 || hg_species_is_anti(quark) || p->spin != HG_SPIN_FERMION ||
+      p->colour != 3 || p->mass != HG_PARAM_ZERO || spec->species[1] != hg_species_anti(quark))
+    return 0;
+  const int photon = hg_species_from_name("a");
+  for (int i = 2; i < spec->n; ++i)
+    if (spec->species[i] != photon) return 0;
+  *n_photons = (unsigned)(spec->n - 2);
+  *charge = p->charge;
+  return 1;
+}

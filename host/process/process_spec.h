@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* A process written as MadGraph users write it ("g g > t t~ g"), parsed and checked. */
+#ifndef HG_PROCESS_SPEC_H
+#define HG_PROCESS_SPEC_H
+
+#include <stddef.h>
+
+#define HG_PROCESS_MAX_EXTERNAL 10 /* 2 -> 8 */
+
+typedef struct {
+  int n;                                 /* external particles, incoming first */
+  int n_in;                              /* 2 */
+  int species[HG_PROCESS_MAX_EXTERNAL];  /* model species as written (hg_species_*) */
+  char text[160];                        /* the process, normalised: "g g > t t~ g" */
+} hg_process_spec;
+
+/* Parses text into *out. On failure returns -1 with a message naming the problem and the fix in
+ * error: no '>', an unknown particle, not 2 incoming or fewer than 2 outgoing particles, too
+ * many particles, charge, colour or a fermion flavour not conserved. */
+int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t error_size);
+
+/* For q q~ > n photons (q = d u s c b, quark first): n and the quark's charge, and 1; else 0. */
+int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons,
+                                double *charge);
+
+#endif

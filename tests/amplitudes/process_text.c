@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* Processes written as text: what parses, what is refused with which message, and the colour
+ * algebra's basis sizes and colour factors against known values (no device). */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "process/diagrams.h"
+#include "process/process_spec.h"
+#include "test_support.h"
+
+static void refused(const char *text, const char *expected) {
+  hegetcl_process p;
+  char message[1024] = "";
+  const hegetcl_status status = hegetcl_process_from_text(&p, text, message, sizeof message);
+  if (status != HEGETCL_ERR_INPUT || strstr(message, expected) == NULL)
+    fail_msg("\"%s\": status %s, message \"%s\"; expected HEGETCL_ERR_INPUT and \"%s\"", text,
+             hegetcl_status_name(status), message, expected);
+}
+
+static void bad_processes_are_refused_with_the_fix(void **state) {
+  (void)state;
+  refused("g g t t~", "no '>' between the incoming and the outgoing particles");
+  refused("g g > t t~ > g", "more than one '>'");
+  refused("g g > top t~", "unknown particle 'top'");
+  refused("g g > top t~", "g a d d~ u u~");
+  refused("g > g g", "1 incoming particles");
+  refused("g g g > g g", "3 incoming particles");
+  refused("g g > g", "fewer than two outgoing particles");
+  refused("u u~ > t t", "electric charge is not conserved");
+  refused("u d~ > g g", "electric charge is not conserved");
+  refused("u u > g g", "electric charge is not conserved");
+  refused("u c~ > g g", "the number of u quarks/leptons is not conserved");
+  refused("e- e+ > u d~", "electric charge is not conserved");
+  refused("g g > g g g g g g g g g", "more than 10 particles");
+  refused("", "no '>'");
+}
+
+static void a_process_without_tree_diagrams_is_refused(void **state) {
+  (void)state;
+  hg_process_spec spec;
+  char error[1024];
+  assert_int_equal(hg_process_parse("a a > a a", &spec, error, sizeof error), 0);
+  hg_diagram_set set;
+  assert_int_equal(hg_diagrams_build(&spec, 0, &set, error, sizeof error), -1);
+  if (strstr(error, "has no tree-level diagram") == NULL) fail_msg("message: %s", error);
+}
+
+static void the_photon_family_keeps_its_engines(void **state) {
+  (void)state;
+  hegetcl_process p;
+  char message[256];
+  assert_int_equal(hegetcl_process_from_text(&p, "d d~ > a a a", message, sizeof message),
+                   HEGETCL_OK);
+  assert_int_equal(p.n_photons, 3);
+  assert_true(fabs(p.quark_charge + 1.0 / 3.0) < 1e-15);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
+  assert_int_equal(hegetcl_process_particles(&p), 5);
+  assert_int_equal(hegetcl_process_from_text(&p, "g g > t t~ g", message, sizeof message),
+                   HEGETCL_OK);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
+  assert_int_equal(hegetcl_process_particles(&p), 5);
+}
+
+/* Colour flows: (n-1)! traces for n gluons, n! strings for a quark line with n gluons (MadGraph's
+ * colour bases); diagonal colour factors of known values: Tr(T^a T^b)-normalised single traces
+ * of n gluons have (N^2-1)/2^n (N^n + ...) (for n = 4: 19/6), a quark line with two gluons
+ * (T^a T^b)_ij has C_F^2 N = 16/3. Diagram counts with each four-gluon vertex counted once per
+ * colour structure (MadGraph's count: 4, 25, 220, 16, 123). */
+static void colour_bases_and_diagram_counts_are_madgraphs(void **state) {
+  (void)state;
+  const struct {
+    const char *text;
+    size_t diagrams, flows;
+    double c00;
+  } cases[] = {
+      {"g g > g g", 6, 6, 19.0 / 6.0},     {"g g > g g g", 45, 24, -1},
+      {"g g > g g g g", 510, 120, -1},     {"g g > t t~", 3, 2, 16.0 / 3.0},
+      {"g g > t t~ g", 18, 6, -1},         {"g g > t t~ g g", 159, 24, -1},
+      {"u u~ > d d~ g", 5, 4, -1},         {"u u~ > t t~", 1, 2, 9},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+    hg_process_spec spec;
+    char error[1024];
+    hg_diagram_set set;
+    assert_int_equal(hg_process_parse(cases[k].text, &spec, error, sizeof error), 0);
+    if (hg_diagrams_build(&spec, 0, &set, error, sizeof error) != 0) fail_msg("%s", error);
+    if (set.n_diagrams != cases[k].diagrams || set.n_flows != cases[k].flows)
+      fail_msg("%s: %zu diagrams and %zu colour flows, expected %zu and %zu", cases[k].text,
+               set.n_diagrams, set.n_flows, cases[k].diagrams, cases[k].flows);
+    if (cases[k].c00 > 0 && fabs(set.colour_matrix[0] - cases[k].c00) > 1e-14)
+      fail_msg("%s: colour factor C_00 = %.17g, expected %.17g", cases[k].text,
+               set.colour_matrix[0], cases[k].c00);
+    hg_diagrams_free(&set);
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(bad_processes_are_refused_with_the_fix),
+      cmocka_unit_test(a_process_without_tree_diagrams_is_refused),
+      cmocka_unit_test(the_photon_family_keeps_its_engines),
+      cmocka_unit_test(colour_bases_and_diagram_counts_are_madgraphs),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

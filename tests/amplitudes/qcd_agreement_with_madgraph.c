@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/* Every QCD process of ../shared/refs/mg5-qcd through the diagrams engine: |M|^2 equals
+ * MadGraph5_aMC@NLO's to 1e-12 relative in double (Gamma_t = 0 files with the default, resonant
+ * width scheme; the default-width files with MadGraph's scheme, every top propagator) and 1e-4
+ * in float. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/mg5_points.h"
+#include "test_support.h"
+
+static hegetcl_context *ctx;
+
+static int setup(void **state) {
+  (void)state;
+  ctx = ts_context_create();
+  return ctx == NULL ? -1 : 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  hegetcl_context_destroy(ctx);
+  return 0;
+}
+
+/* Compares the process with file (in HEGETCL_QCD_REFS_DIR); width_all for MadGraph's scheme. */
+static void check(const char *text, const char *file, hegetcl_width_scheme scheme,
+                  hegetcl_precision precision) {
+  ts_skip_without_fp64(ctx, precision);
+  if (precision == HEGETCL_PRECISION_DOUBLE && !ts_has_fp64(ctx)) return;
+  /* double: rounding over up to a few thousand diagrams and the colour sum of O(1) terms; float:
+   * 24-bit rounding through the same sums (cancellations between colour flows of ~10) */
+  const double tolerance = precision == HEGETCL_PRECISION_DOUBLE ? 1e-12 : 1e-4;
+  const char *dir = getenv("HEGETCL_QCD_REFS_DIR");
+  char path[1024], message[1024];
+  snprintf(path, sizeof path, "%s/%s", dir != NULL ? dir : "../shared/refs/mg5-qcd", file);
+  hg_mg5_points points;
+  if (hg_mg5_points_read(path, &points, message, sizeof message) != HEGETCL_OK)
+    fail_msg("%s", message);
+  hegetcl_process process;
+  if (hegetcl_process_from_text(&process, text, message, sizeof message) != HEGETCL_OK)
+    fail_msg("%s", message);
+  process.precision = precision;
+  process.width_scheme = scheme;
+  assert_int_equal(hegetcl_process_particles(&process), points.n_particles);
+  hegetcl_amplitude *amp = NULL;
+  TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
+  double *me = calloc(points.n_points, sizeof *me);
+  for (size_t e = 0; e < points.n_points; ++e) me[e] = -1; /* poison */
+  TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, points.n_points, points.momenta, me));
+  for (size_t e = 0; e < points.n_points; ++e) {
+    const double rel = ts_rel_diff(me[e], points.me[e]);
+    if (!(rel <= tolerance))
+      fail_msg("%s (%s, %s width scheme) on %s, point %zu: hegetcl %.17g, MadGraph %.17g, ratio "
+               "%.17g (tolerance %g)",
+               text, hegetcl_precision_name(precision),
+               scheme == HEGETCL_WIDTH_ALL ? "MadGraph's" : "resonant", ts_device_name(ctx), e + 1,
+               me[e], points.me[e], me[e] / points.me[e], tolerance);
+  }
+  free(me);
+  hegetcl_amplitude_destroy(amp);
+  hg_mg5_points_free(&points);
+}
+
+#define CASE(name, text, file, scheme)                                                             \
+  static void name##_matches_madgraph_double(void **state) {                                      \
+    (void)state;                                                                                   \
+    check(text, file, scheme, HEGETCL_PRECISION_DOUBLE);                                           \
+  }                                                                                                \
+  static void name##_matches_madgraph_float(void **state) {                                       \
+    (void)state;                                                                                   \
+    check(text, file, scheme, HEGETCL_PRECISION_FLOAT);                                            \
+  }
+CASE(gg_ttx, "g g > t t~", "me_gg_ttx_WT0.txt", HEGETCL_WIDTH_RESONANT)
+CASE(gg_ttxg, "g g > t t~ g", "me_gg_ttxg_WT0.txt", HEGETCL_WIDTH_RESONANT)
+CASE(gg_ttxgg, "g g > t t~ g g", "me_gg_ttxgg_WT0.txt", HEGETCL_WIDTH_RESONANT)
+CASE(gg_ttxggg, "g g > t t~ g g g", "me_gg_ttxggg_WT0.txt", HEGETCL_WIDTH_RESONANT)
+CASE(gg_ttx_width, "g g > t t~", "me_gg_ttx.txt", HEGETCL_WIDTH_ALL)
+CASE(gg_ttxg_width, "g g > t t~ g", "me_gg_ttxg.txt", HEGETCL_WIDTH_ALL)
+CASE(gg_ttxgg_width, "g g > t t~ g g", "me_gg_ttxgg.txt", HEGETCL_WIDTH_ALL)
+CASE(gg_ttxggg_width, "g g > t t~ g g g", "me_gg_ttxggg.txt", HEGETCL_WIDTH_ALL)
+CASE(uux_ttx, "u u~ > t t~", "me_uux_ttx.txt", HEGETCL_WIDTH_RESONANT)
+CASE(gg_gg, "g g > g g", "me_gg_gg.txt", HEGETCL_WIDTH_RESONANT)
+CASE(gg_ggg, "g g > g g g", "me_gg_ggg.txt", HEGETCL_WIDTH_RESONANT)
+CASE(gg_gggg, "g g > g g g g", "me_gg_gggg.txt", HEGETCL_WIDTH_RESONANT)
+CASE(uux_gg, "u u~ > g g", "me_uux_gg.txt", HEGETCL_WIDTH_RESONANT)
+CASE(uux_ggg, "u u~ > g g g", "me_uux_ggg.txt", HEGETCL_WIDTH_RESONANT)
+CASE(uux_ddxg, "u u~ > d d~ g", "me_uux_ddxg.txt", HEGETCL_WIDTH_RESONANT)
+
+#define BOTH(name)                                                                                 \
+  cmocka_unit_test(name##_matches_madgraph_double), cmocka_unit_test(name##_matches_madgraph_float)
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      BOTH(gg_ttx),       BOTH(gg_ttxg),       BOTH(gg_ttxgg),       BOTH(gg_ttxggg),
+      BOTH(gg_ttx_width), BOTH(gg_ttxg_width), BOTH(gg_ttxgg_width), BOTH(gg_ttxggg_width),
+      BOTH(uux_ttx),      BOTH(gg_gg),         BOTH(gg_ggg),         BOTH(gg_gggg),
+      BOTH(uux_gg),       BOTH(uux_ggg),       BOTH(uux_ddxg),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
