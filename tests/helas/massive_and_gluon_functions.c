@@ -86,6 +86,53 @@ static void massive_spinors_solve_the_dirac_equation_for_every_helicity(void **s
   print_message("# worst Dirac residual / (|p| + m) |spinor|: %.2e\n", worst);
 }
 
+/* Sigma.n f for Sigma = diag(sigma, sigma) (chiral basis), n a unit vector; row: f Sigma.n. */
+static double helicity_residual(const double n[3], double nh, hg_wave f, int row) {
+  double complex s[2][2];
+  s[0][0] = n[2];
+  s[0][1] = n[0] - I * n[1];
+  s[1][0] = n[0] + I * n[1];
+  s[1][1] = -n[2];
+  double worst = 0;
+  for (int block = 0; block < 2; ++block)
+    for (int i = 0; i < 2; ++i) {
+      double complex r = -nh * ht_c(f.w[2 * block + i]);
+      for (int k = 0; k < 2; ++k)
+        r += (row ? s[k][i] : s[i][k]) * ht_c(f.w[2 * block + k]);
+      worst = fmax(worst, cabs(r));
+    }
+  return worst / spinor_size(f);
+}
+
+/* Sigma.p-hat u = nhel nsf u (so a v spinor of helicity nhel has Sigma.p-hat eigenvalue -nhel),
+ * the same from the right for ubar, vbar; at rest the spin is along +z (the p -> 0 limit along +z). */
+static void massive_spinors_are_helicity_eigenstates(void **state) {
+  (void)state;
+  uint64_t random = 0x1600b;
+  double worst = 0;
+  for (int mi = 1; mi < 3; ++mi)
+    for (int n = 0; n < 200; ++n) {
+      const double m = masses[mi];
+      const hg_fourvec p = momentum_of_mass(&random, m, n < 3 ? n : 3);
+      const double pp = sqrt(p.v[1] * p.v[1] + p.v[2] * p.v[2] + p.v[3] * p.v[3]);
+      const double dir[3] = {pp > 0 ? p.v[1] / pp : 0, pp > 0 ? p.v[2] / pp : 0,
+                             pp > 0 ? p.v[3] / pp : 1};
+      for (int h = -1; h <= 1; h += 2)
+        for (int nsf = -1; nsf <= 1; nsf += 2) {
+          const double r[2] = {helicity_residual(dir, h * nsf, ixxxxx(p, m, h, nsf), 0),
+                               helicity_residual(dir, h * nsf, oxxxxx(p, m, h, nsf), 1)};
+          for (int k = 0; k < 2; ++k) {
+            if (!(r[k] <= 1e-13))
+              fail_msg("%s, m = %g, p = (%g, %g, %g, %g), nhel = %d, nsf = %d: helicity residual "
+                       "%.3g",
+                       k ? "oxxxxx" : "ixxxxx", m, p.v[0], p.v[1], p.v[2], p.v[3], h, nsf, r[k]);
+            worst = fmax(worst, r[k]);
+          }
+        }
+    }
+  print_message("# worst |Sigma.p-hat f - nh f| / |f|: %.2e\n", worst);
+}
+
 /* sum_h u ubar = pslash + m, sum_h v vbar = pslash - m (entrywise). */
 static void spinor_sums_over_helicity_give_pslash_plus_or_minus_m(void **state) {
   (void)state;
@@ -516,6 +563,7 @@ static void fermion_vertex_equals_off_shell_functions_contracted(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(massive_spinors_solve_the_dirac_equation_for_every_helicity),
+      cmocka_unit_test(massive_spinors_are_helicity_eigenstates),
       cmocka_unit_test(spinor_sums_over_helicity_give_pslash_plus_or_minus_m),
       cmocka_unit_test(massive_polarisations_are_transverse_normalised_and_complete),
       cmocka_unit_test(massless_calls_equal_the_massless_functions_exactly),
