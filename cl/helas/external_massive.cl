@@ -40,9 +40,9 @@ HG_INLINE hg_massive_spinor_parts hg_massive_spinor(hg_fourvec p, REAL fmass, in
   const REAL pp3 = fmax(pp + p.v[3], (REAL)0);
   const int along_minus_z = !at_rest && pp3 == (REAL)0;
   const REAL denominator = (at_rest || along_minus_z) ? (REAL)1 : sqrt((REAL)2 * pp * pp3);
-  const hg_complex chi_plus = hg_cmplx(at_rest ? (REAL)1 : sqrt(pp3 * (REAL)0.5 / pp_safe), (REAL)0);
-  hg_complex chi_minus =
-      hg_cmplx((REAL)nh * p.v[1] / denominator, im_sign * p.v[2] / denominator);
+  const hg_complex chi_plus =
+      hg_cmplx(at_rest ? (REAL)1 : sqrt(pp3 * (REAL)0.5 / pp_safe), (REAL)0);
+  hg_complex chi_minus = hg_cmplx((REAL)nh * p.v[1] / denominator, im_sign * p.v[2] / denominator);
   chi_minus = hg_csel(along_minus_z, hg_cmplx(-(REAL)nh, (REAL)0), chi_minus);
   chi_minus = hg_csel(at_rest, hg_czero(), chi_minus);
   hg_massive_spinor_parts s;
@@ -75,7 +75,8 @@ HG_INLINE hg_wave ixxxxx(hg_fourvec p, REAL fmass, int nhel, int nsf) {
  * for nsf = -1:
  *   fo = (w_down chi_a, w_down chi_b, w_up chi_a, w_up chi_b) with the pieces above (chi_- with
  *   -i py); slots 5, 6 = nsf*(E + i pz), nsf*(px + i py).
- * Satisfies ubar (pslash - m) = 0, vbar (pslash + m) = 0. fmass = 0 returns oxxxx0(p, nhel, nsf). */
+ * Satisfies ubar (pslash - m) = 0, vbar (pslash + m) = 0. fmass = 0 returns oxxxx0(p, nhel, nsf).
+ */
 HG_INLINE hg_wave oxxxxx(hg_fourvec p, REAL fmass, int nhel, int nsf) {
   if (fmass == (REAL)0) return oxxxx0(p, nhel, nsf);
   const hg_massive_spinor_parts s = hg_massive_spinor(p, fmass, nhel, nsf, -(REAL)1);
@@ -116,8 +117,9 @@ HG_INLINE hg_wave vxxxxx(hg_fourvec p, REAL vmass, int nhel, int nsv) {
   const REAL axis_sign = p.v[3] < (REAL)0 ? -sqh : sqh;
   hg_wave vc;
   vc.w[0] = hg_cmplx(at_rest ? (REAL)0 : hel0 * pp / vmass, (REAL)0);
-  vc.w[1] = hg_csel(on_axis, hg_cmplx(-hel * sqh, (REAL)0),
-                    hg_cmplx(hel0 * p.v[1] * emp - p.v[1] * pzpt, -nsvahl * p.v[2] / pt_safe * sqh));
+  vc.w[1] =
+      hg_csel(on_axis, hg_cmplx(-hel * sqh, (REAL)0),
+              hg_cmplx(hel0 * p.v[1] * emp - p.v[1] * pzpt, -nsvahl * p.v[2] / pt_safe * sqh));
   vc.w[2] = hg_csel(on_axis, hg_cmplx((REAL)0, nsvahl * (at_rest ? sqh : axis_sign)),
                     hg_cmplx(hel0 * p.v[2] * emp - p.v[2] * pzpt, nsvahl * p.v[1] / pt_safe * sqh));
   vc.w[3] = hg_cmplx(at_rest ? hel0 : hel0 * p.v[3] * emp + hel * pt / pp_safe * sqh, (REAL)0);

@@ -100,14 +100,13 @@ HG_INLINE hg_wave jioxxx(hg_wave fi, hg_wave fo, hg_coupling gc, REAL vmass, REA
   const hg_fourvec q = hg_wave_momentum(jio);
   hg_complex c[4];
   hg_ffv_bilinear(fi, fo, gc, c);
-  const hg_complex qc = hg_csub(hg_cscale(q.v[0], c[0]),
-                                hg_cadd(hg_cadd(hg_cscale(q.v[1], c[1]), hg_cscale(q.v[2], c[2])),
-                                        hg_cscale(q.v[3], c[3])));
+  const hg_complex qc = hg_csub(
+      hg_cscale(q.v[0], c[0]),
+      hg_cadd(hg_cadd(hg_cscale(q.v[1], c[1]), hg_cscale(q.v[2], c[2])), hg_cscale(q.v[3], c[3])));
   /* cs = q.c / (M^2 - i M Gamma) */
   const hg_complex cs = hg_cmul(qc, hg_cinv(vmass * vmass, -vmass * vwidth));
   const hg_complex d = hg_breit_wigner(hg_minkowski(q, q), vmass, vwidth);
-  for (int mu = 0; mu < 4; ++mu)
-    jio.w[mu] = hg_cmul(d, hg_csub(c[mu], hg_cscale(q.v[mu], cs)));
+  for (int mu = 0; mu < 4; ++mu) jio.w[mu] = hg_cmul(d, hg_csub(c[mu], hg_cscale(q.v[mu], cs)));
   return jio;
 }
 

@@ -75,13 +75,10 @@ HG_INLINE hg_wave jvvxxx(hg_wave v1, hg_wave v2, REAL g, REAL vmass, REAL vwidth
   const REAL m1 = hg_minkowski(p1, p1), m2 = hg_minkowski(p2, p2);
   const hg_complex s11 = hg_momentum_dot(p1, v1), s12 = hg_momentum_dot(p1, v2);
   const hg_complex s21 = hg_momentum_dot(p2, v1), s22 = hg_momentum_dot(p2, v2);
-  const hg_complex js =
-      hg_cscale((REAL)1 / vm2, hg_csub(hg_cfma(s11, s12, hg_cscale(m2 - m1, v12)),
-                                       hg_cmul(s21, s22)));
-  const hg_complex dg =
-      hg_cscale(-g, hg_cinv(s - vm2, s >= (REAL)0 ? vmass * vwidth : (REAL)0));
-  for (int mu = 0; mu < 4; ++mu)
-    jvv.w[mu] = hg_cmul(dg, hg_csub(j12[mu], hg_cscale(q.v[mu], js)));
+  const hg_complex js = hg_cscale(
+      (REAL)1 / vm2, hg_csub(hg_cfma(s11, s12, hg_cscale(m2 - m1, v12)), hg_cmul(s21, s22)));
+  const hg_complex dg = hg_cscale(-g, hg_cinv(s - vm2, s >= (REAL)0 ? vmass * vwidth : (REAL)0));
+  for (int mu = 0; mu < 4; ++mu) jvv.w[mu] = hg_cmul(dg, hg_csub(j12[mu], hg_cscale(q.v[mu], js)));
   return jvv;
 }
 

@@ -24,7 +24,8 @@ static hg_fourvec momentum_of_mass(uint64_t *random, double m, int variant) {
     dir[0] = dir[1] = 0;
     dir[2] = variant == 0 ? 1 : -1;
   } else {
-    const double cos_theta = 2 * ht_uniform(random) - 1, phi = 6.283185307179586 * ht_uniform(random);
+    const double cos_theta = 2 * ht_uniform(random) - 1,
+                 phi = 6.283185307179586 * ht_uniform(random);
     const double sin_theta = sqrt(1 - cos_theta * cos_theta);
     dir[0] = sin_theta * cos(phi);
     dir[1] = sin_theta * sin(phi);
@@ -77,8 +78,8 @@ static void massive_spinors_solve_the_dirac_equation_for_every_helicity(void **s
         static const char *const names[4] = {"u", "v", "ubar", "vbar"};
         for (int k = 0; k < 4; ++k) {
           if (!(r[k] <= 1e-13))
-            fail_msg("%s for m = %g, p = (%g, %g, %g, %g), nhel = %d: Dirac residual %.3g", names[k],
-                     m, p.v[0], p.v[1], p.v[2], p.v[3], h, r[k]);
+            fail_msg("%s for m = %g, p = (%g, %g, %g, %g), nhel = %d: Dirac residual %.3g",
+                     names[k], m, p.v[0], p.v[1], p.v[2], p.v[3], h, r[k]);
           worst = fmax(worst, r[k]);
         }
       }
@@ -97,15 +98,15 @@ static double helicity_residual(const double n[3], double nh, hg_wave f, int row
   for (int block = 0; block < 2; ++block)
     for (int i = 0; i < 2; ++i) {
       double complex r = -nh * ht_c(f.w[2 * block + i]);
-      for (int k = 0; k < 2; ++k)
-        r += (row ? s[k][i] : s[i][k]) * ht_c(f.w[2 * block + k]);
+      for (int k = 0; k < 2; ++k) r += (row ? s[k][i] : s[i][k]) * ht_c(f.w[2 * block + k]);
       worst = fmax(worst, cabs(r));
     }
   return worst / spinor_size(f);
 }
 
 /* Sigma.p-hat u = nhel nsf u (so a v spinor of helicity nhel has Sigma.p-hat eigenvalue -nhel),
- * the same from the right for ubar, vbar; at rest the spin is along +z (the p -> 0 limit along +z). */
+ * the same from the right for ubar, vbar; at rest the spin is along +z (the p -> 0 limit along +z).
+ */
 static void massive_spinors_are_helicity_eigenstates(void **state) {
   (void)state;
   uint64_t random = 0x1600b;
@@ -191,7 +192,8 @@ static void massive_polarisations_are_transverse_normalised_and_complete(void **
             ep += g * ht_c(e.w[mu]) * p.v[mu];
             ee += g * ht_c(e.w[mu]) * conj(ht_c(e.w[mu]));
           }
-          const double d1 = cabs(ep) / (scale * scale_of(p, m)), d2 = cabs(ee + 1) / (scale * scale);
+          const double d1 = cabs(ep) / (scale * scale_of(p, m)),
+                       d2 = cabs(ee + 1) / (scale * scale);
           if (!(d1 <= 1e-13) || !(d2 <= 1e-13))
             fail_msg("m = %g, p = (%g, %g, %g, %g), nhel = %d, nsv = %d: eps.p = %.3g%+.3gi, "
                      "eps.eps* = %.17g%+.3gi",
@@ -362,8 +364,8 @@ static void triple_gluon_vertex_and_current_obey_the_ward_identity(void **state)
         worst_current = fmax(worst_current, d);
       }
   }
-  print_message("# worst |vvvxxx(P1, e2, e3)| / scale %.2e, worst |q.jvv| / (|j||q|) %.2e\n",
-                worst, worst_current);
+  print_message("# worst |vvvxxx(P1, e2, e3)| / scale %.2e, worst |q.jvv| / (|j||q|) %.2e\n", worst,
+                worst_current);
 }
 
 /* ggggxx(w1, w2, w3, w4) is odd under w1 <-> w2 and w3 <-> w4, even under (12) <-> (34), and the
@@ -379,10 +381,10 @@ static void four_gluon_structures_have_the_colour_symmetries(void **state) {
     const hg_wave w3 = random_wave(&random, 1), w4 = random_wave(&random, 1);
     const double scale = g * g * wave_size(w1) * wave_size(w2) * wave_size(w3) * wave_size(w4);
     const double complex v = ht_c(ggggxx(w1, w2, w3, w4, g));
-    const double complex d[4] = {v + ht_c(ggggxx(w2, w1, w3, w4, g)),
-                                 v + ht_c(ggggxx(w1, w2, w4, w3, g)),
-                                 v - ht_c(ggggxx(w3, w4, w1, w2, g)),
-                                 v + ht_c(ggggxx(w1, w3, w4, w2, g)) + ht_c(ggggxx(w1, w4, w2, w3, g))};
+    const double complex d[4] = {
+        v + ht_c(ggggxx(w2, w1, w3, w4, g)), v + ht_c(ggggxx(w1, w2, w4, w3, g)),
+        v - ht_c(ggggxx(w3, w4, w1, w2, g)),
+        v + ht_c(ggggxx(w1, w3, w4, w2, g)) + ht_c(ggggxx(w1, w4, w2, w3, g))};
     for (int k = 0; k < 4; ++k) {
       if (!(cabs(d[k]) / scale <= 1e-14))
         fail_msg("case %d, property %d: off by %.3g relative", n, k, cabs(d[k]) / scale);
@@ -409,12 +411,12 @@ static void four_gluon_amplitude_is_gauge_invariant_with_the_contact_term(void *
   for (int n = 0; n < 300; ++n) {
     /* 1 2 -> 3 4 in the centre-of-mass frame, then slots: incoming get nsv = -1 */
     const double e = 50 + 500 * ht_uniform(&random);
-    const hg_fourvec k1 = ht_massless(e, 0.3, 0.1), k2 = ht_massless(e, 3.14159265358979 - 0.3,
-                                                                       3.14159265358979 + 0.1);
+    const hg_fourvec k1 = ht_massless(e, 0.3, 0.1),
+                     k2 = ht_massless(e, 3.14159265358979 - 0.3, 3.14159265358979 + 0.1);
     const double ct = symmetric(&random), ph = 6.283185307179586 * ht_uniform(&random);
     const double th = acos(ct);
-    const hg_fourvec k3 = ht_massless(e, th, ph), k4 = ht_massless(e, 3.14159265358979 - th,
-                                                                 ph + 3.14159265358979);
+    const hg_fourvec k3 = ht_massless(e, th, ph),
+                     k4 = ht_massless(e, 3.14159265358979 - th, ph + 3.14159265358979);
     for (int hel = 0; hel < 8; ++hel) {
       hg_wave w[4];
       w[1] = vxxxx0(k2, hel & 1 ? 1 : -1, -1);
@@ -531,8 +533,8 @@ static void fermion_vertex_equals_off_shell_functions_contracted(void **state) {
     worst[0] = fmax(worst[0], d0);
     /* jioxxx: V = massive polarisation of momentum +-q, then V = q itself */
     const hg_fourvec pi = hg_wave_momentum(fi);
-    const hg_fourvec q = hg_fourvec_make(po.v[0] - pi.v[0], po.v[1] - pi.v[1], po.v[2] - pi.v[2],
-                                         po.v[3] - pi.v[3]);
+    const hg_fourvec q =
+        hg_fourvec_make(po.v[0] - pi.v[0], po.v[1] - pi.v[1], po.v[2] - pi.v[2], po.v[3] - pi.v[3]);
     const double q2 = hg_minkowski(q, q);
     const hg_wave j = jioxxx(fi, fo, g1, vmass, vwidth);
     const double complex denominator = q2 - vmass * vmass + I * vmass * vwidth;
@@ -543,7 +545,8 @@ static void fermion_vertex_equals_off_shell_functions_contracted(void **state) {
                         (cabs(denominator) * wave_size(j) * wave_size(e) + cabs(v));
       if (!(d1 <= 1e-12))
         fail_msg("case %d, draw %d: iovxxx %.9g%+.9gi, D (jio . e) %.9g%+.9gi", n, h, creal(v),
-                 cimag(v), creal(denominator * wave_dot(j, e)), cimag(denominator * wave_dot(j, e)));
+                 cimag(v), creal(denominator * wave_dot(j, e)),
+                 cimag(denominator * wave_dot(j, e)));
       worst[1] = fmax(worst[1], d1);
     }
     const hg_wave qw = momentum_as_wave(q);

@@ -62,16 +62,18 @@ static void host_case(const double *in, double *out) {
   const hg_fourvec p = hg_fourvec_make(in[0], in[1], in[2], in[3]);
   hg_wave w[4];
   for (int k = 0; k < 4; ++k)
-    for (int s = 0; s < 6; ++s) w[k].w[s] = hg_cmplx(in[12 + 12 * k + 2 * s], in[13 + 12 * k + 2 * s]);
+    for (int s = 0; s < 6; ++s)
+      w[k].w[s] = hg_cmplx(in[12 + 12 * k + 2 * s], in[13 + 12 * k + 2 * s]);
   hg_coupling gc;
   gc.gal[0] = hg_cmplx(in[60], in[61]);
   gc.gal[1] = hg_cmplx(in[62], in[63]);
   const double mass = in[4], width = in[5], vmass = in[9], g = 1.2;
   const int nhel = (int)in[6], nsf = (int)in[7], nhv = (int)in[8];
-  const hg_wave waves[8] = {ixxxxx(p, mass, nhel, nsf),   oxxxxx(p, mass, nhel, nsf),
-                            vxxxxx(p, vmass, nhv, nsf),   fvixxx(w[0], w[2], gc, mass, width),
-                            fvoxxx(w[1], w[2], gc, mass, width), jioxxx(w[0], w[1], gc, vmass, width),
-                            jvvxxx(w[2], w[3], g, vmass, width), jgggxx(w[0], w[2], w[3], g)};
+  const hg_wave waves[8] = {
+      ixxxxx(p, mass, nhel, nsf),          oxxxxx(p, mass, nhel, nsf),
+      vxxxxx(p, vmass, nhv, nsf),          fvixxx(w[0], w[2], gc, mass, width),
+      fvoxxx(w[1], w[2], gc, mass, width), jioxxx(w[0], w[1], gc, vmass, width),
+      jvvxxx(w[2], w[3], g, vmass, width), jgggxx(w[0], w[2], w[3], g)};
   for (int k = 0; k < 8; ++k)
     for (int s = 0; s < 6; ++s) {
       out[12 * k + 2 * s] = waves[k].w[s].re;
@@ -100,8 +102,8 @@ static int setup(void **state) {
   if (ctx == NULL) return -1;
   for (int p = 0; p < 2; ++p) {
     if (!uses_precision((hegetcl_precision)p)) continue;
-    build_status[p] = ts_probe_build(ctx, TS_PROBE_HELAS_QCD, (hegetcl_precision)p, 1, qcd_kernel,
-                                     &probes[p]);
+    build_status[p] =
+        ts_probe_build(ctx, TS_PROBE_HELAS_QCD, (hegetcl_precision)p, 1, qcd_kernel, &probes[p]);
     if (build_status[p] != HEGETCL_OK)
       snprintf(build_message[p], sizeof build_message[p], "%s", hegetcl_last_error(ctx));
   }
@@ -158,8 +160,10 @@ static void random_case(uint64_t *random, int n, hegetcl_precision precision, do
     const double m2[5] = {m * m, m * m, vm * vm, vm * vm, 0};
     int ok = 1;
     for (int k = 0; k < 5; ++k) {
-      const double s2 = q[k][0] * q[k][0] - q[k][1] * q[k][1] - q[k][2] * q[k][2] - q[k][3] * q[k][3];
-      const double size2 = q[k][0] * q[k][0] + q[k][1] * q[k][1] + q[k][2] * q[k][2] + q[k][3] * q[k][3];
+      const double s2 =
+          q[k][0] * q[k][0] - q[k][1] * q[k][1] - q[k][2] * q[k][2] - q[k][3] * q[k][3];
+      const double size2 =
+          q[k][0] * q[k][0] + q[k][1] * q[k][1] + q[k][2] * q[k][2] + q[k][3] * q[k][3];
       if (fabs(s2 - m2[k]) < 0.05 * (size2 + m2[k])) ok = 0;
     }
     if (ok) return;
@@ -183,7 +187,8 @@ static void check(hegetcl_precision precision) {
   static double in[N_CASES * IN_REALS], out[N_CASES * OUT_REALS], expected[OUT_REALS];
   uint64_t random = 0x16100u + (uint64_t)precision;
   for (int i = 0; i < N_CASES; ++i) random_case(&random, i, precision, in + i * IN_REALS);
-  const ts_arg args[] = {ts_reals_in(N_CASES * IN_REALS, in), ts_reals_out(N_CASES * OUT_REALS, out)};
+  const ts_arg args[] = {ts_reals_in(N_CASES * IN_REALS, in),
+                         ts_reals_out(N_CASES * OUT_REALS, out)};
   TS_ASSERT_OK(ctx, ts_probe_run(&probes[precision], "probe_qcd", N_CASES, args, 2));
   static const char *const names[10] = {"ixxxxx", "oxxxxx", "vxxxxx", "fvixxx", "fvoxxx",
                                         "jioxxx", "jvvxxx", "jgggxx", "vvvxxx", "ggggxx"};
@@ -195,7 +200,8 @@ static void check(hegetcl_precision precision) {
       const int from = f < 8 ? 12 * f : 96 + 2 * (f - 8), count = f < 8 ? 8 : 2;
       double size = 0, deviation = 0;
       for (int r = from; r < from + count; ++r) size = fmax(size, fabs(expected[r]));
-      for (int r = from; r < from + count; ++r) deviation = fmax(deviation, fabs(got[r] - expected[r]));
+      for (int r = from; r < from + count; ++r)
+        deviation = fmax(deviation, fabs(got[r] - expected[r]));
       /* slots (the last 4 reals of a wave) relative to their own size */
       double slot_size = 0, slot_deviation = 0;
       if (f < 8)
@@ -215,8 +221,8 @@ static void check(hegetcl_precision precision) {
   print_message("# %s: worst deviation from host double: ixxxxx %.1e oxxxxx %.1e vxxxxx %.1e "
                 "fvixxx %.1e fvoxxx %.1e jioxxx %.1e jvvxxx %.1e jgggxx %.1e vvvxxx %.1e ggggxx "
                 "%.1e\n",
-                hegetcl_precision_name(precision), worst[0], worst[1], worst[2], worst[3],
-                worst[4], worst[5], worst[6], worst[7], worst[8], worst[9]);
+                hegetcl_precision_name(precision), worst[0], worst[1], worst[2], worst[3], worst[4],
+                worst[5], worst[6], worst[7], worst[8], worst[9]);
 }
 
 static void device_double_agrees_with_the_host_functions(void **state) {
