@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The HELAS sources compiled as host C in double, with complex 4x4 helpers for the checks. */
+/* The HELAS sources (all of helas/qcd.cl) compiled as host C in double, with complex 4x4 helpers
+ * for the checks. */
 #ifndef HG_HELAS_TEST_SUPPORT_H
 #define HG_HELAS_TEST_SUPPORT_H
 
@@ -7,8 +8,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "helas/external.cl"
-#include "helas/ffv.cl"
+#include "helas/qcd.cl"
 
 static inline double complex ht_c(hg_complex z) { return z.re + I * z.im; }
 

@@ -96,6 +96,9 @@ hegetcl_status ts_probe_build(hegetcl_context *ctx, int engine, hegetcl_precisio
   size_t n_parts = 0;
   if (engine == TS_PROBE_HELAS_ONLY) {
     parts[n_parts++] = (hg_source_part){"amplitudes/engine_common.cl", NULL};
+  } else if (engine == TS_PROBE_HELAS_QCD) {
+    parts[n_parts++] = (hg_source_part){"amplitudes/engine_common.cl", NULL}; /* N_PARTICLES */
+    parts[n_parts++] = (hg_source_part){"helas/qcd.cl", NULL};
   } else {
     status = hg_engine_sources(ctx, (hegetcl_engine)engine, n_photons, parts, &n_parts,
                                &generated, &out->n_diagram_parts);
@@ -112,7 +115,7 @@ hegetcl_status ts_probe_build(hegetcl_context *ctx, int engine, hegetcl_precisio
 
 const char *ts_probe_label(const ts_probe *probe, char *buf, size_t size) {
   snprintf(buf, size, "%s n = %u %s",
-           probe->engine == TS_PROBE_HELAS_ONLY
+           probe->engine == TS_PROBE_HELAS_ONLY || probe->engine == TS_PROBE_HELAS_QCD
                ? "HELAS"
                : hegetcl_engine_name((hegetcl_engine)probe->engine),
            probe->n_photons, hegetcl_precision_name(probe->precision));

@@ -10,6 +10,9 @@
 
 /* In place of an engine: a program with the HELAS library only (amplitudes/engine_common.cl). */
 #define TS_PROBE_HELAS_ONLY (-1)
+/* In place of an engine: the whole HELAS library, massive and gluon functions too (helas/qcd.cl).
+ */
+#define TS_PROBE_HELAS_QCD (-2)
 
 /* A built probe program; the program belongs to the context's cache. */
 typedef struct {
