@@ -10,13 +10,15 @@ part "host" (refused before an OpenCL device is chosen):
   2  one file named by two outputs (--lhe X --json X, ./X, a checkpoint or X.partial named so)
   3  a live run's lock refuses a second run naming its process; a dead run's lock is taken over
   4  merge-lhe: one input twice (the same name, another name, a hard link)
-  5  --help for every command exits 0 with its usage
+  5  --pt-bins above 254 (the device reduction's limit) refused up front, as --help states
+  6  --help for every command exits 0 with its usage
 part "device":
   1  me: the shipped points agree within the default tolerance (exit 0); a reference off by 95 %
      fails (exit 1) naming the engine, the count and the tolerance; --tolerance loosens it
   2  me: a value that is not finite (--alpha 1e200 overflows |M|^2) is counted and fails
   3  me: momenta not conserved, off the mass shell, E <= 0: the point and particle named, exit 1
   4  me: a reference file with NaN, a POINT without ME, a stray line: file:line named
+  5  a huge --vegas-alpha: the weights vanish after adaptation, and the message says so
 
 usage: trust.py HEGETCL_EXE host|device
 """
@@ -139,6 +141,15 @@ def host_part(exe, tmp):
     ], tmp, keep + ["busy.json.lock", "a.lhe", "b.lhe"])
     report(ok, "merge-lhe refuses one input twice (by inode) and a device as output", detail)
 
+    ok, detail = check(exe, [
+        ("--pt-bins above the limit", x + ["--pt-bins", "300:0:500"], 2,
+         ["--pt-bins 300:0:500: must be BINS:LO:HI, e.g. 50:0:500 (1 to 254 bins"]),
+    ], tmp)
+    p = run(exe, ["xsec", "--help"], tmp)
+    ok = ok and "100000" not in p.stdout.split("pt-bins")[1].split("\n")[0]
+    report(ok, "--pt-bins is refused above the device's 254 bins before a device is chosen",
+           detail)
+
     bad = []
     for command in (["me"], ["diagrams"], ["xsec"], ["devices"], ["merge-lhe"]):
         p = run(exe, command + ["--help"], tmp)
@@ -226,6 +237,19 @@ def device_part(exe, tmp):
                                                  "pz' (four numbers) inside a POINT block"]),
     ], tmp)
     report(ok, "me refuses a malformed reference file naming file and line", detail)
+
+    ok, detail = check(exe, [
+        ("a huge --vegas-alpha", ["xsec", "--device", DEVICE, "--n", "2", "--events", "2000",
+                                  "--adapt-events", "1000", "--adapt-iterations", "3",
+                                  "--min-iterations", "1", "--max-iterations", "1", "--batch",
+                                  "1024", "--quiet", "--checkpoint", "none", "--vegas-alpha",
+                                  "1e6", "--json", "r.json"], 1,
+         ["none of 1000 events has a non-zero weight, although the earlier iterations found "
+          "weight inside the cuts: the VEGAS grid adapted away from it (grid damping "
+          "--vegas-alpha 1e+06", "lower --vegas-alpha"]),
+    ], tmp)
+    ok = ok and not os.path.exists(os.path.join(tmp, "r.json"))
+    report(ok, "a run whose weights vanish because of the grid, not the cuts, says so", detail)
 
 
 def main():
