@@ -19,6 +19,7 @@ part "device":
   3  me: momenta not conserved, off the mass shell, E <= 0: the point and particle named, exit 1
   4  me: a reference file with NaN, a POINT without ME, a stray line: file:line named
   5  a huge --vegas-alpha: the weights vanish after adaptation, and the message says so
+  6  a negative PDF grid value in a flavour the run uses: refused naming file, line and value
 
 usage: trust.py HEGETCL_EXE host|device
 """
@@ -250,6 +251,31 @@ def device_part(exe, tmp):
     ], tmp)
     ok = ok and not os.path.exists(os.path.join(tmp, "r.json"))
     report(ok, "a run whose weights vanish because of the grid, not the cuts, says so", detail)
+
+    # a negative quark density at one knot of a copy of the shipped set
+    source = os.path.join(os.environ.get("LHAPDF_DATA_PATH", "").split(":")[0], "cteq6l1")
+    if not os.path.isdir(source):
+        report(True, "a negative PDF grid value is named with file and line # SKIP no cteq6l1 in "
+               "LHAPDF_DATA_PATH")
+        return
+    shutil.copytree(source, os.path.join(tmp, "neg_sets", "cteq6l1"))
+    dat = os.path.join(tmp, "neg_sets", "cteq6l1", "cteq6l1_0000.dat")
+    with open(dat) as f:
+        lines = f.read().split("\n")
+    fields = lines[19].split()
+    fields[6] = "-1.0e-03"  # column 7: flavour 2, the u quark
+    lines[19] = " ".join(fields)
+    with open(dat, "w") as f:
+        f.write("\n".join(lines))
+    ok, detail = check(exe, [
+        ("a negative u density", ["xsec", "--device", DEVICE] + QUICK +
+         ["--checkpoint", "none", "--pdf", "neg_sets/cteq6l1", "--json", "n.json"], 1,
+         ["PDF set cteq6l1, flavour 2: neg_sets/cteq6l1/cteq6l1_0000.dat:20: x f = -0.001 "
+          "(value 7) is negative", "use a set (or member) whose quark densities are not "
+          "negative"]),
+    ], tmp)
+    ok = ok and not os.path.exists(os.path.join(tmp, "n.json"))
+    report(ok, "a negative PDF grid value is named with file and line", detail)
 
 
 def main():
