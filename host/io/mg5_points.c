@@ -59,8 +59,8 @@ static int read_numbers(const char *text, double *x, int count, int *bad) {
   return *p == '\0' ? 0 : -1;
 }
 
-hegetcl_status hg_mg5_points_parse(FILE *file, const char *name, hg_mg5_points *out,
-                                   char *message, size_t message_size) {
+hegetcl_status hg_mg5_points_parse(FILE *file, const char *name, hg_mg5_points *out, char *message,
+                                   size_t message_size) {
   memset(out, 0, sizeof *out);
   /* points as read: [point][particle][component], transposed to the SoA layout at the end */
   double(*read)[HG_MG5_MAX_PARTICLES][4] = malloc(HG_MG5_MAX_POINTS * sizeof *read);
