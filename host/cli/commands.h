@@ -20,6 +20,11 @@ int hg_cli_xsec_usage(FILE *out);
 int hg_cli_merge_lhe(int argc, char **argv);
 int hg_cli_merge_lhe_usage(FILE *out);
 
+/* `hegetcl me [OPTIONS] FILE...`: returns the exit status (0 when every value agrees with the
+ * reference within the tolerance, 1 when one does not or a check fails, 2 for a usage error). */
+int hg_cli_me(int argc, char **argv);
+int hg_cli_me_usage(FILE *out);
+
 /* Says on stderr that --device auto found no GPU and runs on info's device (a CPU). */
 void hg_cli_note_auto_without_gpu(const hegetcl_device_info *info);
 

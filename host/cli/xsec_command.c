@@ -21,6 +21,7 @@
 #include "io/json_writer.h"
 #include "io/lhe_events.h"
 #include "io/lhef_writer.h"
+#include "io/output_claim.h"
 #include "io/output_file.h"
 #include "cli/device_set.h"
 #include "io/lhe_merge.h"
@@ -555,6 +556,39 @@ static int team_failed(const hegetcl_team *team, int rc) {
   return flag != 0.0;
 }
 
+/* Every output this process writes, claimed before any work (io/output_claim.h): each a new path
+ * or a writable regular file, no two naming one file (derived names included), each locked
+ * against another run. On failure nothing is claimed and the message is printed. */
+static int claim_outputs(const hg_xsec_options *o, const hegetcl_team *team, const char *checkpoint,
+                         const char *events_path) {
+  const int rank0 = team == NULL || team->rank == 0;
+  const int shared = team != NULL && team->size > 1;
+  const char *checkpoint_what = o->resuming               ? "--resume"
+                                : o->checkpoint[0] != '\0' ? "--checkpoint"
+                                                           : "the checkpoint (named after the "
+                                                             "first output)";
+  const hg_output_name names[] = {
+      {"--lhe", rank0 ? o->lhe : "", 1},
+      {"--lhe (this rank's file)", shared ? events_path : "", 1},
+      {"--json", rank0 ? o->json : "", 0},
+      {"--yoda", rank0 ? o->yoda : "", 0},
+      {"--csv", rank0 ? o->csv : "", 0},
+      {checkpoint_what, rank0 ? checkpoint : "", 0},
+  };
+  const size_t count = sizeof names / sizeof *names;
+  char message[2048];
+  int status = hg_output_check_distinct(names, count, message, sizeof message);
+  for (size_t i = 0; i < count && status == 0; ++i)
+    if (names[i].path[0] != '\0')
+      status = hg_output_claim(names[i].what, names[i].path, message, sizeof message);
+  if (status != 0) {
+    hg_output_release_all();
+    fprintf(stderr, "hegetcl: error: %s\n", message);
+    return 2;
+  }
+  return 0;
+}
+
 int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   hg_xsec_options o;
   const int parsed = hg_xsec_options_parse(argc, argv, &o);
@@ -568,12 +602,17 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   progress_state p = {.quiet = o.quiet, .config = c, .team = team};
   char checkpoint[HG_CLI_PATH + 8];
   checkpoint_path(&o, team, checkpoint, sizeof checkpoint);
+  char events_path[HG_CLI_PATH + 16] = "";
+  if (o.lhe[0]) rank_events_path(o.lhe, team, events_path, sizeof events_path);
   int rc = read_test_interrupt(&p);
+  /* outputs first: a run that writes them now is named before anything else is said */
+  if (rc == 0) rc = claim_outputs(&o, team, checkpoint, events_path);
   if (rc == 0 && !o.resuming && checkpoint[0] != '\0') rc = check_checkpoint_free(checkpoint);
   const int events_go_on = o.resuming && o.resumed.phase == HEGETCL_XSEC_UNWEIGHTING &&
                            o.resumed.events_state[0] != '\0';
   if (rc == 0 && events_go_on) rc = find_partial_events(&o);
   if (rc != 0) {
+    hg_output_release_all();
     hg_xsec_options_free(&o);
     return rc;
   }
@@ -587,6 +626,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   }
   if (card == NULL) {
     fprintf(stderr, "hegetcl: error: no memory for the run card\n");
+    hg_output_release_all();
     hg_xsec_options_free(&o);
     return 1;
   }
@@ -595,6 +635,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   if (hg_device_set_open(&devices, o.device[0] ? o.device : "auto", team, device_message,
                          sizeof device_message) != 0) {
     fprintf(stderr, "hegetcl: error: choosing the OpenCL device: %s\n", device_message);
+    hg_output_release_all();
     free(card);
     hg_xsec_options_free(&o);
     return 1;
@@ -668,8 +709,6 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     lhe.file_events = c->unweighted_events / ranks + (rank < c->unweighted_events % ranks);
   }
   catch_stop_signals(); /* from here on a signal stops the run at a batch boundary */
-  char events_path[HG_CLI_PATH + 16] = "";
-  if (o.lhe[0]) rank_events_path(o.lhe, team, events_path, sizeof events_path);
   if (o.lhe[0] && hg_output_open(events_path, hg_output_path_is_gzip(o.lhe), &lhe.out, message,
                                  sizeof message)) {
     fprintf(stderr, "hegetcl: error: %s\n", message);
@@ -809,6 +848,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     }
   }
 done:
+  hg_output_release_all();
   hegetcl_xsec_result_free(&r);
   free(p.its);
   free(card);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/observables.h"
 #include "cli/xsec_options.h"
 #include "config/run_card.h"
 
@@ -69,7 +70,8 @@ static const option options[O_COUNT] = {
     [O_PDF_MEMBER] = {"pdf-member", "M", "set member (default 0)"},
     [O_ALPHA] = {"alpha", "A", "fine-structure constant (default 1/132.507)"},
     [O_CHARGE] = {"charge", "Q", "quark charge in units of e (default 2/3)"},
-    [O_PT_BINS] = {"pt-bins", "B:LO:HI", "histogram binning of photon pT in GeV (default 50:0:500)"},
+    [O_PT_BINS] = {"pt-bins", "B:LO:HI", "histogram binning of photon pT in GeV, B = 1 to 254\n"
+                                         "(default 50:0:500)"},
     [O_ETA_BINS] = {"eta-bins", "B:LO:HI", "of photon eta (default 50:-2.5:2.5)"},
     [O_DR_BINS] = {"dr-bins", "B:LO:HI", "of Delta R (default 50:0:6)"},
     [O_MASS_BINS] = {"mass-bins", "B:LO:HI", "of the photon-system mass in GeV (default 50:0:2000)"},
@@ -204,7 +206,8 @@ static int parse_bins(const origin *at, const char *value, hegetcl_bins *out) {
     if (end2 != end + 1 && *end2 == ':') {
       char *end3 = NULL;
       hi = strtod(end2 + 1, &end3);
-      if (end3 != end2 + 1 && *end3 == '\0' && errno == 0 && bins >= 1 && bins <= 100000 &&
+      if (end3 != end2 + 1 && *end3 == '\0' && errno == 0 && bins >= 1 &&
+          bins <= HG_OBS_MAX_BINS &&
           isfinite(lo) && isfinite(hi)) {
         if (!(hi > lo)) return bad(at, value, "the upper edge HI must be above the lower LO");
         *out = (hegetcl_bins){(unsigned)bins, lo, hi};
@@ -212,8 +215,12 @@ static int parse_bins(const origin *at, const char *value, hegetcl_bins *out) {
       }
     }
   }
-  return bad(at, value, "must be BINS:LO:HI, e.g. 50:0:500 (1 to 100000 bins, then the lower and "
-                        "upper edge)");
+  /* the device reduction's limit (analysis/observables.h), checked before any device is chosen */
+  char why[160];
+  snprintf(why, sizeof why,
+           "must be BINS:LO:HI, e.g. 50:0:500 (1 to %d bins, then the lower and upper edge)",
+           HG_OBS_MAX_BINS);
+  return bad(at, value, why);
 }
 
 static int copy_text(const origin *at, const char *value, char *out, size_t size) {

@@ -214,10 +214,21 @@ static hegetcl_status iterate(hg_vegas *v, const hg_vegas_work *work, uint32_t i
   *estimate = mean;
   *variance = fmax(sum_w2 / n - mean * mean, 0.0) / (n - 1.0);
   *nonzero = (uint64_t)count_nonzero;
+  /* an earlier iteration had weight inside the cuts: then the grid, not the cuts, lost it */
+  if (count_nonzero == 0.0 && index > 0)
+    return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
+                   "iteration %u: none of %llu events has a non-zero weight, although the "
+                   "earlier iterations found weight inside the cuts: the VEGAS grid adapted "
+                   "away from it (grid damping --vegas-alpha %g; the default 1.5 is safe, "
+                   "values above about 5 can collapse the grid onto a few bins): lower "
+                   "--vegas-alpha, or adapt with more events",
+                   index, (unsigned long long)n_events, v->settings.alpha);
   if (count_nonzero == 0.0)
     return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
                    "iteration %u: none of %llu events has a non-zero weight: the cuts leave no "
-                   "phase space (loosen them or raise the collider energy)",
+                   "phase space (loosen them or raise the collider energy), or every weight is "
+                   "zero for another reason (a PDF that is zero or negative where the cuts "
+                   "reach)",
                    index, (unsigned long long)n_events);
   memcpy(v->last_edges, v->edges, (size_t)v->dims * (v->bins + 1) * sizeof *v->edges);
   if (v->observer) {

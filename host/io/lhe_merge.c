@@ -9,6 +9,7 @@
 #include "core/strbuf.h"
 #include "hegetcl/status.h"
 #include "io/lhe_merge.h"
+#include "io/output_claim.h"
 #include "io/output_file.h"
 #include "io/text_lines.h"
 
@@ -331,11 +332,7 @@ static int check_paths(const char *out_path, const char *const *inputs, size_t n
     hg_put_message(message, message_size, "the output path is empty: name the merged file");
     return HEGETCL_ERR_INPUT;
   }
-  hg_strbuf temp = {0};
-  hg_strbuf_printf(&temp, "%s%s", out_path, HG_OUTPUT_TEMP_SUFFIX);
-  int status = temp.failed ? HEGETCL_ERR_NO_MEMORY : 0;
-  if (status != 0)
-    hg_put_message(message, message_size, "no memory to name %s's temporary file", out_path);
+  int status = 0;
   for (size_t i = 0; i < n_inputs && status == 0; ++i) {
     const char *input = inputs[i];
     if (input == NULL || input[0] == '\0') {
@@ -347,15 +344,18 @@ static int check_paths(const char *out_path, const char *const *inputs, size_t n
                      "the merged file under another name",
                      out_path, i + 1, input);
       status = HEGETCL_ERR_INPUT;
-    } else if (strcmp(input, temp.data) == 0 || same_file(input, temp.data)) {
-      hg_put_message(message, message_size,
-                     "input %zu, %s, is the output's temporary file, which the merge writes "
-                     "first: rename that input or write the merged file under another name",
-                     i + 1, input);
-      status = HEGETCL_ERR_INPUT;
     }
+    /* one file twice (by name, or by another name of the same inode) would double its events */
+    for (size_t j = 0; j < i && status == 0; ++j)
+      if (strcmp(input, inputs[j]) == 0 || same_file(input, inputs[j])) {
+        hg_put_message(message, message_size,
+                       "input %zu (%s) is the same file as input %zu (%s): its events would be "
+                       "merged twice; give each file once",
+                       i + 1, input, j + 1, inputs[j]);
+        status = HEGETCL_ERR_INPUT;
+      }
   }
-  hg_strbuf_free(&temp);
+  if (status == 0) status = hg_output_check_target("the merged file", out_path, message, message_size);
   return status;
 }
 

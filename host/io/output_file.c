@@ -14,6 +14,7 @@
 
 #include "core/strbuf.h"
 #include "hegetcl/status.h"
+#include "io/output_claim.h"
 #include "io/output_file.h"
 
 struct hg_output {
@@ -22,6 +23,7 @@ struct hg_output {
   gzFile gz;   /* gzip output */
   int sync_fd; /* gzip: a duplicate of gz's descriptor, synced after gzclose; else -1 */
   int status;  /* the first failure, sticky */
+  int own_claim; /* the path was claimed by hg_output_open, released by its close */
   char message[1024];
   char *buffer; /* hg_output_printf's formatted text */
   size_t buffer_size;
@@ -64,11 +66,23 @@ static const char *zlib_reason(int code, const char *zlib_message, int saved_err
 }
 
 static void free_output(hg_output *o) {
+  if (o->own_claim && o->path != NULL) hg_output_release(o->path);
   free(o->flushes);
   free(o->path);
   free(o->temp_path);
   free(o->buffer);
   free(o);
+}
+
+/* path + suffix, malloc'ed (NULL without memory). */
+static char *with_suffix(const char *path, const char *suffix) {
+  const size_t n = strlen(path), m = strlen(suffix);
+  char *out = malloc(n + m + 1);
+  if (out != NULL) {
+    memcpy(out, path, n);
+    memcpy(out + n, suffix, m + 1);
+  }
+  return out;
 }
 
 int hg_output_path_is_gzip(const char *path) {
@@ -83,23 +97,30 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
     hg_put_message(message, message_size, "output file: the path is empty");
     return HEGETCL_ERR_INPUT;
   }
-  const size_t n = strlen(path);
+  /* a path not claimed before (hg_output_claim) is claimed while this output is open */
+  const int own_claim = !hg_output_claimed(path);
+  if (own_claim) {
+    const int status = hg_output_claim("output", path, message, message_size);
+    if (status != 0) return status;
+  }
+  const char *temp = hg_output_claim_temp(path);
   hg_output *o = calloc(1, sizeof *o);
-  if (o == NULL || (o->path = malloc(n + 1)) == NULL ||
-      (o->temp_path = malloc(n + sizeof HG_OUTPUT_TEMP_SUFFIX)) == NULL) {
+  if (o == NULL || (o->path = with_suffix(path, "")) == NULL ||
+      (o->temp_path = with_suffix(temp, "")) == NULL) {
     if (o != NULL) free_output(o);
+    if (own_claim) hg_output_release(path);
     hg_put_message(message, message_size, "cannot allocate the output for %s", path);
     return HEGETCL_ERR_NO_MEMORY;
   }
-  memcpy(o->path, path, n + 1);
-  memcpy(o->temp_path, path, n);
-  memcpy(o->temp_path + n, HG_OUTPUT_TEMP_SUFFIX, sizeof HG_OUTPUT_TEMP_SUFFIX);
+  o->own_claim = own_claim;
   o->sync_fd = -1;
   o->crc = crc32(0L, Z_NULL, 0);
 
-  const int fd = open(o->temp_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  /* this run's own name: never another run's file, never through a link */
+  const int fd = open(o->temp_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) {
     hg_put_message(message, message_size, "cannot create %s: %s", o->temp_path, strerror(errno));
+    if (own_claim) hg_output_release(path);
     free_output(o);
     return HEGETCL_ERR_IO;
   }
@@ -121,6 +142,7 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
     close(fd);
     if (o->sync_fd >= 0) close(o->sync_fd);
     unlink(o->temp_path);
+    if (own_claim) hg_output_release(path);
     free_output(o);
     return HEGETCL_ERR_IO;
   }
@@ -256,17 +278,6 @@ int hg_output_check_text(hg_output *o, const char *field, const char *text, int 
   return 0;
 }
 
-/* path + suffix, malloc'ed (NULL without memory). */
-static char *with_suffix(const char *path, const char *suffix) {
-  const size_t n = strlen(path), m = strlen(suffix);
-  char *out = malloc(n + m + 1);
-  if (out != NULL) {
-    memcpy(out, path, n);
-    memcpy(out + n, suffix, m + 1);
-  }
-  return out;
-}
-
 /* hg_output_close and hg_output_keep_partial: commit renames the temporary file to target. */
 static int finish(hg_output *o, int commit, const char *target, char *message,
                   size_t message_size) {
@@ -322,6 +333,8 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
       result = HEGETCL_ERR_IO;
     }
     free(partial);
+    /* and what killed runs left of it under their temporary names */
+    hg_output_dead_temps(o->path, NULL, 1);
   }
   free_output(o);
   return result;
@@ -340,15 +353,14 @@ int hg_output_keep_partial(hg_output *o, char *message, size_t message_size) {
 
 int hg_output_keep_stale_temp(const char *path, char *message, size_t message_size) {
   hg_put_message(message, message_size, "%s", "");
-  char *temp = with_suffix(path, HG_OUTPUT_TEMP_SUFFIX);
+  char *temp = NULL;
   char *partial = with_suffix(path, HG_OUTPUT_PARTIAL_SUFFIX);
-  int result = 0;
-  if (temp == NULL || partial == NULL) {
+  int result = partial == NULL ? HEGETCL_ERR_NO_MEMORY : hg_output_dead_temps(path, &temp, 0);
+  if (result != 0) {
     hg_put_message(message, message_size, "no memory to name %s's temporary file", path);
-    result = HEGETCL_ERR_NO_MEMORY;
-  } else if (rename(temp, partial) != 0 && errno != ENOENT) {
+  } else if (temp != NULL && rename(temp, partial) != 0) {
     hg_put_message(message, message_size, "cannot rename %s to %s: %s", temp, partial,
-                strerror(errno));
+                   strerror(errno));
     result = HEGETCL_ERR_IO;
   }
   free(temp);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* An output file written under path + ".tmp", plain or gzip-compressed, renamed when complete;
+/* An output file written under this run's own temporary name (path + ".tmp.<pid>.<random>", see
+ * io/output_claim.h), plain or gzip-compressed, renamed when complete;
  * what a checkpoint needs to continue one exactly after an interruption (README.md, "Long runs").
  */
 #ifndef HG_OUTPUT_FILE_H
@@ -8,7 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The names beside path: the file being written, and the completed part of an interrupted one. */
+/* The names beside path: the start of every run's temporary name (".tmp.<pid>.<random>"), and
+ * the completed part of an interrupted output. */
 #define HG_OUTPUT_TEMP_SUFFIX ".tmp"
 #define HG_OUTPUT_PARTIAL_SUFFIX ".partial"
 
@@ -20,8 +22,11 @@
  * returns it, so a refused value or a failed write never leaves a file under the final name. */
 typedef struct hg_output hg_output;
 
-/* Opens path + ".tmp" for writing (truncating a stale one), gzip-compressed (zlib, level 6) when
- * gzip != 0; on failure *out is NULL and message names the temporary path and the OS error. */
+/* Opens this run's temporary name of path for writing (created exclusively, never through a
+ * link), gzip-compressed (zlib, level 6) when gzip != 0. A path this process has not claimed
+ * (hg_output_claim) is claimed first and released at close: a path that is not a new or writable
+ * regular file, or that another run writes, is refused (HEGETCL_ERR_INPUT) with its reason. On
+ * failure *out is NULL and message names the path or the temporary path and the OS error. */
 int hg_output_open(const char *path, int gzip, hg_output **out, char *message, size_t message_size);
 
 /* printf into the file (no length limit); returns 0, or the sticky failure. */
@@ -89,8 +94,10 @@ int hg_output_resume(hg_output *o, const char *source, const char *state);
  * completed part of an interrupted output, under a name that says so. */
 int hg_output_keep_partial(hg_output *o, char *message, size_t message_size);
 
-/* If path + ".tmp" exists (left by a run that was killed), renames it to path + ".partial", so
- * that the next hg_output_open(path) does not truncate it; 0, or HEGETCL_ERR_IO with message. */
+/* If a run that was killed left a temporary file of path (path + ".tmp.<pid>.<x>" of a process
+ * that no longer exists, or an older version's path + ".tmp"), renames the newest to
+ * path + ".partial" for --resume; 0, or HEGETCL_ERR_IO with message. A commit of path removes the
+ * other dead runs' temporary files. */
 int hg_output_keep_stale_temp(const char *path, char *message, size_t message_size);
 
 /* Nonzero when path ends in ".gz". */

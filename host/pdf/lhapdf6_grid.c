@@ -21,6 +21,7 @@ struct hegetcl_pdf {
   size_t n_flavours;
   double *grid; /* every flavour, slot i for flavours[i] */
   size_t n_doubles;
+  char **negative; /* per slot: "file:line: x f = V", its first negative knot value, or NULL */
 };
 
 /* Writes a formatted message into message (when it has room) and returns status. */
@@ -404,6 +405,7 @@ typedef struct {
   size_t n_blocks, capacity;
   size_t block_line; /* non-comment lines since the last --- */
   double *row;
+  char **negative; /* per slot: where its first negative value is (hegetcl_pdf.negative) */
 } dat_reader;
 
 /* The flavour line of a block: the .info's flavours, each once; later blocks repeat the first. */
@@ -536,6 +538,12 @@ static hegetcl_status read_block_line(dat_reader *r, int line, const char *text,
                  "%s:%d: value %zu is '%.*s', not a finite number (x f of flavour %d)", path, line,
                  n + 1, (int)strcspn(p, " \t"), p, n < r->n_flavours ? r->first_pids[n] : 0);
     if (n == r->n_flavours) break;
+    if (v < 0 && r->negative[r->columns[n]] == NULL) {
+      hg_strbuf where = {0};
+      hg_strbuf_printf(&where, "%s:%d: x f = %.6g (value %zu)", path, line, v, n + 1);
+      if (where.failed) return say(message, size, HEGETCL_ERR_NO_MEMORY, "no memory");
+      r->negative[r->columns[n]] = where.data;
+    }
     r->row[n++] = v;
     p = end;
   }
@@ -670,7 +678,7 @@ static hegetcl_status grid_from_blocks(const dat_block *blocks, size_t n_blocks,
 /* Reads the member's .dat: the header's metadata into meta, the blocks into *blocks. */
 static hegetcl_status read_dat(const char *path, meta_list *meta, const int *flavours,
                                size_t n_flavours, dat_block **blocks, size_t *n_blocks,
-                               char *message, size_t size) {
+                               char ***negative, char *message, size_t size) {
   FILE *f = fopen(path, "r");
   if (f == NULL)
     return say(message, size, HEGETCL_ERR_IO,
@@ -683,8 +691,9 @@ static hegetcl_status read_dat(const char *path, meta_list *meta, const int *fla
   r.n_flavours = n_flavours;
   r.columns = malloc(n_flavours * sizeof *r.columns);
   r.row = malloc(n_flavours * sizeof *r.row);
+  r.negative = calloc(n_flavours, sizeof *r.negative);
   hegetcl_status status = HEGETCL_OK;
-  if (r.columns == NULL || r.row == NULL)
+  if (r.columns == NULL || r.row == NULL || r.negative == NULL)
     status = say(message, size, HEGETCL_ERR_NO_MEMORY, "no memory");
   char *line = NULL;
   size_t capacity = 0;
@@ -742,9 +751,12 @@ static hegetcl_status read_dat(const char *path, meta_list *meta, const int *fla
   free(r.row);
   free(r.first_pids);
   if (status != HEGETCL_OK) {
+    for (size_t i = 0; r.negative != NULL && i < n_flavours; ++i) free(r.negative[i]);
+    free(r.negative);
     blocks_free(r.blocks, r.n_blocks);
     return status;
   }
+  *negative = r.negative;
   *blocks = r.blocks;
   *n_blocks = r.n_blocks;
   return HEGETCL_OK;
@@ -831,6 +843,8 @@ hegetcl_status hegetcl_pdf_open(const char *set_name, int member, hegetcl_pdf **
   hg_strbuf info_path = {0}, dat_path = {0};
   dat_block *blocks = NULL;
   size_t n_blocks = 0;
+  char **negative = NULL;
+  size_t negative_slots = 0;
   const char *name = NULL;
   hegetcl_status status = find_set(set_name, &pdf->directory, &name, message, message_size);
   if (status != HEGETCL_OK) goto fail;
@@ -854,7 +868,11 @@ hegetcl_status hegetcl_pdf_open(const char *set_name, int member, hegetcl_pdf **
     status = check_meta(&meta, info_path.data, member, pdf, message, message_size);
   if (status == HEGETCL_OK)
     status = read_dat(dat_path.data, &meta, pdf->flavours, pdf->n_flavours, &blocks, &n_blocks,
-                      message, message_size);
+                      &negative, message, message_size);
+  if (status == HEGETCL_OK) { /* kept by slot: the flavours read are pdf's at this point */
+    pdf->negative = negative;
+    negative_slots = pdf->n_flavours;
+  }
   /* A member header may override the .info (LHAPDF merges them): check the merged keys again. */
   if (status == HEGETCL_OK) {
     const size_t n_flavours = pdf->n_flavours;
@@ -899,6 +917,9 @@ fail:
   meta_free(&meta);
   hg_strbuf_free(&info_path);
   hg_strbuf_free(&dat_path);
+  for (size_t i = 0; pdf->negative != NULL && i < negative_slots; ++i) free(pdf->negative[i]);
+  free(pdf->negative);
+  pdf->negative = NULL; /* freed by its own count: the flavours may have changed since */
   hegetcl_pdf_close(pdf);
   return status;
 }
@@ -908,6 +929,8 @@ void hegetcl_pdf_close(hegetcl_pdf *pdf) {
   free(pdf->set_name);
   free(pdf->directory);
   free(pdf->description);
+  for (size_t i = 0; pdf->negative != NULL && i < pdf->n_flavours; ++i) free(pdf->negative[i]);
+  free(pdf->negative);
   free(pdf->flavours);
   free(pdf->grid);
   free(pdf);
@@ -966,6 +989,17 @@ hegetcl_status hg_pdf_pack(const hegetcl_pdf *pdf, const int *pids, size_t n_pid
           "flavour %d is not in PDF set %s, whose flavours are %s (0 and 21 are the gluon)",
           pids[i], pdf->set_name, list.failed ? "(no memory to list them)" : list.data);
       hg_strbuf_free(&list);
+      free(source);
+      return HEGETCL_ERR_INPUT;
+    }
+    /* a negative density would make weights negative, or zero where they are clipped: say
+     * where, instead of letting the run blame its cuts */
+    if (pdf->negative != NULL && pdf->negative[source[i]] != NULL) {
+      say(message, size, HEGETCL_ERR_INPUT,
+          "PDF set %s, flavour %d: %s is negative; hegetcl's q qbar weights need x f >= 0 at "
+          "every knot of the flavours a run uses: use a set (or member) whose quark densities "
+          "are not negative",
+          pdf->set_name, pids[i], pdf->negative[source[i]]);
       free(source);
       return HEGETCL_ERR_INPUT;
     }

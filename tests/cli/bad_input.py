@@ -124,7 +124,7 @@ def host_part(exe, tmp):
         ("a histogram range upside down", x + ["--n", "2", "--pt-bins", "10:5:1"], None, 2,
          ["--pt-bins 10:5:1: the upper edge HI must be above the lower LO"]),
         ("a histogram without bins", x + ["--n", "2", "--mass-bins", "0:0:10"], None, 2,
-         ["--mass-bins 0:0:10: must be BINS:LO:HI, e.g. 50:0:500 (1 to 100000 bins"]),
+         ["--mass-bins 0:0:10: must be BINS:LO:HI, e.g. 50:0:500 (1 to 254 bins"]),
         ("me options after the files", ["me", "a.txt", "--engine", "diagrams"], None, 2,
          ["me: --engine after the reference file a.txt: options come first"]),
         ("diagrams n", ["diagrams", "9"], None, 2,

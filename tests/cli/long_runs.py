@@ -19,7 +19,7 @@ part "resume" (each compared with an uninterrupted run of the same settings):
      reads, holding exactly the events the checkpoint counts, each identical (as text) to the same
      event of the uninterrupted run; resumed: the same identities, and FILE.partial is gone
   5  SIGKILL in the unweighting (no checkpoint on the way out): resumed from the last periodic
-     checkpoint and the killed run's FILE.tmp, the same identities
+     checkpoint and the killed run's FILE.tmp.<pid>.<x>, the same identities
 part "errors" (exit status 2 and the message, checked word for word where it names values):
   1  --resume of a file that is not there, of one that is no checkpoint, of another format
      version, of one cut short, of one whose contents were changed (CRC-32)
@@ -102,7 +102,8 @@ def same_as(reference, folder, resumed, files):
         y = open(path, "rb").read() if os.path.exists(path) else None
         if x != y:
             problems.append(f"{name} differs ({len(x)} vs {None if y is None else len(y)} bytes)")
-    leftovers = [f for f in os.listdir(folder) if f.endswith((".tmp", ".partial"))]
+    leftovers = [f for f in os.listdir(folder)
+                 if f.endswith((".tmp", ".partial", ".lock")) or ".tmp." in f]
     if leftovers:
         problems.append(f"left behind: {leftovers}")
     return problems
@@ -215,7 +216,8 @@ def part_resume(exe, tmp):
     a = run(exe, folder, WITH_HISTOGRAMS, "events:2000:KILL")
     present = sorted(os.listdir(folder))
     problems = [] if a.returncode == -9 else [f"exit {a.returncode} (want SIGKILL)"]
-    if "ev.lhe.gz.tmp" not in present or "ev.lhe.gz.ckpt" not in present:
+    # the killed run's own temporary name (FILE.tmp.<pid>.<random>) and its stale locks
+    if not any(f.startswith("ev.lhe.gz.tmp.") for f in present) or "ev.lhe.gz.ckpt" not in present:
         problems.append(f"files after the kill: {present}")
     b = run(exe, folder, ["--resume", "ev.lhe.gz.ckpt", "--quiet"])
     problems += same_as(ref, folder, b, outputs)

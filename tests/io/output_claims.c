@@ -1,0 +1,235 @@
+/* SPDX-License-Identifier: MIT */
+/* Outputs that cannot destroy (io/output_claim.h): what is not a new path or a writable regular
+ * file is refused by kind before anything is written (also as root: a read-only file's mode is
+ * honoured), links are refused, a live run's lock refuses a second run naming its process while
+ * a dead one's is taken over, two outputs naming one file (or a derived name) are refused, each
+ * run writes under its own temporary name, and a refused claim leaves nothing behind. */
+#include <dirent.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "hegetcl/status.h"
+#include "io/output_claim.h"
+#include "io/output_file.h"
+
+typedef struct {
+  char dir[512];
+} fixture;
+
+static int setup(void **state) {
+  fixture *f = calloc(1, sizeof *f);
+  *state = f;
+  if (f == NULL) return -1;
+  const char *tmp = getenv("TMPDIR");
+  snprintf(f->dir, sizeof f->dir, "%s/hegetcl_claims_XXXXXX", tmp != NULL && *tmp ? tmp : "/tmp");
+  return mkdtemp(f->dir) != NULL ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  fixture *f = *state;
+  hg_output_release_all();
+  DIR *dir = opendir(f->dir);
+  if (dir != NULL) {
+    for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
+      char path[1100];
+      snprintf(path, sizeof path, "%s/%s", f->dir, e->d_name);
+      if (e->d_name[0] != '.' && unlink(path) != 0) rmdir(path);
+    }
+    closedir(dir);
+  }
+  rmdir(f->dir);
+  free(f);
+  return 0;
+}
+
+static const char *in_dir(const fixture *f, const char *name, char *path, size_t size) {
+  snprintf(path, size, "%s/%s", f->dir, name);
+  return path;
+}
+
+static void assert_has(const char *text, const char *part) {
+  if (strstr(text, part) == NULL) fail_msg("\"%s\" lacks \"%s\"", text, part);
+}
+
+/* Entries of the folder other than those named in keep (a NULL-terminated list). */
+static int others_in(const fixture *f, const char *const *keep) {
+  DIR *dir = opendir(f->dir);
+  int count = 0;
+  for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
+    if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+    int kept = 0;
+    for (const char *const *k = keep; *k != NULL; ++k) kept |= strcmp(*k, e->d_name) == 0;
+    if (!kept) {
+      print_message("# left behind: %s\n", e->d_name);
+      ++count;
+    }
+  }
+  closedir(dir);
+  return count;
+}
+
+static void refused_by_kind(void **state) {
+  const fixture *f = *state;
+  char path[1024], message[2048];
+  /* a device node: /dev/null would become an ordinary file if it were replaced (as root) */
+  assert_int_equal(hg_output_claim("--lhe", "/dev/null", message, sizeof message),
+                   HEGETCL_ERR_INPUT);
+  assert_has(message, "--lhe /dev/null is a device node, not a regular file");
+  hg_output *o = NULL;
+  assert_int_equal(hg_output_open("/dev/null", 0, &o, message, sizeof message), HEGETCL_ERR_INPUT);
+  assert_null(o);
+  /* a directory, a FIFO */
+  in_dir(f, "folder", path, sizeof path);
+  assert_int_equal(mkdir(path, 0777), 0);
+  assert_int_equal(hg_output_claim("--json", path, message, sizeof message), HEGETCL_ERR_INPUT);
+  assert_has(message, "is a directory, not a regular file: give a file name inside it");
+  in_dir(f, "fifo", path, sizeof path);
+  assert_int_equal(mkfifo(path, 0666), 0);
+  assert_int_equal(hg_output_claim("--yoda", path, message, sizeof message), HEGETCL_ERR_INPUT);
+  assert_has(message, "is a FIFO (named pipe), not a regular file");
+  /* a symbolic link is refused, naming its target, and stays a link */
+  char target[1024];
+  in_dir(f, "target.csv", target, sizeof target);
+  in_dir(f, "link.csv", path, sizeof path);
+  assert_int_equal(symlink(target, path), 0);
+  assert_int_equal(hg_output_claim("--csv", path, message, sizeof message), HEGETCL_ERR_INPUT);
+  assert_has(message, "is a symbolic link (to ");
+  assert_has(message, "hegetcl does not write through links");
+  struct stat st;
+  assert_int_equal(lstat(path, &st), 0);
+  assert_true(S_ISLNK(st.st_mode));
+  /* a read-only file: refused by its mode bits, also for root, and left as it was */
+  in_dir(f, "result.json", path, sizeof path);
+  FILE *file = fopen(path, "w");
+  fputs("precious\n", file);
+  fclose(file);
+  assert_int_equal(chmod(path, 0444), 0);
+  assert_int_equal(hg_output_open(path, 0, &o, message, sizeof message), HEGETCL_ERR_INPUT);
+  assert_has(message, "is read-only (mode 0444)");
+  assert_has(message, "chmod u+w");
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(st.st_size, 9);
+  const char *const keep[] = {"folder", "fifo", "link.csv", "result.json", NULL};
+  assert_int_equal(others_in(f, keep), 0);
+}
+
+/* A live process's lock refuses the claim naming it; a dead one's lock is taken over. */
+static void a_lock_names_the_run_holding_it(void **state) {
+  const fixture *f = *state;
+  char path[1024], lock[1100], message[2048], want[256];
+  in_dir(f, "events.lhe", path, sizeof path);
+  snprintf(lock, sizeof lock, "%s.lock", path);
+  FILE *l = fopen(lock, "w");
+  fprintf(l, "%ld\n", (long)getppid()); /* a live process other than this one */
+  fclose(l);
+  assert_int_equal(hg_output_claim("--lhe", path, message, sizeof message), HEGETCL_ERR_INPUT);
+  snprintf(want, sizeof want, "is being written by another run, process %ld (its lock is ",
+           (long)getppid());
+  assert_has(message, want);
+  /* a process that has ended */
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  assert_int_equal(waitpid(child, NULL, 0), child);
+  l = fopen(lock, "w");
+  fprintf(l, "%ld\n", (long)child);
+  fclose(l);
+  assert_int_equal(hg_output_claim("--lhe", path, message, sizeof message), 0);
+  /* now this process's: its temporary name carries the pid */
+  char temp_prefix[1200];
+  snprintf(temp_prefix, sizeof temp_prefix, "%s.tmp.%ld.", path, (long)getpid());
+  assert_int_equal(strncmp(hg_output_claim_temp(path), temp_prefix, strlen(temp_prefix)), 0);
+  hg_output *o = NULL;
+  assert_int_equal(hg_output_open(path, 0, &o, message, sizeof message), 0);
+  hg_output_printf(o, "done\n");
+  assert_int_equal(hg_output_close(o, 1, message, sizeof message), 0);
+  hg_output_release(path);
+  const char *const keep[] = {"events.lhe", NULL};
+  assert_int_equal(others_in(f, keep), 0); /* no lock, no temporary file */
+}
+
+/* An output opened without a claim holds the lock while open and removes it with its file. */
+static void each_open_output_holds_the_lock(void **state) {
+  const fixture *f = *state;
+  char path[1024], message[2048];
+  in_dir(f, "r.csv", path, sizeof path);
+  hg_output *o = NULL;
+  assert_int_equal(hg_output_open(path, 0, &o, message, sizeof message), 0);
+  /* the lock holds this process's pid (another process's claim is refused: see above) */
+  char lock[1100];
+  snprintf(lock, sizeof lock, "%s.lock", path);
+  FILE *l = fopen(lock, "r");
+  assert_non_null(l);
+  long pid = 0;
+  assert_int_equal(fscanf(l, "%ld", &pid), 1);
+  fclose(l);
+  assert_int_equal(pid, (long)getpid());
+  assert_int_equal(access(hg_output_claim_temp(path), F_OK), 0);
+  assert_int_equal(hg_output_close(o, 0, message, sizeof message), 0);
+  const char *const keep[] = {NULL};
+  assert_int_equal(others_in(f, keep), 0);
+}
+
+static void one_file_for_two_outputs_is_refused(void **state) {
+  (void)state;
+  char message[2048];
+  const hg_output_name same[] = {{"--lhe", "x", 1}, {"--json", "./x", 0}};
+  assert_int_equal(hg_output_check_distinct(same, 2, message, sizeof message), HEGETCL_ERR_INPUT);
+  assert_has(message, "--lhe x and --json ./x are the same file");
+  const hg_output_name partial[] = {{"--lhe", "e.lhe", 1}, {"--yoda", "e.lhe.partial", 0}};
+  assert_int_equal(hg_output_check_distinct(partial, 2, message, sizeof message),
+                   HEGETCL_ERR_INPUT);
+  assert_has(message, "--yoda e.lhe.partial is the name --lhe e.lhe uses for its stopped run's "
+                      "part");
+  const hg_output_name lock[] = {{"--json", "r", 0}, {"--checkpoint", "r.lock", 0}};
+  assert_int_equal(hg_output_check_distinct(lock, 2, message, sizeof message), HEGETCL_ERR_INPUT);
+  assert_has(message, "uses for its lock (r.lock)");
+  const hg_output_name fine[] = {{"--lhe", "e.lhe", 1}, {"--json", "", 0}, {"--yoda", "e.yoda", 0}};
+  assert_int_equal(hg_output_check_distinct(fine, 3, message, sizeof message), 0);
+}
+
+/* A killed run's temporary file is found for --resume; a live run's never is. */
+static void dead_runs_temporary_files(void **state) {
+  const fixture *f = *state;
+  char path[1024], dead[1200], live[1200], message[2048];
+  in_dir(f, "ev.lhe", path, sizeof path);
+  const pid_t child = fork();
+  if (child == 0) _exit(0);
+  waitpid(child, NULL, 0);
+  snprintf(dead, sizeof dead, "%s.tmp.%ld.0badf00d", path, (long)child);
+  snprintf(live, sizeof live, "%s.tmp.%ld.00000001", path, (long)getppid());
+  fclose(fopen(dead, "w"));
+  fclose(fopen(live, "w"));
+  char *newest = NULL;
+  assert_int_equal(hg_output_dead_temps(path, &newest, 0), 0);
+  assert_non_null(newest);
+  assert_string_equal(newest, dead);
+  free(newest);
+  assert_int_equal(hg_output_keep_stale_temp(path, message, sizeof message), 0);
+  char partial[1200];
+  snprintf(partial, sizeof partial, "%s.partial", path);
+  assert_int_equal(access(partial, F_OK), 0);
+  assert_int_equal(access(live, F_OK), 0);
+  unlink(live);
+  unlink(partial);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(refused_by_kind, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_lock_names_the_run_holding_it, setup, teardown),
+      cmocka_unit_test_setup_teardown(each_open_output_holds_the_lock, setup, teardown),
+      cmocka_unit_test_setup_teardown(one_file_for_two_outputs_is_refused, setup, teardown),
+      cmocka_unit_test_setup_teardown(dead_runs_temporary_files, setup, teardown),
+  };
+  return cmocka_run_group_tests_name("output_claims", tests, NULL, NULL);
+}
