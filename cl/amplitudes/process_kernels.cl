@@ -20,6 +20,18 @@ HG_INLINE void hg_load_event(__global const REAL *momenta, hg_u32 n_events, size
                            momenta[HG_SOA_INDEX(3, i, N_PARTICLES, n_events, event)]);
 }
 
+/* |M|^2 summed over colours and over n_configs helicity configurations from first on: both
+ * kernels call this one function, so the compiler inlines the diagram code once. */
+HG_INLINE REAL hg_process_configs(__global const REAL *momenta, hg_u32 n_events, size_t event,
+                                  __global const REAL *params, hg_u32 first, hg_u32 n_configs) {
+  hg_fourvec p[N_PARTICLES];
+  hg_load_event(momenta, n_events, event, p);
+  const hg_process_params pp = hg_load_params(params);
+  REAL sum = (REAL)0;
+  for (hg_u32 k = 0; k < n_configs; ++k) sum += hg_process_config(p, first + k, pp);
+  return sum;
+}
+
 /* |M|^2 summed over helicities and colours, times me_factor = 1/IDEN (initial spins and colours,
  * identical final-state particles: MadGraph's normalisation). */
 __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
@@ -27,13 +39,8 @@ __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u
                                __global REAL *restrict me) {
   const size_t event = get_global_id(0);
   if (event >= n_events) return;
-  hg_fourvec p[N_PARTICLES];
-  hg_load_event(momenta, n_events, event, p);
-  const hg_process_params pp = hg_load_params(params);
-  REAL sum = (REAL)0;
-  for (hg_u32 config = 0; config < HG_PROCESS_CONFIGS; ++config)
-    sum += hg_process_config(p, config, pp);
-  me[event] = sum * me_factor;
+  me[event] = hg_process_configs(momenta, n_events, event, params, 0, HG_PROCESS_CONFIGS) *
+               me_factor;
 }
 
 /* The same for the helicity configuration helicity[event] (bit i: particle i has helicity +1). */
@@ -43,7 +50,5 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
                                  __global REAL *restrict me) {
   const size_t event = get_global_id(0);
   if (event >= n_events) return;
-  hg_fourvec p[N_PARTICLES];
-  hg_load_event(momenta, n_events, event, p);
-  me[event] = hg_process_config(p, helicity[event], hg_load_params(params)) * me_factor;
+  me[event] = hg_process_configs(momenta, n_events, event, params, helicity[event], 1) * me_factor;
 }

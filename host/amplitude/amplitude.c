@@ -12,6 +12,7 @@
 #include "diagrams_codegen.h"
 #include "kernel_names.h"
 #include "layout.h"
+#include "process/model.h"
 #include "process/process_spec.h"
 #include "recursive_shared.h"
 
@@ -53,6 +54,16 @@ hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, c
     p->engine = HEGETCL_ENGINE_DIAGRAMS;
   }
   return HEGETCL_OK;
+}
+
+double hegetcl_process_mass(const hegetcl_process *p, unsigned i) {
+  hg_process_spec spec;
+  char error[8];
+  if (p->text == NULL || hg_process_parse(p->text, &spec, error, sizeof error) != 0 ||
+      i >= (unsigned)spec.n)
+    return 0;
+  const hg_particle *particle = hg_model_particle(hg_species_particle(spec.species[i]));
+  return particle->mass == HG_PARAM_TOP_MASS ? p->top_mass : 0;
 }
 
 unsigned hegetcl_process_particles(const hegetcl_process *p) {

@@ -26,15 +26,19 @@ typedef struct {
   double alpha, charge;
   double tolerance; /* < 0: the precision's default */
   double momentum_tolerance;
+  const char *process; /* NULL: q q~ > n photons, n from the file */
+  double alpha_s, top_mass, top_width;
+  hegetcl_width_scheme width_scheme;
 } me_options;
 
 int hg_cli_me_usage(FILE *out) {
   fprintf(out,
           "usage: hegetcl me [OPTIONS] FILE...\n"
           "\n"
-          "Evaluates u ubar -> n photons |M|^2 at the points of MadGraph reference files\n"
-          "(../shared/refs/mg5 format: 'POINT i sqrt_s', n+2 lines 'E px py pz', 'ME value')\n"
-          "with every engine (or one) and compares each value with the file's.\n"
+          "Evaluates |M|^2 at the points of MadGraph reference files (../shared/refs/mg5\n"
+          "format: 'POINT i sqrt_s', a line 'E px py pz' per particle, 'ME value') with every\n"
+          "engine (or one) and compares each value with the file's: u ubar -> n photons, or\n"
+          "the process --process names (e.g. \"g g > t t~ g g\", diagrams engine).\n"
           "\n"
           "Exit status: 0 when every value is finite and within --tolerance of the reference\n"
           "and every point's momenta are physical; 1 when a value differs by more, is NaN or\n"
@@ -48,6 +52,13 @@ int hg_cli_me_usage(FILE *out) {
           "  --engine E               permutation, unrolled, diagrams, recursive or all (default)\n"
           "  --alpha A                fine-structure constant (default 1/132.507)\n"
           "  --charge Q               quark charge in units of e (default 2/3)\n"
+          "  --process P              the process, as MadGraph users write it: \"g g > t t~ g\"\n"
+          "                           (README, Processes); its particles in the file's order\n"
+          "  --alpha-s A              strong coupling, fixed (default 0.118)\n"
+          "  --top-mass M, --top-width W  GeV (default 173, 1.4915)\n"
+          "  --width-scheme S         resonant (default: widths only in s-channel propagators\n"
+          "                           that can resonate; gauge invariant) or all (MadGraph's\n"
+          "                           standalone output: every propagator of the particle)\n"
           "  --tolerance X            largest relative difference |value/reference - 1| allowed\n"
           "                           (default %g in double, %g in float)\n"
           "  --momentum-tolerance X   relative tolerance of the momentum checks: |E^2 - p^2| <=\n"
@@ -113,6 +124,33 @@ static int parse_options(int argc, char **argv, me_options *o, int *first_file) 
       rc = parse_number(arg, value, 0, &o->alpha);
     } else if (strcmp(arg, "--charge") == 0) {
       rc = parse_number(arg, value, 0, &o->charge);
+    } else if (strcmp(arg, "--process") == 0) {
+      hegetcl_process check;
+      char message[1024];
+      if (hegetcl_process_from_text(&check, value, message, sizeof message) != HEGETCL_OK) {
+        fprintf(stderr, "hegetcl: error: --process: %s\n", message);
+        return 2;
+      }
+      o->process = value;
+    } else if (strcmp(arg, "--alpha-s") == 0) {
+      rc = parse_number(arg, value, 1, &o->alpha_s);
+    } else if (strcmp(arg, "--top-mass") == 0) {
+      rc = parse_number(arg, value, 1, &o->top_mass);
+    } else if (strcmp(arg, "--top-width") == 0) {
+      rc = parse_number(arg, value, 0, &o->top_width);
+      if (rc == 0 && !(o->top_width >= 0)) {
+        fprintf(stderr, "hegetcl: error: --top-width %s: must be >= 0 (GeV)\n", value);
+        rc = 2;
+      }
+    } else if (strcmp(arg, "--width-scheme") == 0) {
+      if (strcmp(value, "resonant") == 0) {
+        o->width_scheme = HEGETCL_WIDTH_RESONANT;
+      } else if (strcmp(value, "all") == 0) {
+        o->width_scheme = HEGETCL_WIDTH_ALL;
+      } else {
+        fprintf(stderr, "hegetcl: error: --width-scheme %s: use resonant or all\n", value);
+        rc = 2;
+      }
     } else if (strcmp(arg, "--tolerance") == 0) {
       rc = parse_number(arg, value, 1, &o->tolerance);
     } else if (strcmp(arg, "--momentum-tolerance") == 0) {
@@ -143,11 +181,12 @@ static int parse_options(int argc, char **argv, me_options *o, int *first_file) 
 }
 
 /* Every point's momenta physical? Names each point that is not; the number of such points. */
-static size_t check_momenta(const hg_mg5_points *points, const char *path, double tolerance) {
+static size_t check_momenta(const hg_mg5_points *points, const char *path, const double *masses,
+                            double tolerance) {
   size_t bad = 0;
   for (size_t e = 0; e < points->n_points; ++e) {
     char message[512];
-    if (hg_mg5_points_check_momenta(points, e, tolerance, message, sizeof message) != 0) {
+    if (hg_mg5_points_check_momenta(points, e, masses, tolerance, message, sizeof message) != 0) {
       fprintf(stderr, "hegetcl: error: %s: %s\n", path, message);
       ++bad;
     }
@@ -157,7 +196,7 @@ static size_t check_momenta(const hg_mg5_points *points, const char *path, doubl
 
 /* One engine's values against the reference: the per-point lines and the summary line; the
  * number of points outside the tolerance or not finite. */
-static size_t compare(const me_options *o, const hegetcl_process *process,
+static size_t compare(const me_options *o, const hegetcl_process *process, const char *label,
                       const hg_mg5_points *points, const double *me) {
   double worst = 0;
   size_t worst_point = 0, nonfinite = 0, outside = 0;
@@ -174,12 +213,12 @@ static size_t compare(const me_options *o, const hegetcl_process *process,
       worst = rel;
       worst_point = e + 1;
     }
-    printf("n=%u %-11s %-6s point %zu  |M|^2 %.16e  MadGraph %.16e  rel.diff %.1e%s\n",
-           points->n_photons, engine, precision, e + 1, me[e], ref, rel,
+    printf("%s %-11s %-6s point %zu  |M|^2 %.16e  MadGraph %.16e  rel.diff %.1e%s\n", label,
+           engine, precision, e + 1, me[e], ref, rel,
            !finite ? "  [NOT FINITE]" : rel <= o->tolerance ? "" : "  [ABOVE TOLERANCE]");
   }
-  printf("n=%u %-11s %-6s largest relative difference to MadGraph: %.2e", points->n_photons,
-         engine, precision, worst);
+  printf("%s %-11s %-6s largest relative difference to MadGraph: %.2e", label, engine,
+         precision, worst);
   if (worst_point > 0) printf(" (point %zu)", worst_point);
   printf(" over %zu points, %zu not finite; tolerance %.1e: %s\n", points->n_points, nonfinite,
          o->tolerance,
@@ -187,9 +226,9 @@ static size_t compare(const me_options *o, const hegetcl_process *process,
                       : "FAILED");
   if (outside > 0)
     fprintf(stderr,
-            "hegetcl: error: n=%u %s %s: %zu of %zu values %s the reference by more than the "
+            "hegetcl: error: %s %s %s: %zu of %zu values %s the reference by more than the "
             "tolerance %.1e%s\n",
-            points->n_photons, engine, precision, outside, points->n_points,
+            label, engine, precision, outside, points->n_points,
             nonfinite == outside ? "are not finite, unlike" : "differ from", o->tolerance,
             nonfinite > 0 && nonfinite < outside ? " or are not finite" : "");
   return outside;
@@ -201,20 +240,49 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
   char message[1024];
   hegetcl_status status = hg_mg5_points_read(path, &points, message, sizeof message);
   if (status != HEGETCL_OK) return fail("reading reference points", status, message);
-  int rc = check_momenta(&points, path, o->momentum_tolerance) > 0;
   double *me = malloc(points.n_points * sizeof *me);
   if (me == NULL) {
     hg_mg5_points_free(&points);
     return fail("evaluating", HEGETCL_ERR_NO_MEMORY, "no memory");
   }
+  char label[200];
+  hegetcl_process given;
+  if (o->process != NULL) {
+    hegetcl_process_from_text(&given, o->process, message, sizeof message);
+    snprintf(label, sizeof label, "%s:", o->process);
+    if (hegetcl_process_particles(&given) != points.n_particles) {
+      fprintf(stderr,
+              "hegetcl: error: %s holds points of %u particles, but --process \"%s\" has %u: "
+              "give the process of the file (its header names it)\n",
+              path, points.n_particles, o->process, hegetcl_process_particles(&given));
+      free(me);
+      hg_mg5_points_free(&points);
+      return 1;
+    }
+  } else {
+    hegetcl_process_defaults(&given, points.n_photons);
+    snprintf(label, sizeof label, "n=%u", points.n_photons);
+  }
+  double masses[32] = {0};
+  given.top_mass = o->top_mass;
+  for (unsigned i = 0; i < points.n_particles && i < 32; ++i)
+    masses[i] = hegetcl_process_mass(&given, i);
+  int rc = check_momenta(&points, path, masses, o->momentum_tolerance) > 0;
+  /* a process other than the photon family has the diagrams engine only: "all" means that one
+   * (hegetcl_process_from_text chose it) */
+  const int general = o->process != NULL && given.engine == HEGETCL_ENGINE_DIAGRAMS;
   for (int engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     if (!o->all_engines && engine != (int)o->engine) continue;
-    hegetcl_process process;
-    hegetcl_process_defaults(&process, points.n_photons);
+    if (o->all_engines && general && engine != HEGETCL_ENGINE_DIAGRAMS) continue;
+    hegetcl_process process = given;
     process.engine = (hegetcl_engine)engine;
     process.precision = o->precision;
     process.alpha = o->alpha;
-    process.quark_charge = o->charge;
+    if (o->process == NULL) process.quark_charge = o->charge;
+    process.alpha_s = o->alpha_s;
+    process.top_mass = o->top_mass;
+    process.top_width = o->top_width;
+    process.width_scheme = o->width_scheme;
     hegetcl_amplitude *amp = NULL;
     status = hegetcl_amplitude_create(ctx, &process, &amp);
     if (status == HEGETCL_OK)
@@ -224,10 +292,10 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
       rc = 1;
       /* the values were read back: the comparison counts those that are not finite */
       if (status == HEGETCL_ERR_NONFINITE) {
-        compare(o, &process, &points, me);
+        compare(o, &process, label, &points, me);
         status = HEGETCL_OK; /* the next engine is still worth asking */
       }
-    } else if (compare(o, &process, &points, me) > 0) {
+    } else if (compare(o, &process, label, &points, me) > 0) {
       rc = 1;
     }
     hegetcl_amplitude_destroy(amp);
@@ -240,7 +308,8 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
 
 int hg_cli_me(int argc, char **argv) {
   me_options o = {NULL, 1, HEGETCL_ENGINE_RECURSIVE, HEGETCL_PRECISION_DOUBLE, 1.0 / 132.507,
-                  2.0 / 3.0, -1, HG_ME_MOMENTUM_TOLERANCE};
+                  2.0 / 3.0, -1, HG_ME_MOMENTUM_TOLERANCE, NULL, 0.118, 173.0, 1.4915,
+                  HEGETCL_WIDTH_RESONANT};
   int first_file = 0;
   const int parsed = parse_options(argc, argv, &o, &first_file);
   if (parsed != 0) return parsed < 0 ? 0 : parsed;

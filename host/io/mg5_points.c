@@ -187,8 +187,8 @@ hegetcl_status hg_mg5_points_read(const char *path, hg_mg5_points *out, char *me
   return status;
 }
 
-int hg_mg5_points_check_momenta(const hg_mg5_points *points, size_t point, double tolerance,
-                                char *message, size_t message_size) {
+int hg_mg5_points_check_momenta(const hg_mg5_points *points, size_t point, const double *masses,
+                                double tolerance, char *message, size_t message_size) {
   const int n = (int)points->n_photons + 2;
   const size_t count = points->n_points;
   double p[HG_MG5_MAX_PARTICLES][4], total[4] = {0, 0, 0, 0}, scale = 0;
@@ -197,18 +197,19 @@ int hg_mg5_points_check_momenta(const hg_mg5_points *points, size_t point, doubl
   for (int i = 0; i < n; ++i) {
     if (!(p[i][0] > 0)) {
       snprintf(message, message_size,
-               "point %zu, particle %d: energy %.17g is not positive (every particle is massless "
-               "and physical: E > 0)",
+               "point %zu, particle %d: energy %.17g is not positive (a physical particle has "
+               "E > 0)",
                point + 1, i + 1, p[i][0]);
       return -1;
     }
     const double e2 = p[i][0] * p[i][0];
     const double p2 = p[i][1] * p[i][1] + p[i][2] * p[i][2] + p[i][3] * p[i][3];
-    if (fabs(e2 - p2) > tolerance * e2) {
+    const double m = masses != NULL ? masses[i] : 0;
+    if (fabs(e2 - p2 - m * m) > tolerance * e2) {
       snprintf(message, message_size,
-               "point %zu, particle %d: off the mass shell: E^2 - |p|^2 = %.3e, %.2e of E^2 "
-               "(massless within a relative %.1e expected)",
-               point + 1, i + 1, e2 - p2, fabs(e2 - p2) / e2, tolerance);
+               "point %zu, particle %d: off the mass shell: E^2 - |p|^2 = %.6g GeV^2 where the "
+               "mass %g GeV gives %.6g (within a relative %.1e of E^2 expected)",
+               point + 1, i + 1, e2 - p2, m, m * m, tolerance);
       return -1;
     }
     for (int c = 0; c < 4; ++c) total[c] += i < 2 ? p[i][c] : -p[i][c];

@@ -32,11 +32,12 @@ hegetcl_status hg_mg5_points_read(const char *path, hg_mg5_points *out, char *me
 hegetcl_status hg_mg5_points_parse(FILE *file, const char *name, hg_mg5_points *out,
                                    char *message, size_t message_size);
 
-/* Checks point (0-based) of points: every energy > 0, every particle massless to a relative
- * tolerance (|E^2 - |p|^2| <= tolerance E^2), incoming minus outgoing four-momentum zero to
- * tolerance times sqrt(s). 0, or -1 with "point K, ...: problem" in message. */
-int hg_mg5_points_check_momenta(const hg_mg5_points *points, size_t point, double tolerance,
-                                char *message, size_t message_size);
+/* Checks point (0-based) of points: every energy > 0, every particle on its mass shell to a
+ * relative tolerance (|E^2 - |p|^2 - m^2| <= tolerance E^2; masses[i] in GeV, NULL: all
+ * massless), incoming minus outgoing four-momentum zero to tolerance times sqrt(s). 0, or -1
+ * with "point K, ...: problem" in message. */
+int hg_mg5_points_check_momenta(const hg_mg5_points *points, size_t point, const double *masses,
+                                double tolerance, char *message, size_t message_size);
 void hg_mg5_points_free(hg_mg5_points *points);
 
 /* Copies point e's momenta (E, px, py, pz) into p[0 .. n_particles), as closed forms take them. */

@@ -64,6 +64,10 @@ hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, c
 /* The number of external particles of a process (n + 2 for the photon family). */
 unsigned hegetcl_process_particles(const hegetcl_process *p);
 
+/* The mass in GeV of external particle i of a process (top_mass for a top, 0 for the others and
+ * for i out of range). */
+double hegetcl_process_mass(const hegetcl_process *p, unsigned i);
+
 /* Engine and precision names ("permutation", ..., "double", "float") and their inverses
  * (HEGETCL_ERR_INPUT for an unknown name). */
 const char *hegetcl_engine_name(hegetcl_engine engine);

@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           broken("accepted a momentum that is not finite");
     char why[512];
     why[0] = '\0';
-    if (hg_mg5_points_check_momenta(&points, e, 1e-9, why, sizeof why) != 0 && why[0] == '\0')
+    if (hg_mg5_points_check_momenta(&points, e, NULL, 1e-9, why, sizeof why) != 0 && why[0] == '\0')
       broken("a momentum check failed without a message");
   }
   hg_mg5_points_free(&points);
