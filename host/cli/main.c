@@ -15,6 +15,8 @@ static int usage(FILE *out) {
   fprintf(out,
           "usage: hegetcl COMMAND [OPTIONS]\n"
           "\n"
+          "       hegetcl --version\n"
+          "\n"
           "commands:\n"
           "  devices                  list the OpenCL platforms and devices\n"
           "  me FILE...               evaluate u ubar -> n photons |M|^2 at the points of\n"
@@ -209,6 +211,10 @@ static int cmd_me(int argc, char **argv) {
 int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return usage(stdout);
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("hegetcl %s\n", hegetcl_version());
+    return 0;
+  }
   if (strcmp(argv[1], "devices") == 0) return cmd_devices();
   if (strcmp(argv[1], "me") == 0) return cmd_me(argc - 2, argv + 2);
   if (strcmp(argv[1], "diagrams") == 0 && argc == 3) return cmd_diagrams(argv[2]);
