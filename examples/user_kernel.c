@@ -48,8 +48,8 @@ int main(int argc, char **argv) {
   hegetcl_status status = hegetcl_context_create(NULL, &ctx);
   cl_program program = NULL;
   if (status == HEGETCL_OK)
-    status = hegetcl_user_program_build(ctx, source, argv[1], HEGETCL_PRECISION_DOUBLE, NULL,
-                                        &program);
+    status =
+        hegetcl_user_program_build(ctx, source, argv[1], HEGETCL_PRECISION_DOUBLE, NULL, &program);
   free(source);
   if (status != HEGETCL_OK) {
     fprintf(stderr, "user_kernel: %s (%s)\n", hegetcl_last_error(ctx), hegetcl_status_name(status));
@@ -67,15 +67,16 @@ int main(int argc, char **argv) {
   const double coupling = sqrt(4 * pi * alpha) * charge;
   for (int e = 0; e < N_EVENTS; ++e) {
     const double theta = 0.1 + (pi - 0.2) * e / (N_EVENTS - 1), phi = 0.3;
-    const double p[4][4] = {
-        {energy, 0, 0, energy},
-        {energy, 0, 0, -energy},
-        {energy, energy * sin(theta) * cos(phi), energy * sin(theta) * sin(phi), energy * cos(theta)},
-        {energy, -energy * sin(theta) * cos(phi), -energy * sin(theta) * sin(phi),
-         -energy * cos(theta)}};
+    const double p[4][4] = {{energy, 0, 0, energy},
+                            {energy, 0, 0, -energy},
+                            {energy, energy * sin(theta) * cos(phi), energy * sin(theta) * sin(phi),
+                             energy * cos(theta)},
+                            {energy, -energy * sin(theta) * cos(phi),
+                             -energy * sin(theta) * sin(phi), -energy * cos(theta)}};
     for (int i = 0; i < 4; ++i)
       for (int c = 0; c < 4; ++c) momenta[(c * 4 + i) * N_EVENTS + e] = p[i][c];
-    const double t = -2 * energy * energy * (1 - cos(theta)), u = -2 * energy * energy * (1 + cos(theta));
+    const double t = -2 * energy * energy * (1 - cos(theta)),
+                 u = -2 * energy * energy * (1 + cos(theta));
     expected[e] = pow(coupling, 4) / 3 * (t / u + u / t);
   }
   cl_int err = CL_SUCCESS;

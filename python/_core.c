@@ -14,9 +14,9 @@
 static PyObject *core_error; /* _core.Error */
 
 static PyObject *raise_status(hegetcl_status status, const char *message) {
-  PyObject *args = Py_BuildValue("(iss)", (int)status, hegetcl_status_name(status),
-                                 message != NULL && message[0] ? message
-                                                               : hegetcl_status_meaning(status));
+  PyObject *args =
+      Py_BuildValue("(iss)", (int)status, hegetcl_status_name(status),
+                    message != NULL && message[0] ? message : hegetcl_status_meaning(status));
   if (args != NULL) {
     PyErr_SetObject(core_error, args);
     Py_DECREF(args);
@@ -40,12 +40,12 @@ static void amplitude_free(PyObject *capsule) {
 static PyObject *device_dict(const hegetcl_device_info *d) {
   return Py_BuildValue(
       "{s:I,s:I,s:s,s:s,s:s,s:s,s:s,s:s,s:O,s:O,s:I,s:K,s:K,s:K}", "platform_index",
-      d->platform_index, "device_index", d->device_index, "platform", d->platform, "name",
-      d->name, "vendor", d->vendor, "driver_version", d->driver_version, "device_version",
-      d->device_version, "opencl_c_version", d->opencl_c_version, "is_gpu",
-      d->is_gpu ? Py_True : Py_False, "has_fp64", d->has_fp64 ? Py_True : Py_False,
-      "compute_units", d->compute_units, "global_memory_bytes", d->global_memory_bytes,
-      "local_memory_bytes", d->local_memory_bytes, "max_buffer_bytes", d->max_buffer_bytes);
+      d->platform_index, "device_index", d->device_index, "platform", d->platform, "name", d->name,
+      "vendor", d->vendor, "driver_version", d->driver_version, "device_version", d->device_version,
+      "opencl_c_version", d->opencl_c_version, "is_gpu", d->is_gpu ? Py_True : Py_False, "has_fp64",
+      d->has_fp64 ? Py_True : Py_False, "compute_units", d->compute_units, "global_memory_bytes",
+      d->global_memory_bytes, "local_memory_bytes", d->local_memory_bytes, "max_buffer_bytes",
+      d->max_buffer_bytes);
 }
 
 static PyObject *py_devices(PyObject *self, PyObject *unused) {
@@ -55,8 +55,10 @@ static PyObject *py_devices(PyObject *self, PyObject *unused) {
   size_t count = 0;
   char message[1024] = "";
   hegetcl_status status;
-  Py_BEGIN_ALLOW_THREADS status = hegetcl_device_list(infos, 64, &count, message, sizeof message);
-  Py_END_ALLOW_THREADS if (status != HEGETCL_OK) return raise_status(status, message);
+  PyThreadState *saved = PyEval_SaveThread(); /* other Python threads run meanwhile */
+  status = hegetcl_device_list(infos, 64, &count, message, sizeof message);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) return raise_status(status, message);
   PyObject *list = PyList_New(0);
   for (size_t i = 0; list != NULL && i < count && i < 64; ++i) {
     PyObject *d = device_dict(&infos[i]);
@@ -72,8 +74,10 @@ static PyObject *py_context(PyObject *self, PyObject *args) {
   if (!PyArg_ParseTuple(args, "z", &spec)) return NULL;
   hegetcl_context *ctx = NULL;
   hegetcl_status status;
-  Py_BEGIN_ALLOW_THREADS status = hegetcl_context_create(spec, &ctx);
-  Py_END_ALLOW_THREADS if (status != HEGETCL_OK) {
+  PyThreadState *saved = PyEval_SaveThread();
+  status = hegetcl_context_create(spec, &ctx);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) {
     raise_status(status, hegetcl_last_error(ctx));
     hegetcl_context_destroy(ctx);
     return NULL;
@@ -101,8 +105,8 @@ static PyObject *py_amplitude(PyObject *self, PyObject *args) {
   unsigned n_photons;
   const char *engine_name, *precision_name;
   double alpha, charge;
-  if (!PyArg_ParseTuple(args, "OIssdd", &capsule, &n_photons, &engine_name, &precision_name,
-                        &alpha, &charge))
+  if (!PyArg_ParseTuple(args, "OIssdd", &capsule, &n_photons, &engine_name, &precision_name, &alpha,
+                        &charge))
     return NULL;
   hegetcl_context *ctx = PyCapsule_GetPointer(capsule, context_name);
   if (ctx == NULL) return NULL;
@@ -117,9 +121,10 @@ static PyObject *py_amplitude(PyObject *self, PyObject *args) {
   process.quark_charge = charge;
   hegetcl_amplitude *amp = NULL;
   hegetcl_status status;
-  Py_BEGIN_ALLOW_THREADS status = hegetcl_amplitude_create(ctx, &process, &amp);
-  Py_END_ALLOW_THREADS if (status != HEGETCL_OK) return raise_status(status,
-                                                                     hegetcl_last_error(ctx));
+  PyThreadState *saved = PyEval_SaveThread();
+  status = hegetcl_amplitude_create(ctx, &process, &amp);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) return raise_status(status, hegetcl_last_error(ctx));
   PyObject *out = PyCapsule_New(amp, amplitude_name, amplitude_free);
   if (out == NULL) {
     hegetcl_amplitude_destroy(amp);
@@ -135,8 +140,7 @@ static PyObject *py_amplitude(PyObject *self, PyObject *args) {
 static PyObject *py_evaluate(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *capsule, *momenta_obj, *helicity_obj, *me_obj;
-  if (!PyArg_ParseTuple(args, "OOOO", &capsule, &momenta_obj, &helicity_obj, &me_obj))
-    return NULL;
+  if (!PyArg_ParseTuple(args, "OOOO", &capsule, &momenta_obj, &helicity_obj, &me_obj)) return NULL;
   hegetcl_amplitude *amp = PyCapsule_GetPointer(capsule, amplitude_name);
   PyObject *ctx_capsule = (PyObject *)PyCapsule_GetContext(capsule);
   if (amp == NULL || ctx_capsule == NULL) return NULL;
@@ -156,9 +160,11 @@ static PyObject *py_evaluate(PyObject *self, PyObject *args) {
     goto done;
   }
   hegetcl_status status;
-  Py_BEGIN_ALLOW_THREADS status = hegetcl_amplitude_evaluate_events(
-      amp, n_events, momenta.buf, with_helicity ? helicity.buf : NULL, me.buf);
-  Py_END_ALLOW_THREADS if (status != HEGETCL_OK) {
+  PyThreadState *saved = PyEval_SaveThread();
+  status = hegetcl_amplitude_evaluate_events(amp, n_events, momenta.buf,
+                                             with_helicity ? helicity.buf : NULL, me.buf);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) {
     raise_status(status, hegetcl_last_error(ctx));
     goto done;
   }
@@ -175,9 +181,9 @@ static PyObject *result_dict(const hegetcl_xsec_result *r) {
   PyObject *channels = PyList_New(0);
   for (unsigned i = 0; channels != NULL && i < r->n_channels; ++i) {
     const hegetcl_xsec_channel *c = &r->channels[i];
-    PyObject *d = Py_BuildValue("{s:s,s:(ii),s:d,s:d,s:d}", "name", c->name, "pid", c->pid[0],
-                                c->pid[1], "charge", c->charge, "sigma_fb", c->sigma_fb,
-                                "error_fb", c->error_fb);
+    PyObject *d =
+        Py_BuildValue("{s:s,s:(ii),s:d,s:d,s:d}", "name", c->name, "pid", c->pid[0], c->pid[1],
+                      "charge", c->charge, "sigma_fb", c->sigma_fb, "error_fb", c->error_fb);
     if (d == NULL || PyList_Append(channels, d) != 0) Py_CLEAR(channels);
     Py_XDECREF(d);
   }
@@ -221,17 +227,20 @@ static PyObject *py_xsec(PyObject *self, PyObject *args) {
     ctx = PyCapsule_GetPointer(capsule, context_name);
     if (ctx == NULL) goto done;
   } else {
-    Py_BEGIN_ALLOW_THREADS status = hegetcl_context_create(card->device, &own);
-    Py_END_ALLOW_THREADS ctx = own;
+    PyThreadState *saved = PyEval_SaveThread();
+    status = hegetcl_context_create(card->device, &own);
+    PyEval_RestoreThread(saved);
+    ctx = own;
     if (status != HEGETCL_OK) {
       raise_status(status, hegetcl_last_error(own));
       goto done;
     }
   }
-  Py_BEGIN_ALLOW_THREADS status =
-      card->lhe[0] != '\0' ? hegetcl_xsec_write_lhe(ctx, &card->config, card->lhe, r)
-                           : hegetcl_xsec_run(ctx, &card->config, NULL, NULL, r);
-  Py_END_ALLOW_THREADS if (status != HEGETCL_OK) {
+  PyThreadState *saved = PyEval_SaveThread();
+  status = card->lhe[0] != '\0' ? hegetcl_xsec_write_lhe(ctx, &card->config, card->lhe, r)
+                                : hegetcl_xsec_run(ctx, &card->config, NULL, NULL, r);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) {
     raise_status(status, hegetcl_last_error(ctx));
     goto done;
   }
@@ -263,8 +272,8 @@ static PyMethodDef methods[] = {
     {"version", py_version, METH_NOARGS, "The C library's version."},
     {NULL, NULL, 0, NULL}};
 
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_core", NULL, -1, methods,
-                                    NULL, NULL, NULL, NULL};
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", NULL, -1, methods, NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__core(void) {
   PyObject *m = PyModule_Create(&module);
