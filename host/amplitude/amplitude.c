@@ -496,14 +496,39 @@ hegetcl_status hg_amplitude_set_common_args(hegetcl_amplitude *amp, cl_kernel ke
   return hg_cl_check(amp->ctx, err, "clSetKernelArg", "setting the amplitude kernel's arguments");
 }
 
+/* Converts event-major momenta (momenta[(e * n_particles + i) * 4 + c]) into the staging copy's
+ * structure of arrays, in the program's precision. */
+static void stage_events_major(hegetcl_amplitude *amp, size_t n_events, const double *momenta) {
+  const size_t n_particles = amp->n_particles;
+  const int is_double = hg_amplitude_real_size(amp) == sizeof(double);
+  for (size_t e = 0; e < n_events; ++e)
+    for (size_t i = 0; i < n_particles; ++i)
+      for (size_t c = 0; c < 4; ++c) {
+        const double v = momenta[(e * n_particles + i) * 4 + c];
+        const size_t at = (c * n_particles + i) * n_events + e;
+        if (is_double)
+          ((double *)amp->staging)[at] = v;
+        else
+          ((float *)amp->staging)[at] = (float)v;
+      }
+}
+
 hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
                                    const uint32_t *helicity) {
+  return hg_amplitude_upload_layout(amp, n_events, momenta, 0, helicity);
+}
+
+hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_events,
+                                          const double *momenta, int events_major,
+                                          const uint32_t *helicity) {
   hegetcl_status status = hg_amplitude_reserve(amp, n_events);
   if (status == HEGETCL_OK) status = ensure_staging(amp);
   if (status != HEGETCL_OK) return status;
   const size_t count = 4 * (size_t)amp->n_particles * n_events;
   const size_t real = hg_amplitude_real_size(amp);
-  if (real == sizeof(double))
+  if (events_major)
+    stage_events_major(amp, n_events, momenta);
+  else if (real == sizeof(double))
     memcpy(amp->staging, momenta, count * sizeof(double));
   else
     for (size_t i = 0; i < count; ++i) ((float *)amp->staging)[i] = (float)momenta[i];
@@ -709,20 +734,99 @@ hegetcl_status hegetcl_amplitude_evaluate(hegetcl_amplitude *amp, size_t n_event
   return status;
 }
 
+static hegetcl_status check_helicities(hegetcl_amplitude *amp, size_t n_events,
+                                       const uint32_t *helicity) {
+  const uint32_t limit = 1u << amp->n_particles;
+  for (size_t e = 0; e < n_events; ++e)
+    if (helicity[e] >= limit)
+      return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,
+                     "helicity[%zu] = %u: configurations of %s lie in 0..%u", e, helicity[e],
+                     amp->general ? amp->process_text : "these photons", limit - 1);
+  return HEGETCL_OK;
+}
+
 hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_t n_events,
                                                    const double *momenta,
                                                    const uint32_t *helicity, double *me) {
   hegetcl_status status = check_batch(amp, n_events, momenta, me);
   if (status != HEGETCL_OK) return status;
   if (helicity == NULL) return hg_fail(amp->ctx, HEGETCL_ERR_INPUT, "helicity must not be NULL");
-  const uint32_t limit = 1u << amp->n_particles;
-  for (size_t e = 0; e < n_events; ++e)
-    if (helicity[e] >= limit)
-      return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,
-                     "helicity[%zu] = %u: configurations of %s lie in 0..%u", e, helicity[e],
-                     amp->process_text, limit - 1);
-  status = hg_amplitude_upload(amp, n_events, momenta, helicity);
+  status = check_helicities(amp, n_events, helicity);
+  if (status == HEGETCL_OK) status = hg_amplitude_upload(amp, n_events, momenta, helicity);
   if (status == HEGETCL_OK) status = hg_amplitude_run(amp, n_events, 1, NULL);
   if (status == HEGETCL_OK) status = hg_amplitude_read(amp, n_events, me);
+  return status;
+}
+
+hegetcl_status hegetcl_amplitude_evaluate_events(hegetcl_amplitude *amp, size_t n_events,
+                                                 const double *momenta, const uint32_t *helicity,
+                                                 double *me) {
+  hegetcl_status status = check_batch(amp, n_events, momenta, me);
+  if (status == HEGETCL_OK && helicity != NULL)
+    status = check_helicities(amp, n_events, helicity);
+  if (status == HEGETCL_OK)
+    status = hg_amplitude_upload_layout(amp, n_events, momenta, 1, helicity);
+  if (status == HEGETCL_OK) status = hg_amplitude_run(amp, n_events, helicity != NULL, NULL);
+  if (status == HEGETCL_OK) status = hg_amplitude_read(amp, n_events, me);
+  return status;
+}
+
+/* HEGETCL_OK when buffer belongs to the amplitude's OpenCL context and holds at least bytes. */
+static hegetcl_status check_user_buffer(hegetcl_amplitude *amp, cl_mem buffer, const char *what,
+                                        size_t bytes) {
+  hegetcl_context *ctx = amp->ctx;
+  cl_context owner = NULL;
+  size_t size = 0;
+  hegetcl_status status = hg_cl_check(
+      ctx, clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL),
+      "clGetMemObjectInfo", "asking the OpenCL context of the %s buffer", what);
+  if (status == HEGETCL_OK)
+    status = hg_cl_check(ctx, clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL),
+                         "clGetMemObjectInfo", "asking the size of the %s buffer", what);
+  if (status != HEGETCL_OK) return status;
+  if (owner != ctx->context)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "the %s buffer belongs to another OpenCL context: create it in the one "
+                   "hegetcl_context_opencl gives",
+                   what);
+  if (size < bytes)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "the %s buffer holds %zu bytes; %s needs %zu (n_events in the program's "
+                   "precision, %s)",
+                   what, size, what, bytes, hegetcl_precision_name(amp->process.precision));
+  return HEGETCL_OK;
+}
+
+hegetcl_status hegetcl_amplitude_evaluate_buffers(hegetcl_amplitude *amp, size_t n_events,
+                                                  cl_mem momenta, cl_mem helicity, cl_mem me) {
+  if (amp == NULL) return HEGETCL_ERR_INPUT;
+  hegetcl_context *ctx = amp->ctx;
+  if (n_events == 0 || n_events > 0xffffffffu)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "n_events = %zu: a batch holds 1 to 4294967295 events",
+                   n_events);
+  if (momenta == NULL || me == NULL)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "the momenta and me buffers must not be NULL");
+  if (amp->n_parts > 0)
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "the diagram engine for n = %u runs in parts through buffers of its own: use "
+                   "the recursive engine (the default) on caller buffers, or "
+                   "hegetcl_amplitude_evaluate",
+                   amp->process.n_photons);
+  const size_t real = hg_amplitude_real_size(amp);
+  hegetcl_status status =
+      check_user_buffer(amp, momenta, "momenta", 4 * (size_t)amp->n_particles * n_events * real);
+  if (status == HEGETCL_OK) status = check_user_buffer(amp, me, "me", n_events * real);
+  if (status == HEGETCL_OK && helicity != NULL)
+    status = check_user_buffer(amp, helicity, "helicity", n_events * sizeof(cl_uint));
+  if (status != HEGETCL_OK) return status;
+  /* the kernels take the caller's buffers in place of the amplitude's own for this launch */
+  const cl_mem own_momenta = amp->momenta, own_helicities = amp->helicities, own_me = amp->me;
+  amp->momenta = momenta;
+  amp->helicities = helicity;
+  amp->me = me;
+  status = hg_amplitude_run(amp, n_events, helicity != NULL, NULL);
+  amp->momenta = own_momenta;
+  amp->helicities = own_helicities;
+  amp->me = own_me;
   return status;
 }

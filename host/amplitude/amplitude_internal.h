@@ -82,6 +82,11 @@ hegetcl_status hg_amplitude_set_common_args(hegetcl_amplitude *amp, cl_kernel ke
  * unless it is NULL (it is not checked here). */
 hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
                                    const uint32_t *helicity);
+/* The same with the layout chosen: events_major = 1 reads momenta[(e * (n + 2) + i) * 4 + c]
+ * (hegetcl_amplitude_evaluate_events), 0 the structure of arrays above. */
+hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_events,
+                                          const double *momenta, int events_major,
+                                          const uint32_t *helicity);
 
 /* Enqueues the amplitude's kernels over the n_events already uploaded, helicity-summed or, with
  * per_helicity, one configuration per event from the uploaded helicities, writing the device's

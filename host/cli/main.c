@@ -13,6 +13,8 @@ static int usage(FILE *out) {
   fprintf(out,
           "usage: hegetcl COMMAND [OPTIONS]\n"
           "\n"
+          "       hegetcl --version\n"
+          "\n"
           "commands:\n"
           "  devices                  list the OpenCL platforms and devices\n"
           "  me FILE...               evaluate u ubar -> n photons |M|^2 at the points of\n"
@@ -93,6 +95,10 @@ static int cmd_diagrams(const char *arg) {
 int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return usage(stdout);
+  if (strcmp(argv[1], "--version") == 0) {
+    printf("hegetcl %s\n", hegetcl_version());
+    return 0;
+  }
   if (strcmp(argv[1], "devices") == 0) {
     if (argc == 2) return cmd_devices();
     return devices_usage(argc == 3 && is_help(argv[2]) ? stdout : stderr);

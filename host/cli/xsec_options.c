@@ -2,6 +2,8 @@
 /* `hegetcl xsec`'s option table: parsing from flags and run cards, usage, and the card echo. */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -10,6 +12,34 @@
 #include "analysis/observables.h"
 #include "cli/xsec_options.h"
 #include "config/run_card.h"
+
+/* Where messages go: stderr (the command), or the calling thread's buffer
+ * (hg_xsec_options_parse_into, the library's hegetcl_run_card_read), which keeps the first. */
+static _Thread_local char *captured;
+static _Thread_local size_t captured_size;
+static _Thread_local int captured_any;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static void report(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (captured == NULL) {
+    vfprintf(stderr, fmt, ap);
+  } else if (!captured_any && captured_size > 0) {
+    static const char prefix[] = "hegetcl: error: ";
+    char text[HG_CLI_PATH + 1024];
+    vsnprintf(text, sizeof text, fmt, ap);
+    const char *start = strncmp(text, prefix, sizeof prefix - 1) == 0 ? text + sizeof prefix - 1
+                                                                       : text;
+    size_t n = strlen(start);
+    while (n > 0 && start[n - 1] == '\n') --n;
+    snprintf(captured, captured_size, "%.*s", (int)n, start);
+    captured_any = 1;
+  }
+  va_end(ap);
+}
 
 typedef enum {
   O_CARD, O_N, O_ORIENTATION, O_FLAVOURS, O_ENGINE, O_PRECISION, O_HELICITY, O_PHASE_SPACE,
@@ -129,7 +159,7 @@ typedef struct {
 } origin;
 
 static int bad(const origin *at, const char *value, const char *why) {
-  fprintf(stderr, "hegetcl: error: %s %s: %s\n", at->text, value, why);
+  report("hegetcl: error: %s %s: %s\n", at->text, value, why);
   return 0;
 }
 
@@ -434,7 +464,7 @@ static int apply_entries(hg_xsec_options *o, const hg_run_card *card, const char
     snprintf(at.text, sizeof at.text, "%s:%d:%d: %s", where, e->line, e->column, e->key);
     if (id < 0 || id == O_CARD || id == O_RESUME) {
       char maybe[96];
-      fprintf(stderr,
+      report(
               "hegetcl: error: %s:%d:%d: unknown key '%s'%s (the keys are the long options of "
               "`hegetcl xsec --help` without the dashes)\n",
               where, e->line, e->column, e->key,
@@ -454,7 +484,7 @@ static int apply_card(hg_xsec_options *o) {
   hg_run_card card;
   char message[2048];
   if (hg_run_card_read(o->card, &card, message, sizeof message) != 0) {
-    fprintf(stderr, "hegetcl: error: %s\n", message);
+    report("hegetcl: error: %s\n", message);
     return 2;
   }
   const int rc = apply_entries(o, &card, o->card);
@@ -467,7 +497,7 @@ static int apply_checkpoint(hg_xsec_options *o) {
   char message[2048];
   hegetcl_xsec_checkpoint_info *info = &o->resumed;
   if (hegetcl_xsec_checkpoint_read(o->resume, info, message, sizeof message) != HEGETCL_OK) {
-    fprintf(stderr, "hegetcl: error: --resume: %s\n", message);
+    report("hegetcl: error: --resume: %s\n", message);
     return 2;
   }
   o->resuming = 1;
@@ -476,14 +506,14 @@ static int apply_checkpoint(hg_xsec_options *o) {
     if (info->events_written > 0)
       snprintf(events, sizeof events, ", %llu unweighted events written",
                (unsigned long long)info->events_written);
-    fprintf(stderr,
+    report(
             "hegetcl: error: --resume %s: the run finished (sigma = %.6e +- %.2e fb after %u VEGAS "
             "iterations%s): there is nothing to resume\n",
             o->resume, info->sigma_fb, info->error_fb, info->iterations, events);
     return 2;
   }
   if (info->run_card[0] == '\0') {
-    fprintf(stderr,
+    report(
             "hegetcl: error: --resume %s: the checkpoint holds no run card: it was not written by "
             "`hegetcl xsec`\n",
             o->resume);
@@ -494,7 +524,7 @@ static int apply_checkpoint(hg_xsec_options *o) {
   snprintf(where, sizeof where, "%s (its run card)", o->resume);
   if (hg_run_card_parse(info->run_card, strlen(info->run_card), where, &card, message,
                         sizeof message) != 0) {
-    fprintf(stderr, "hegetcl: error: --resume: %s\n", message);
+    report("hegetcl: error: --resume: %s\n", message);
     return 2;
   }
   const int rc = apply_entries(o, &card, where);
@@ -518,7 +548,7 @@ static int check_resumed_card(const hg_xsec_options *o) {
   if (mine == NULL || theirs == NULL) {
     free(mine);
     free(theirs);
-    fprintf(stderr, "hegetcl: error: no memory for the run card\n");
+    report("hegetcl: error: no memory for the run card\n");
     return 2;
   }
   strcpy(theirs, o->resumed.run_card);
@@ -560,7 +590,7 @@ static int check_resumed_card(const hg_xsec_options *o) {
                      m);
           else
             snprintf(mine_text, sizeof mine_text, "this command gives no %s", key);
-          fprintf(stderr,
+          report(
                   "hegetcl: error: --resume %s: the checkpoint's run %s, %s: a resumed run keeps "
                   "the settings it started with (leave the flag out: --resume takes them all from "
                   "the checkpoint; only --device and --quiet may change)\n",
@@ -599,7 +629,7 @@ static int output_folder_ok(const char *flag, const char *path) {
   else if (access(folder, W_OK | X_OK) != 0)
     why = "cannot be written to; give another path";
   if (why == NULL) return 1;
-  fprintf(stderr, "hegetcl: error: %s %s: the folder %s %s\n", flag, path, folder, why);
+  report("hegetcl: error: %s %s: the folder %s %s\n", flag, path, folder, why);
   return 0;
 }
 
@@ -607,7 +637,7 @@ static int output_folder_ok(const char *flag, const char *path) {
 static int check_together(const hg_xsec_options *o) {
   const hegetcl_vegas_settings *v = &o->config.vegas;
   if (v->min_iterations > v->max_iterations) {
-    fprintf(stderr,
+    report(
             "hegetcl: error: min-iterations %u is above max-iterations %u: give "
             "--max-iterations %u or more, or fewer --min-iterations\n",
             v->min_iterations, v->max_iterations, v->min_iterations);
@@ -630,7 +660,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   const char *device = getenv("HEGETCL_DEVICE");
   if (device == NULL || device[0] == '\0') device = "auto";
   if (strlen(device) >= sizeof o->device) {
-    fprintf(stderr, "hegetcl: error: HEGETCL_DEVICE is %zu characters long: give at most %zu\n",
+    report("hegetcl: error: HEGETCL_DEVICE is %zu characters long: give at most %zu\n",
             strlen(device), sizeof o->device - 1);
     return 2;
   }
@@ -644,7 +674,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     }
     if (strcmp(argv[i], "--resume") == 0) {
       if (i + 1 >= argc) {
-        fprintf(stderr, "hegetcl: error: --resume needs a checkpoint file\n");
+        report("hegetcl: error: --resume needs a checkpoint file\n");
         return 2;
       }
       const origin at = {"--resume"};
@@ -653,7 +683,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   }
   for (int i = 0; i < argc && o->resume[0] != '\0'; ++i)
     if (strcmp(argv[i], "--card") == 0) {
-      fprintf(stderr, "hegetcl: error: --card with --resume: a resumed run's settings are those "
+      report("hegetcl: error: --card with --resume: a resumed run's settings are those "
                       "in its checkpoint (leave --card out)\n");
       return 2;
     }
@@ -664,7 +694,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   for (int i = 0; i < argc; ++i) {
     if (strcmp(argv[i], "--card") == 0) {
       if (i + 1 >= argc) {
-        fprintf(stderr, "hegetcl: error: --card needs a file\n");
+        report("hegetcl: error: --card needs a file\n");
         return 2;
       }
       const origin at = {"--card"};
@@ -679,7 +709,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     if (id < 0) {
       char maybe[96] = "";
       if (opt[0] == '-') suggestion(opt + (opt[1] == '-' ? 2 : 1), "--", maybe, sizeof maybe);
-      fprintf(stderr, "hegetcl: error: unknown option %s%s (hegetcl xsec --help lists them)\n",
+      report("hegetcl: error: unknown option %s%s (hegetcl xsec --help lists them)\n",
               opt, maybe);
       return 2;
     }
@@ -688,7 +718,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
       continue;
     }
     if (i + 1 >= argc) {
-      fprintf(stderr, "hegetcl: error: %s needs a value (hegetcl xsec --help lists options)\n",
+      report("hegetcl: error: %s needs a value (hegetcl xsec --help lists options)\n",
               opt);
       return 2;
     }
@@ -699,13 +729,13 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     if (!apply(o, (option_id)id, value, &at)) return 2;
   }
   if (!o->have_n) {
-    fprintf(stderr, "hegetcl: error: xsec needs --n N (or n: N in the run card), the number of "
+    report("hegetcl: error: xsec needs --n N (or n: N in the run card), the number of "
                     "photons (2..%d)\n",
             HEGETCL_MAX_XSEC_PHOTONS);
     return 2;
   }
   if ((o->config.unweighted_events > 0) != (o->lhe[0] != '\0')) {
-    fprintf(stderr, "hegetcl: error: %s: unweighted events are written to a Les Houches file; "
+    report("hegetcl: error: %s: unweighted events are written to a Les Houches file; "
                     "give both --unweighted-events N and --lhe FILE\n",
             o->lhe[0] ? "--lhe without --unweighted-events" : "--unweighted-events without --lhe");
     return 2;
@@ -804,4 +834,16 @@ char *hg_xsec_options_card_text(const hg_xsec_options *o) {
     return NULL;
   }
   return text;
+}
+
+int hg_xsec_options_parse_into(int argc, char **argv, hg_xsec_options *o, char *message,
+                               size_t message_size) {
+  if (message_size > 0) message[0] = '\0';
+  captured = message;
+  captured_size = message_size;
+  captured_any = 0;
+  const int rc = hg_xsec_options_parse(argc, argv, o);
+  captured = NULL;
+  captured_size = 0;
+  return rc;
 }

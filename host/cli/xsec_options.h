@@ -31,6 +31,10 @@ typedef struct {
  * whatever the return. */
 int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o);
 void hg_xsec_options_free(hg_xsec_options *o);
+/* The same, with the message of a failure written into message (message_size bytes, without the
+ * "hegetcl: error: " prefix) instead of stderr; --help is not for this one. Thread-safe. */
+int hg_xsec_options_parse_into(int argc, char **argv, hg_xsec_options *o, char *message,
+                               size_t message_size);
 
 /* The effective options as a YAML run card: `hegetcl xsec --card FILE` repeats the run. */
 void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "context.h"
+#include "hegetcl/version.h"
 
 #define HG_MAX_PLATFORMS 16
 #define HG_MAX_DEVICES 64
@@ -265,3 +266,14 @@ hegetcl_status hegetcl_context_device(const hegetcl_context *ctx, hegetcl_device
   *out = ctx->info;
   return HEGETCL_OK;
 }
+
+hegetcl_status hegetcl_context_opencl(const hegetcl_context *ctx, cl_context *context,
+                                      cl_device_id *device, cl_command_queue *queue) {
+  if (ctx == NULL || ctx->context == NULL) return HEGETCL_ERR_INPUT;
+  if (context != NULL) *context = ctx->context;
+  if (device != NULL) *device = ctx->device;
+  if (queue != NULL) *queue = ctx->queue;
+  return HEGETCL_OK;
+}
+
+const char *hegetcl_version(void) { return HEGETCL_VERSION; }

@@ -130,7 +130,11 @@ static char *build_log(hegetcl_context *ctx, cl_program program) {
 }
 
 /* What to do about a failed build: the user's own options or sources first, else a bug. */
-static void build_fix(char *out, size_t size) {
+static void build_fix(char *out, size_t size, int user_source) {
+  if (user_source) { /* hegetcl_user_program_build: one generated part, the user's text */
+    snprintf(out, size, "fix the user program at the lines the log names");
+    return;
+  }
   const char *extra = getenv("HEGETCL_CL_OPTIONS"), *dir = getenv("HEGETCL_CL_DIR");
   const int has_extra = extra != NULL && extra[0] != '\0', has_dir = dir != NULL && dir[0] != '\0';
   if (has_extra && has_dir)
@@ -215,7 +219,7 @@ static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, s
       log[n] = '\0';
     }
     char fix[600];
-    build_fix(fix, sizeof fix);
+    build_fix(fix, sizeof fix, n_parts == 1 && parts[0].cl_file == NULL);
     /* CL_INVALID_BUILD_OPTIONS is a build that failed as well: its log names the option */
     const int failed_build = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS;
     status = hg_fail(ctx, failed_build ? HEGETCL_ERR_PROGRAM_BUILD : HEGETCL_ERR_OPENCL,

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hegetcl/cl.h"
 #include "hegetcl/device.h"
 #include "hegetcl/status.h"
 
@@ -103,6 +104,29 @@ hegetcl_status hegetcl_amplitude_evaluate(hegetcl_amplitude *amp, size_t n_event
 hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_t n_events,
                                                    const double *momenta,
                                                    const uint32_t *helicity, double *me);
+
+/* The same as the two calls above with momenta event by event, as numpy's C-contiguous
+ * (events, n + 2, 4) array holds them: component c of particle i of event e at
+ * momenta[(e * (n + 2) + i) * 4 + c]. helicity NULL: summed over helicities
+ * (hegetcl_amplitude_evaluate); else one configuration per event
+ * (hegetcl_amplitude_evaluate_helicity). The Python package calls this: its arrays cross once. */
+hegetcl_status hegetcl_amplitude_evaluate_events(hegetcl_amplitude *amp, size_t n_events,
+                                                 const double *momenta, const uint32_t *helicity,
+                                                 double *me);
+
+/* Zero copy: the kernels read and write the caller's OpenCL buffers, made in the context's
+ * cl_context (hegetcl_context_opencl). momenta holds 4 (n + 2) n_events values of the program's
+ * precision (cl_double for HEGETCL_PRECISION_DOUBLE, cl_float for FLOAT) in the
+ * structure-of-arrays layout of hegetcl_amplitude_evaluate; me receives n_events values of that
+ * precision; helicity (NULL: summed over helicities) holds n_events cl_uint configurations, which
+ * are not checked here (bits above n + 2 give garbage, never a crash). The kernels are enqueued on
+ * the context's in-order queue and the call returns without waiting: enqueue your next command
+ * on that queue, or clFinish it, before reading me. Buffers of another cl_context or too small
+ * are HEGETCL_ERR_INPUT (naming the buffer and the size needed); the diagram engine from n = 6,
+ * which runs in parts through buffers of its own, is HEGETCL_ERR_UNSUPPORTED. Non-finite values
+ * are not checked (the data never reach the host). */
+hegetcl_status hegetcl_amplitude_evaluate_buffers(hegetcl_amplitude *amp, size_t n_events,
+                                                  cl_mem momenta, cl_mem helicity, cl_mem me);
 
 /* Sets the work-group size of the amplitude's launches (0: chosen from the kernel's limits). */
 hegetcl_status hegetcl_amplitude_set_local_size(hegetcl_amplitude *amp, size_t local_size);

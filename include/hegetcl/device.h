@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 
+#include "hegetcl/cl.h"
 #include "hegetcl/status.h"
 
 #ifdef __cplusplus
@@ -29,6 +30,11 @@ typedef struct {
   int auto_without_gpu; /* spec "auto" (or none) found no GPU and took this device instead */
 } hegetcl_device_info;
 
+/* A context: one device, its queue, its built programs and the last error message. Thread
+ * safety: a context, and every object made from it (amplitudes, user programs), is used by one
+ * thread at a time; different contexts may be used from different threads at once (each has its
+ * own queue and program cache). Functions without a context (names, parsers, defaults,
+ * hegetcl_device_list, hegetcl_version) may be called from any thread. */
 typedef struct hegetcl_context hegetcl_context;
 
 /* Lists every device of every platform into infos[0..capacity) and sets *count to how many there
@@ -57,6 +63,13 @@ const char *hegetcl_last_error(const hegetcl_context *ctx);
 
 /* The context's device. */
 hegetcl_status hegetcl_context_device(const hegetcl_context *ctx, hegetcl_device_info *out);
+
+/* The OpenCL objects the context owns, for callers that keep their own data on the device
+ * (hegetcl_amplitude_evaluate_buffers) or launch their own kernels (hegetcl_user_program_build).
+ * They stay the context's: use them while it lives, and retain any you keep longer. The queue is
+ * in order, with profiling enabled. Any pointer may be NULL. */
+hegetcl_status hegetcl_context_opencl(const hegetcl_context *ctx, cl_context *context,
+                                      cl_device_id *device, cl_command_queue *queue);
 
 #ifdef __cplusplus
 }

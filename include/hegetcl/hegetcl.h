@@ -7,9 +7,9 @@
 #include "hegetcl/device.h"
 #include "hegetcl/pdf.h"
 #include "hegetcl/status.h"
+#include "hegetcl/user_program.h"
 #include "hegetcl/vegas.h"
+#include "hegetcl/version.h"
 #include "hegetcl/xsec.h"
-
-#define HEGETCL_VERSION "0.1.0"
 
 #endif

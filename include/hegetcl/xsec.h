@@ -238,6 +238,32 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
                                 hegetcl_vegas_progress progress, void *progress_user,
                                 hegetcl_xsec_result *result);
 
+/* What a YAML run card (README.md, "Run cards"; the options of `hegetcl xsec`, without dashes)
+ * sets: the configuration, the device ("device:", else HEGETCL_DEVICE, else "auto") and the
+ * Les Houches path ("lhe:", "" without). Output keys the command writes (json, yoda, csv,
+ * checkpoint) are read and checked but are not the library's business. */
+typedef struct {
+  hegetcl_xsec_config config;
+  char device[256];
+  char lhe[4096];
+} hegetcl_run_card;
+
+/* Reads the run card at path onto hegetcl_xsec_defaults, exactly as `hegetcl xsec --card path`
+ * does (so a run from it gives the command's numbers bit for bit on the same device). n is
+ * required; unweighted-events needs lhe. Errors, with message (message_size bytes, may be 0)
+ * naming file:line:column, the option and the fix: HEGETCL_ERR_IO (the file cannot be read),
+ * HEGETCL_ERR_INPUT (anything else); *out is then unchanged. Thread-safe. */
+hegetcl_status hegetcl_run_card_read(const char *path, hegetcl_run_card *out, char *message,
+                                     size_t message_size);
+
+/* hegetcl_xsec_generate writing config->unweighted_events (> 0) unweighted events to a Les
+ * Houches file at path (gzip when it ends in .gz), as `hegetcl xsec --lhe` does: the file is
+ * written under a temporary name and renamed when complete, so a failed run leaves none. result
+ * as hegetcl_xsec_run's, with result->unweighting; free it with hegetcl_xsec_result_free.
+ * Errors: those of hegetcl_xsec_run, HEGETCL_ERR_IO naming the file. */
+hegetcl_status hegetcl_xsec_write_lhe(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                      const char *path, hegetcl_xsec_result *result);
+
 /* The largest n the cross section accepts (the recursive engine's). */
 #define HEGETCL_MAX_XSEC_PHOTONS 12
 

@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: MIT */
+/* hegetcl._core: the CPython binding of the C API, thin on purpose. Arrays arrive through the
+ * buffer protocol (C-contiguous, no copy; hegetcl/__init__.py checks shapes and dtypes with
+ * numpy first), contexts and amplitudes are capsules, and a failed call raises
+ * _core.Error(code, status name, message), which the Python layer turns into its exceptions. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "hegetcl/hegetcl.h"
+
+static PyObject *core_error; /* _core.Error */
+
+static PyObject *raise_status(hegetcl_status status, const char *message) {
+  PyObject *args =
+      Py_BuildValue("(iss)", (int)status, hegetcl_status_name(status),
+                    message != NULL && message[0] ? message : hegetcl_status_meaning(status));
+  if (args != NULL) {
+    PyErr_SetObject(core_error, args);
+    Py_DECREF(args);
+  }
+  return NULL;
+}
+
+static const char context_name[] = "hegetcl.context";
+static const char amplitude_name[] = "hegetcl.amplitude";
+
+static void context_free(PyObject *capsule) {
+  hegetcl_context_destroy(PyCapsule_GetPointer(capsule, context_name));
+}
+
+/* An amplitude keeps its context's capsule alive (the capsule's context holds the reference). */
+static void amplitude_free(PyObject *capsule) {
+  hegetcl_amplitude_destroy(PyCapsule_GetPointer(capsule, amplitude_name));
+  Py_XDECREF((PyObject *)PyCapsule_GetContext(capsule));
+}
+
+static PyObject *device_dict(const hegetcl_device_info *d) {
+  return Py_BuildValue(
+      "{s:I,s:I,s:s,s:s,s:s,s:s,s:s,s:s,s:O,s:O,s:I,s:K,s:K,s:K}", "platform_index",
+      d->platform_index, "device_index", d->device_index, "platform", d->platform, "name", d->name,
+      "vendor", d->vendor, "driver_version", d->driver_version, "device_version", d->device_version,
+      "opencl_c_version", d->opencl_c_version, "is_gpu", d->is_gpu ? Py_True : Py_False, "has_fp64",
+      d->has_fp64 ? Py_True : Py_False, "compute_units", d->compute_units, "global_memory_bytes",
+      d->global_memory_bytes, "local_memory_bytes", d->local_memory_bytes, "max_buffer_bytes",
+      d->max_buffer_bytes);
+}
+
+static PyObject *py_devices(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  hegetcl_device_info infos[64];
+  size_t count = 0;
+  char message[1024] = "";
+  hegetcl_status status;
+  PyThreadState *saved = PyEval_SaveThread(); /* other Python threads run meanwhile */
+  status = hegetcl_device_list(infos, 64, &count, message, sizeof message);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) return raise_status(status, message);
+  PyObject *list = PyList_New(0);
+  for (size_t i = 0; list != NULL && i < count && i < 64; ++i) {
+    PyObject *d = device_dict(&infos[i]);
+    if (d == NULL || PyList_Append(list, d) != 0) Py_CLEAR(list);
+    Py_XDECREF(d);
+  }
+  return list;
+}
+
+static PyObject *py_context(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *spec = NULL;
+  if (!PyArg_ParseTuple(args, "z", &spec)) return NULL;
+  hegetcl_context *ctx = NULL;
+  hegetcl_status status;
+  PyThreadState *saved = PyEval_SaveThread();
+  status = hegetcl_context_create(spec, &ctx);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) {
+    raise_status(status, hegetcl_last_error(ctx));
+    hegetcl_context_destroy(ctx);
+    return NULL;
+  }
+  PyObject *capsule = PyCapsule_New(ctx, context_name, context_free);
+  if (capsule == NULL) hegetcl_context_destroy(ctx);
+  return capsule;
+}
+
+static PyObject *py_context_device(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *capsule;
+  if (!PyArg_ParseTuple(args, "O", &capsule)) return NULL;
+  hegetcl_context *ctx = PyCapsule_GetPointer(capsule, context_name);
+  if (ctx == NULL) return NULL;
+  hegetcl_device_info info;
+  const hegetcl_status status = hegetcl_context_device(ctx, &info);
+  if (status != HEGETCL_OK) return raise_status(status, hegetcl_last_error(ctx));
+  return device_dict(&info);
+}
+
+static PyObject *py_amplitude(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *capsule;
+  unsigned n_photons;
+  const char *engine_name, *precision_name;
+  double alpha, charge;
+  if (!PyArg_ParseTuple(args, "OIssdd", &capsule, &n_photons, &engine_name, &precision_name, &alpha,
+                        &charge))
+    return NULL;
+  hegetcl_context *ctx = PyCapsule_GetPointer(capsule, context_name);
+  if (ctx == NULL) return NULL;
+  hegetcl_process process;
+  hegetcl_process_defaults(&process, n_photons);
+  if (hegetcl_engine_parse(engine_name, &process.engine) != HEGETCL_OK)
+    return raise_status(HEGETCL_ERR_INPUT, "engine: use permutation, unrolled, diagrams or "
+                                           "recursive");
+  if (hegetcl_precision_parse(precision_name, &process.precision) != HEGETCL_OK)
+    return raise_status(HEGETCL_ERR_INPUT, "precision: use 'double' or 'float'");
+  process.alpha = alpha;
+  process.quark_charge = charge;
+  hegetcl_amplitude *amp = NULL;
+  hegetcl_status status;
+  PyThreadState *saved = PyEval_SaveThread();
+  status = hegetcl_amplitude_create(ctx, &process, &amp);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) return raise_status(status, hegetcl_last_error(ctx));
+  PyObject *out = PyCapsule_New(amp, amplitude_name, amplitude_free);
+  if (out == NULL) {
+    hegetcl_amplitude_destroy(amp);
+    return NULL;
+  }
+  Py_INCREF(capsule);
+  PyCapsule_SetContext(out, capsule);
+  return out;
+}
+
+/* evaluate(amplitude, momenta, helicity or None, me): momenta a C-contiguous float64 buffer of
+ * events x (n + 2) x 4, helicity uint32 of events, me a writable float64 buffer of events. */
+static PyObject *py_evaluate(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *capsule, *momenta_obj, *helicity_obj, *me_obj;
+  if (!PyArg_ParseTuple(args, "OOOO", &capsule, &momenta_obj, &helicity_obj, &me_obj)) return NULL;
+  hegetcl_amplitude *amp = PyCapsule_GetPointer(capsule, amplitude_name);
+  PyObject *ctx_capsule = (PyObject *)PyCapsule_GetContext(capsule);
+  if (amp == NULL || ctx_capsule == NULL) return NULL;
+  hegetcl_context *ctx = PyCapsule_GetPointer(ctx_capsule, context_name);
+  if (ctx == NULL) return NULL;
+  Py_buffer momenta = {0}, helicity = {0}, me = {0};
+  PyObject *result = NULL;
+  if (PyObject_GetBuffer(momenta_obj, &momenta, PyBUF_C_CONTIGUOUS) != 0) return NULL;
+  if (PyObject_GetBuffer(me_obj, &me, PyBUF_C_CONTIGUOUS | PyBUF_WRITABLE) != 0) goto done;
+  const int with_helicity = helicity_obj != Py_None;
+  if (with_helicity && PyObject_GetBuffer(helicity_obj, &helicity, PyBUF_C_CONTIGUOUS) != 0)
+    goto done;
+  const size_t n_events = (size_t)me.len / sizeof(double);
+  if (n_events == 0) {
+    result = Py_None;
+    Py_INCREF(result);
+    goto done;
+  }
+  hegetcl_status status;
+  PyThreadState *saved = PyEval_SaveThread();
+  status = hegetcl_amplitude_evaluate_events(amp, n_events, momenta.buf,
+                                             with_helicity ? helicity.buf : NULL, me.buf);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) {
+    raise_status(status, hegetcl_last_error(ctx));
+    goto done;
+  }
+  result = Py_None;
+  Py_INCREF(result);
+done:
+  if (momenta.obj != NULL) PyBuffer_Release(&momenta);
+  if (helicity.obj != NULL) PyBuffer_Release(&helicity);
+  if (me.obj != NULL) PyBuffer_Release(&me);
+  return result;
+}
+
+static PyObject *result_dict(const hegetcl_xsec_result *r) {
+  PyObject *channels = PyList_New(0);
+  for (unsigned i = 0; channels != NULL && i < r->n_channels; ++i) {
+    const hegetcl_xsec_channel *c = &r->channels[i];
+    PyObject *d =
+        Py_BuildValue("{s:s,s:(ii),s:d,s:d,s:d}", "name", c->name, "pid", c->pid[0], c->pid[1],
+                      "charge", c->charge, "sigma_fb", c->sigma_fb, "error_fb", c->error_fb);
+    if (d == NULL || PyList_Append(channels, d) != 0) Py_CLEAR(channels);
+    Py_XDECREF(d);
+  }
+  if (channels == NULL) return NULL;
+  const hegetcl_unweighting_result *u = &r->unweighting;
+  return Py_BuildValue(
+      "{s:d,s:d,s:d,s:I,s:K,s:K,s:d,s:d,s:s,s:s,s:N,s:K,s:K,s:d,s:d}", "sigma_fb",
+      r->vegas.estimate, "error_fb", r->vegas.error, "chi2_per_dof", r->vegas.chi2_per_dof,
+      "iterations", r->vegas.iterations, "events", (unsigned long long)r->vegas.events,
+      "events_total", (unsigned long long)r->vegas.events_total, "wall_seconds",
+      r->vegas.wall_seconds, "build_seconds", r->build_seconds, "amplitude_options",
+      r->amplitude_options, "sampler_options", r->sampler_options, "channels", channels,
+      "unweighted_written", (unsigned long long)u->written, "unweighted_tried",
+      (unsigned long long)u->tried, "unweighting_efficiency", u->efficiency, "max_weight_fb",
+      u->max_weight_fb);
+}
+
+/* xsec(context or None, card path): reads the card (hegetcl_run_card_read), creates a context
+ * on its device unless one is given, integrates, and writes the card's LHE file when it asks for
+ * unweighted events. Returns (result dict, device dict). */
+static PyObject *py_xsec(PyObject *self, PyObject *args) {
+  (void)self;
+  PyObject *capsule;
+  const char *path;
+  if (!PyArg_ParseTuple(args, "Os", &capsule, &path)) return NULL;
+  hegetcl_run_card *card = PyMem_Calloc(1, sizeof *card);
+  hegetcl_xsec_result *r = PyMem_Calloc(1, sizeof *r);
+  PyObject *out = NULL;
+  hegetcl_context *own = NULL, *ctx = NULL;
+  if (card == NULL || r == NULL) {
+    PyErr_NoMemory();
+    goto done;
+  }
+  char message[4096] = "";
+  hegetcl_status status = hegetcl_run_card_read(path, card, message, sizeof message);
+  if (status != HEGETCL_OK) {
+    raise_status(status, message);
+    goto done;
+  }
+  if (capsule != Py_None) {
+    ctx = PyCapsule_GetPointer(capsule, context_name);
+    if (ctx == NULL) goto done;
+  } else {
+    PyThreadState *saved = PyEval_SaveThread();
+    status = hegetcl_context_create(card->device, &own);
+    PyEval_RestoreThread(saved);
+    ctx = own;
+    if (status != HEGETCL_OK) {
+      raise_status(status, hegetcl_last_error(own));
+      goto done;
+    }
+  }
+  PyThreadState *saved = PyEval_SaveThread();
+  status = card->lhe[0] != '\0' ? hegetcl_xsec_write_lhe(ctx, &card->config, card->lhe, r)
+                                : hegetcl_xsec_run(ctx, &card->config, NULL, NULL, r);
+  PyEval_RestoreThread(saved);
+  if (status != HEGETCL_OK) {
+    raise_status(status, hegetcl_last_error(ctx));
+    goto done;
+  }
+  hegetcl_device_info info;
+  hegetcl_context_device(ctx, &info);
+  out = Py_BuildValue("(NN)", result_dict(r), device_dict(&info));
+done:
+  if (r != NULL) hegetcl_xsec_result_free(r);
+  hegetcl_context_destroy(own);
+  PyMem_Free(r);
+  PyMem_Free(card);
+  return out;
+}
+
+static PyObject *py_version(PyObject *self, PyObject *unused) {
+  (void)self;
+  (void)unused;
+  return PyUnicode_FromString(hegetcl_version());
+}
+
+static PyMethodDef methods[] = {
+    {"devices", py_devices, METH_NOARGS, "Every OpenCL device, as dicts."},
+    {"context", py_context, METH_VARARGS, "context(spec or None) -> capsule"},
+    {"context_device", py_context_device, METH_VARARGS, "context_device(ctx) -> dict"},
+    {"amplitude", py_amplitude, METH_VARARGS,
+     "amplitude(ctx, n, engine, precision, alpha, charge) -> capsule"},
+    {"evaluate", py_evaluate, METH_VARARGS, "evaluate(amp, momenta, helicity or None, me)"},
+    {"xsec", py_xsec, METH_VARARGS, "xsec(ctx or None, card_path) -> (result, device)"},
+    {"version", py_version, METH_NOARGS, "The C library's version."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_core", NULL, -1, methods, NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+  PyObject *m = PyModule_Create(&module);
+  if (m == NULL) return NULL;
+  core_error = PyErr_NewException("hegetcl._core.Error", NULL, NULL);
+  if (core_error == NULL || PyModule_AddObject(m, "Error", core_error) != 0) {
+    Py_XDECREF(core_error);
+    Py_DECREF(m);
+    return NULL;
+  }
+  Py_INCREF(core_error);
+  return m;
+}

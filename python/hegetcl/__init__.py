@@ -1,0 +1,368 @@
+# SPDX-License-Identifier: MIT
+"""hegetcl: tree-level helicity amplitudes and cross sections on OpenCL devices.
+
+The Python face of the C library (docs/library.md): |M|^2 for numpy momenta, cross sections
+from run-card keys, unweighted events to a Les Houches file. Arrays cross into C once, without
+a copy when they are C-contiguous float64; failures raise :class:`Error` subclasses carrying the
+library's message and status name.
+
+Examples
+--------
+>>> import numpy as np, hegetcl
+>>> me = hegetcl.matrix_element("u u~ > a a a", momenta)      # momenta: (events, 5, 4), GeV
+>>> xs = hegetcl.cross_section("u u~ > a a", events=100000, seed=3)
+>>> xs.sigma_fb, xs.error_fb
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _core
+from ._process import PhotonProcess, photon_process
+
+__all__ = ["Channel", "CrossSection", "Device", "Error", "InputError", "NoDeviceError",
+           "UnsupportedError", "BuildError", "OpenCLError", "FileError", "NonFiniteError",
+           "DeviceMemoryError", "PhotonProcess", "close", "cross_section", "devices",
+           "generate_events", "matrix_element", "photon_process", "__version__"]
+
+__version__: str = _core.version()
+
+DEFAULT_ALPHA = 1.0 / 132.507  # MadGraph's sm
+
+
+class Error(Exception):
+    """A failure of the library: ``message`` says what and the fix, ``status`` is the C status
+    name (``"HEGETCL_ERR_INPUT"``), ``code`` its value."""
+
+    def __init__(self, message: str, status: str = "HEGETCL_ERR_INPUT", code: int = -1):
+        super().__init__(f"{message} ({status})")
+        self.message = message
+        self.status = status
+        self.code = code
+
+
+class InputError(Error, ValueError):
+    """Bad input: a value, an array's shape or dtype, a process, a run-card key."""
+
+
+class NoDeviceError(Error):
+    """No OpenCL device matches (or there is no OpenCL platform at all)."""
+
+
+class UnsupportedError(Error):
+    """The device lacks a feature the request needs (double precision without cl_khr_fp64)."""
+
+
+class BuildError(Error):
+    """A kernel program did not build; the message holds the compiler log."""
+
+
+class OpenCLError(Error):
+    """An OpenCL call failed; the message names the call, the code and the action."""
+
+
+class FileError(Error, OSError):
+    """A file (PDF set, run card, event file) could not be read or written."""
+
+
+class NonFiniteError(Error, ArithmeticError):
+    """A kernel produced non-finite values; the message names the first event."""
+
+
+class DeviceMemoryError(Error, MemoryError):
+    """Host or device memory ran out; the message names the batch that fits."""
+
+
+_BY_STATUS = {
+    "HEGETCL_ERR_INPUT": InputError,
+    "HEGETCL_ERR_NO_DEVICE": NoDeviceError,
+    "HEGETCL_ERR_OPENCL": OpenCLError,
+    "HEGETCL_ERR_PROGRAM_BUILD": BuildError,
+    "HEGETCL_ERR_NONFINITE": NonFiniteError,
+    "HEGETCL_ERR_NO_MEMORY": DeviceMemoryError,
+    "HEGETCL_ERR_UNSUPPORTED": UnsupportedError,
+    "HEGETCL_ERR_IO": FileError,
+    "HEGETCL_ERR_DEVICE_MEMORY": DeviceMemoryError,
+}
+
+
+def _call(function, *args):
+    """Calls a _core function, turning its failure into the exception of its status."""
+    try:
+        return function(*args)
+    except _core.Error as failure:
+        code, status, message = failure.args
+        raise _BY_STATUS.get(status, Error)(message, status, code) from None
+
+
+@dataclass(frozen=True)
+class Device:
+    """An OpenCL device as the library reports it (and writes into every output)."""
+
+    platform_index: int
+    device_index: int
+    platform: str
+    name: str
+    vendor: str
+    driver_version: str
+    device_version: str
+    opencl_c_version: str
+    is_gpu: bool
+    has_fp64: bool
+    compute_units: int
+    global_memory_bytes: int
+    local_memory_bytes: int
+    max_buffer_bytes: int
+
+    @property
+    def spec(self) -> str:
+        """The ``"P:D"`` spec that selects exactly this device."""
+        return f"{self.platform_index}:{self.device_index}"
+
+
+def devices() -> List[Device]:
+    """Every OpenCL device of every platform.
+
+    Raises
+    ------
+    NoDeviceError
+        When there is no OpenCL platform at all (the message has the ICD hint).
+    """
+    return [Device(**d) for d in _call(_core.devices)]
+
+
+# Contexts by device spec and amplitudes by (spec, process, engine, precision, alpha): built once
+# per interpreter (a program build takes about 0.5 s on PoCL), released by close().
+_contexts: Dict[Optional[str], Any] = {}
+_amplitudes: Dict[tuple, Any] = {}
+
+
+def _context(device: Optional[str]):
+    if device is not None and not isinstance(device, str):
+        raise InputError(f"device = {device!r}: give a spec string ('gpu', 'cpu', 'P:D', a "
+                         f"name part) or None for HEGETCL_DEVICE, else auto")
+    if device not in _contexts:
+        _contexts[device] = _call(_core.context, device)
+    return _contexts[device]
+
+
+def close() -> None:
+    """Releases every cached context, program and device buffer (they are made again on use)."""
+    _amplitudes.clear()
+    _contexts.clear()
+
+
+def _as_process(process: Union[str, PhotonProcess]) -> PhotonProcess:
+    if isinstance(process, PhotonProcess):
+        return process
+    try:
+        return photon_process(process)
+    except ValueError as bad:
+        raise InputError(str(bad)) from None
+
+
+def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.ArrayLike",
+                   helicities: Optional["np.typing.ArrayLike"] = None,
+                   precision: str = "double", device: Optional[str] = None,
+                   engine: str = "recursive", alpha: float = DEFAULT_ALPHA) -> np.ndarray:
+    """|M|^2 of ``process`` at each event's momenta, evaluated on an OpenCL device.
+
+    Parameters
+    ----------
+    process : str or PhotonProcess
+        ``"u u~ > a a a"`` (MadGraph's spelling): a light quark (d u s c b), its antiquark and
+        2 to 12 photons. The quark moves along +z, the antiquark along -z.
+    momenta : array_like, shape (events, particles, 4), float64
+        Four-momenta (E, px, py, pz) in GeV, massless, particles in the process's order. A
+        C-contiguous float64 array is used in place; anything else is converted once.
+    helicities : array_like of int, shape (events,), optional
+        One helicity configuration per event (bit i: particle i, 0 = -1, 1 = +1), giving |A|^2
+        of that configuration times the averaging factors. None (default): summed.
+    precision : {"double", "float"}
+        The kernels' arithmetic; double needs cl_khr_fp64.
+    device : str, optional
+        "gpu", "cpu", "P:D" or part of a device name; None: HEGETCL_DEVICE, else a GPU if any.
+    engine : {"recursive", "permutation", "unrolled", "diagrams"}
+        How the sum over photon orderings is evaluated (the same numbers to rounding).
+    alpha : float
+        The fine-structure constant (default 1/132.507, MadGraph's sm).
+
+    Returns
+    -------
+    numpy.ndarray, shape (events,), float64
+        |M|^2 summed (or at the given configuration) over helicities and colours, divided by
+        4 * 9 * n! (MadGraph standalone's normalisation), in GeV^(4 - 2 (n + 2)).
+
+    Raises
+    ------
+    InputError
+        Unknown process; momenta or helicities of the wrong shape or dtype (named in the message).
+    NoDeviceError, UnsupportedError, BuildError, NonFiniteError, Error
+        The library's failures, with its message.
+    """
+    proc = _as_process(process)
+    if isinstance(momenta, np.ndarray) and momenta.dtype != np.float64:
+        raise InputError(f"momenta has dtype {momenta.dtype}; pass float64 (momenta.astype("
+                         f"np.float64)): the host API is double precision whatever the kernels'")
+    p = np.ascontiguousarray(momenta, dtype=np.float64)
+    expected = f"(events, {proc.n_particles}, 4)"
+    if p.ndim != 3 or p.shape[1:] != (proc.n_particles, 4):
+        raise InputError(f"momenta has shape {p.shape}; {proc.n_photons} photons need "
+                         f"{expected}: the quark, the antiquark, then each photon, (E, px, py, pz)")
+    if p.shape[0] == 0:
+        return np.empty(0)
+    h = None
+    if helicities is not None:
+        h_in = np.asarray(helicities)
+        if h_in.dtype.kind not in "iu":
+            raise InputError(f"helicities has dtype {h_in.dtype}; pass integers (bit i: particle "
+                             f"i's helicity, 0 for -1, 1 for +1)")
+        if h_in.shape != (p.shape[0],):
+            raise InputError(f"helicities has shape {h_in.shape}; {p.shape[0]} events need "
+                             f"({p.shape[0]},)")
+        limit = 1 << proc.n_particles
+        if h_in.size and (h_in.min() < 0 or h_in.max() >= limit):
+            raise InputError(f"helicities hold values outside 0..{limit - 1}, the "
+                             f"configurations of {proc.n_particles} particles")
+        h = np.ascontiguousarray(h_in, dtype=np.uint32)
+    key = (device, proc.n_photons, proc.charge, engine, precision, float(alpha))
+    amplitude = _amplitudes.get(key)
+    if amplitude is None:
+        amplitude = _call(_core.amplitude, _context(device), proc.n_photons, engine, precision,
+                          float(alpha), proc.charge)
+        _amplitudes[key] = amplitude
+    me = np.empty(p.shape[0])
+    _call(_core.evaluate, amplitude, p, h, me)
+    return me
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One initial state of a run over flavours: its partons and its share of sigma (fb)."""
+
+    name: str
+    pid: Tuple[int, int]
+    charge: float
+    sigma_fb: float
+    error_fb: float
+
+
+@dataclass(frozen=True)
+class CrossSection:
+    """The result of :func:`cross_section`: sigma and its Monte Carlo error in fb, VEGAS's
+    chi^2/dof, the channels (runs over flavours), the device, and the events written."""
+
+    sigma_fb: float
+    error_fb: float
+    chi2_per_dof: float
+    iterations: int
+    events: int
+    channels: List[Channel]
+    device: Device
+    run_card: str
+    lhe: Optional[str] = None
+    unweighted_events: int = 0
+    unweighting_efficiency: float = 0.0
+    details: Dict[str, Any] = field(default_factory=dict)
+
+
+def _yaml_value(key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return repr(float(value))
+    if isinstance(value, (list, tuple)):
+        return json.dumps(",".join(str(v) for v in value))
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a YAML double-quoted scalar
+    raise InputError(f"{key} = {value!r}: run-card values are numbers, strings, booleans or "
+                     f"lists of flavours")
+
+
+def run_card(process: Union[str, PhotonProcess, None] = None, **keys: Any) -> str:
+    """The YAML run card of ``hegetcl xsec`` for these keys (``pt_min=20`` is ``pt-min: 20``).
+
+    A process string sets n, the flavour and orientation u-first (the quark from proton 1 only,
+    as MadGraph's ``generate u u~ > n a``), unless the keys give them.
+    """
+    card: Dict[str, Any] = {}
+    if process is not None:
+        proc = _as_process(process)
+        card.update({"n": proc.n_photons, "flavours": proc.quark, "orientation": "u-first"})
+    card.update({k.replace("_", "-"): v for k, v in keys.items() if v is not None})
+    return "".join(f"{k}: {_yaml_value(k, v)}\n" for k, v in card.items())
+
+
+def cross_section(process: Union[str, PhotonProcess, None] = None, *,
+                  device: Optional[str] = None, **run_card_keys: Any) -> CrossSection:
+    """sigma(p p -> n photons) integrated with VEGAS on an OpenCL device.
+
+    Parameters
+    ----------
+    process : str or PhotonProcess, optional
+        ``"u u~ > a a"``: n photons from that quark's channel, u-first (see :func:`run_card`).
+        Without it, ``n=`` (and optionally ``flavours=``) must be given.
+    device : str, optional
+        As in :func:`matrix_element`.
+    **run_card_keys
+        Any option of ``hegetcl xsec`` with underscores for dashes: ``n``, ``sqrt_s`` (GeV),
+        ``pt_min``, ``eta_max``, ``dr_min``, ``scale``, ``pdf``, ``flavours``, ``orientation``,
+        ``engine``, ``precision``, ``helicity``, ``phase_space``, ``seed``, ``events``,
+        ``adapt_events``, ``min_iterations``, ``max_iterations``, ``target_error``, ``batch``,
+        ...; ``unweighted_events=N`` with ``lhe="out.lhe"`` (or .lhe.gz) writes N unweighted
+        events. Values are checked exactly as in a run card, with the same messages.
+
+    Returns
+    -------
+    CrossSection
+        sigma_fb, error_fb, chi2_per_dof, channels, and the run card used. The same keys and
+        seed on the same device give ``hegetcl xsec``'s numbers bit for bit.
+
+    Raises
+    ------
+    InputError, FileError, NoDeviceError, Error
+        The library's messages (a bad key names the card line and the fix).
+    """
+    card = run_card(process, **run_card_keys)
+    handle, path = tempfile.mkstemp(prefix="hegetcl-", suffix=".yaml", text=True)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(card)
+        result, device_info = _call(_core.xsec, _context(device), path)
+    except Error as failure:
+        # the card is this call's keys: "<tmp>.yaml:4:9: pt-min -5: ..." names the key alone
+        message = re.sub(re.escape(path) + r":\d+:\d+: ", "", failure.message)
+        raise type(failure)(message, failure.status, failure.code) from None
+    finally:
+        os.unlink(path)
+    channels = [Channel(c["name"], tuple(c["pid"]), c["charge"], c["sigma_fb"], c["error_fb"])
+                for c in result["channels"]]
+    lhe = run_card_keys.get("lhe")
+    return CrossSection(
+        sigma_fb=result["sigma_fb"], error_fb=result["error_fb"],
+        chi2_per_dof=result["chi2_per_dof"], iterations=result["iterations"],
+        events=result["events"], channels=channels, device=Device(**device_info),
+        run_card=card, lhe=os.fspath(lhe) if lhe else None,
+        unweighted_events=result["unweighted_written"],
+        unweighting_efficiency=result["unweighting_efficiency"], details=result)
+
+
+def generate_events(path: Union[str, "os.PathLike[str]"], n_events: int,
+                    process: Union[str, PhotonProcess, None] = None, *,
+                    device: Optional[str] = None, **run_card_keys: Any) -> CrossSection:
+    """Integrates, then writes ``n_events`` unweighted events to the Les Houches file ``path``.
+
+    The same as ``cross_section(process, unweighted_events=n_events, lhe=path, ...)``; the file
+    is written under a temporary name and renamed when complete (gzip for a .gz path).
+    """
+    return cross_section(process, device=device, unweighted_events=int(n_events),
+                         lhe=os.fspath(path), **run_card_keys)

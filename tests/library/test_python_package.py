@@ -1,0 +1,216 @@
+# SPDX-License-Identifier: MIT
+"""The Python package hegetcl as pip installs it: |M|^2 against MadGraph and against the C API,
+a cross section against `hegetcl xsec` bit for bit, events in a Les Houches file, errors for bad
+input, and no growth of memory over 1000 calls. Run by python_package.py (pytest, in a fresh
+virtual environment); HEGETCL_REFS_DIR names the MadGraph points, HEGETCL_EXE the build's
+command, HEGETCL_TEST_DEVICE the device under test."""
+import json
+import os
+import subprocess
+
+import numpy as np
+import pytest
+
+import hegetcl
+
+DEVICE = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE") or "auto"
+REFS = os.environ.get("HEGETCL_REFS_DIR", "")
+EXE = os.environ.get("HEGETCL_EXE", "")
+# a cross section that takes about a second on PoCL
+SMALL = dict(events=20000, adapt_events=10000, adapt_iterations=1, min_iterations=2,
+             max_iterations=2, seed=7, batch=8192)
+
+
+def mg5_points(n):
+    """MadGraph's points of ../shared/refs/mg5: momenta (points, n + 2, 4) and |M|^2."""
+    momenta, me, point = [], [], []
+    with open(os.path.join(REFS, f"me_points_n{n}.txt"), encoding="utf-8") as f:
+        for line in f:
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if words[0] == "POINT":
+                point = []
+            elif words[0] == "ME":
+                momenta.append(point)
+                me.append(float(words[1]))
+            else:
+                point.append([float(w) for w in words])
+    return np.array(momenta), np.array(me)
+
+
+def process(n, quark="u"):
+    return f"{quark} {quark}~ > " + " ".join(["a"] * n)
+
+
+def test_version_is_the_c_librarys_and_the_commands():
+    out = subprocess.run([EXE, "--version"], capture_output=True, text=True).stdout.strip()
+    assert out == f"hegetcl {hegetcl.__version__}"
+
+
+def test_devices_lists_the_device_under_test():
+    found = hegetcl.devices()
+    assert found and all(isinstance(d, hegetcl.Device) for d in found)
+    if DEVICE == "cpu":
+        assert any(not d.is_gpu for d in found)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_matrix_element_agrees_with_madgraph(n):
+    momenta, reference = mg5_points(n)
+    me = hegetcl.matrix_element(process(n), momenta, device=DEVICE)
+    assert me.shape == (len(reference),) and me.dtype == np.float64
+    # MadGraph's values carry 17 digits; both are double-precision sums of the same diagrams
+    np.testing.assert_allclose(me, reference, rtol=1e-10, atol=0)
+
+
+def test_float_precision_agrees_with_double_to_single_precision_rounding():
+    momenta, reference = mg5_points(4)
+    me = hegetcl.matrix_element(process(4), momenta, precision="float", device=DEVICE)
+    np.testing.assert_allclose(me, reference, rtol=1e-4)  # float: ~1e-7 per operation, ~1e3 ops
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_matrix_element_equals_the_c_api_for_the_same_momenta_bit_for_bit(n):
+    momenta, _ = mg5_points(n)
+    path = os.path.join(REFS, f"me_points_n{n}.txt")
+    out = subprocess.run([EXE, "me", "--engine", "recursive", "--device", DEVICE, path],
+                         capture_output=True, text=True, check=True).stdout
+    c_values = [float(line.split("|M|^2")[1].split()[0]) for line in out.splitlines()
+                if "|M|^2" in line and "point" in line]
+    me = hegetcl.matrix_element(process(n), momenta, device=DEVICE)
+    assert len(c_values) == len(me)
+    assert [float(f"{v:.16e}") for v in me] == c_values  # printed with 17 digits: exact
+
+
+def test_a_down_quark_scales_as_its_charge_to_the_power_2n():
+    momenta, _ = mg5_points(3)
+    up = hegetcl.matrix_element(process(3, "u"), momenta, device=DEVICE)
+    down = hegetcl.matrix_element(process(3, "d"), momenta, device=DEVICE)
+    np.testing.assert_allclose(down / up, 0.5 ** 6, rtol=1e-13)
+
+
+def test_helicity_configurations_sum_to_the_summed_matrix_element():
+    momenta, _ = mg5_points(3)
+    n_particles = 5
+    configurations = np.arange(1 << n_particles)
+    events = np.repeat(momenta, len(configurations), axis=0)
+    helicities = np.tile(configurations, len(momenta))
+    per = hegetcl.matrix_element(process(3), events, helicities=helicities, device=DEVICE)
+    summed = per.reshape(len(momenta), -1).sum(axis=1)
+    np.testing.assert_allclose(summed, hegetcl.matrix_element(process(3), momenta,
+                                                              device=DEVICE), rtol=1e-12)
+
+
+def test_a_non_contiguous_array_gives_the_same_values():
+    momenta, _ = mg5_points(2)
+    strided = np.repeat(momenta, 2, axis=0)[::2]  # every other event: a view with strides
+    assert not strided.flags.c_contiguous
+    np.testing.assert_array_equal(hegetcl.matrix_element(process(2), strided, device=DEVICE),
+                                  hegetcl.matrix_element(process(2), momenta, device=DEVICE))
+
+
+def test_cross_section_equals_the_commands_bit_for_bit_with_the_same_seed(tmp_path):
+    xs = hegetcl.cross_section("u u~ > a a", device=DEVICE, **SMALL)
+    card = tmp_path / "run.yaml"
+    card.write_text(xs.run_card)
+    out = tmp_path / "run.json"
+    subprocess.run([EXE, "xsec", "--card", str(card), "--device", DEVICE, "--json", str(out),
+                    "--quiet", "--checkpoint", "none"], check=True, capture_output=True)
+    result = json.loads(out.read_text())["result"]
+    assert (xs.sigma_fb, xs.error_fb) == (result["sigma_fb"], result["error_fb"])
+    assert xs.chi2_per_dof >= 0 and xs.iterations == 2
+    assert [c.name for c in xs.channels] == ["u u~"]
+    assert xs.channels[0].sigma_fb == pytest.approx(xs.sigma_fb, rel=1e-12)
+
+
+def test_flavour_channels_add_up_to_sigma():
+    xs = hegetcl.cross_section(n=2, flavours=["d", "u"], orientation="both", device=DEVICE,
+                               **SMALL)
+    assert [c.name for c in xs.channels] == ["d d~", "d~ d", "u u~", "u~ u"]
+    assert sum(c.sigma_fb for c in xs.channels) == pytest.approx(xs.sigma_fb, rel=1e-12)
+
+
+def test_generate_events_writes_a_les_houches_file(tmp_path):
+    path = tmp_path / "events.lhe"
+    xs = hegetcl.generate_events(path, 50, "u u~ > a a", device=DEVICE, **SMALL)
+    assert xs.unweighted_events == 50 and xs.lhe == str(path)
+    text = path.read_text()
+    assert text.count("<event>") == 50 and "</LesHouchesEvents>" in text
+    pylhe = pytest.importorskip("pylhe")
+    lhe = pylhe.LHEFile.fromfile(str(path))
+    assert lhe.init.procInfo[0].xSection == pytest.approx(xs.sigma_fb / 1000, rel=1e-12)  # pb
+    events = list(lhe.events)
+    assert len(events) == 50
+    for event in events:
+        ids = [int(p.id) for p in event.particles]
+        assert ids[:2] in ([2, -2], [-2, 2]) and ids[2:] == [22, 22]
+
+
+@pytest.mark.parametrize("shape", [(4, 5, 4), (4, 4, 3), (16,), (4, 4, 4, 1)])
+def test_a_wrong_shape_is_an_input_error_naming_the_shape(shape):
+    with pytest.raises(hegetcl.InputError) as failure:
+        hegetcl.matrix_element("u u~ > a a", np.zeros(shape), device=DEVICE)
+    assert str(shape) in str(failure.value) and "(events, 4, 4)" in str(failure.value)
+    assert failure.value.status == "HEGETCL_ERR_INPUT"
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int64, np.complex128])
+def test_a_wrong_dtype_is_an_input_error_naming_it(dtype):
+    momenta, _ = mg5_points(2)
+    with pytest.raises(hegetcl.InputError, match=np.dtype(dtype).name):
+        hegetcl.matrix_element("u u~ > a a", momenta.astype(dtype), device=DEVICE)
+
+
+@pytest.mark.parametrize("name", ["g g > t t~", "u d~ > a a", "u u~ > a", "e+ e- > a a", ""])
+def test_an_unknown_process_is_an_input_error(name):
+    with pytest.raises(hegetcl.InputError, match="is not one hegetcl knows"):
+        hegetcl.matrix_element(name, np.zeros((1, 4, 4)), device=DEVICE)
+
+
+def test_no_matching_device_is_a_no_device_error_listing_the_devices():
+    with pytest.raises(hegetcl.NoDeviceError) as failure:
+        hegetcl.matrix_element("u u~ > a a", mg5_points(2)[0], device="no-such-device-xyz")
+    assert failure.value.status == "HEGETCL_ERR_NO_DEVICE" and "matches no" in str(failure.value)
+
+
+def test_helicities_out_of_range_or_of_the_wrong_kind_are_input_errors():
+    momenta, _ = mg5_points(2)
+    with pytest.raises(hegetcl.InputError, match="0..15"):
+        hegetcl.matrix_element("u u~ > a a", momenta, helicities=[0, 1, 2, 16], device=DEVICE)
+    with pytest.raises(hegetcl.InputError, match="dtype float64"):
+        hegetcl.matrix_element("u u~ > a a", momenta, helicities=np.zeros(4), device=DEVICE)
+
+
+def test_bad_run_card_keys_carry_the_librarys_message():
+    with pytest.raises(hegetcl.InputError, match="pt-min -5: must be > 0"):
+        hegetcl.cross_section("u u~ > a a", pt_min=-5, device=DEVICE)
+    with pytest.raises(hegetcl.InputError, match="unknown"):
+        hegetcl.cross_section("u u~ > a a", no_such_key=1, device=DEVICE)
+    with pytest.raises(hegetcl.FileError, match="no-such-pdf-set"):
+        hegetcl.cross_section("u u~ > a a", pdf="no-such-pdf-set", device=DEVICE, **SMALL)
+
+
+def resident_bytes():
+    with open("/proc/self/statm", encoding="ascii") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_a_thousand_calls_leave_memory_where_it_was():
+    momenta = np.repeat(mg5_points(3)[0], 64, axis=0)
+    for _ in range(50):  # warm-up: programs, buffers and numpy's pools settle
+        hegetcl.matrix_element("u u~ > a a a", momenta, device=DEVICE)
+    before = resident_bytes()
+    for _ in range(1000):
+        hegetcl.matrix_element("u u~ > a a a", momenta, device=DEVICE)
+    grown = resident_bytes() - before
+    # 1000 calls of 256 events move ~40 MB through the buffers; a leak of one event's worth per
+    # call would show as > 1 MB
+    assert grown < 1 << 20, f"resident memory grew by {grown} bytes over 1000 calls"
+
+
+def test_close_releases_and_later_calls_rebuild():
+    momenta, reference = mg5_points(2)
+    hegetcl.close()
+    np.testing.assert_allclose(hegetcl.matrix_element("u u~ > a a", momenta, device=DEVICE),
+                               reference, rtol=1e-10)
