@@ -99,26 +99,47 @@ static PyObject *py_context_device(PyObject *self, PyObject *args) {
   return device_dict(&info);
 }
 
+/* process_particles(text): the number of external particles of a process string, or the
+ * library's message as an exception (unknown particle, charge not conserved, ...). */
+static PyObject *py_process_particles(PyObject *self, PyObject *args) {
+  (void)self;
+  const char *text;
+  if (!PyArg_ParseTuple(args, "s", &text)) return NULL;
+  hegetcl_process process;
+  char message[1024];
+  const hegetcl_status status = hegetcl_process_from_text(&process, text, message, sizeof message);
+  if (status != HEGETCL_OK) return raise_status(status, message);
+  return PyLong_FromUnsignedLong(hegetcl_process_particles(&process));
+}
+
 static PyObject *py_amplitude(PyObject *self, PyObject *args) {
   (void)self;
   PyObject *capsule;
   unsigned n_photons;
-  const char *engine_name, *precision_name;
+  const char *engine_name, *precision_name, *text = "";
   double alpha, charge;
-  if (!PyArg_ParseTuple(args, "OIssdd", &capsule, &n_photons, &engine_name, &precision_name, &alpha,
-                        &charge))
+  if (!PyArg_ParseTuple(args, "OIssdd|s", &capsule, &n_photons, &engine_name, &precision_name,
+                        &alpha, &charge, &text))
     return NULL;
   hegetcl_context *ctx = PyCapsule_GetPointer(capsule, context_name);
   if (ctx == NULL) return NULL;
   hegetcl_process process;
-  hegetcl_process_defaults(&process, n_photons);
+  char message[1024];
+  /* a process string other than the photon family: the library's parser and its defaults */
+  if (text[0] != '\0') {
+    const hegetcl_status parsed =
+        hegetcl_process_from_text(&process, text, message, sizeof message);
+    if (parsed != HEGETCL_OK) return raise_status(parsed, message);
+  } else {
+    hegetcl_process_defaults(&process, n_photons);
+  }
   if (hegetcl_engine_parse(engine_name, &process.engine) != HEGETCL_OK)
     return raise_status(HEGETCL_ERR_INPUT, "engine: use permutation, unrolled, diagrams or "
                                            "recursive");
   if (hegetcl_precision_parse(precision_name, &process.precision) != HEGETCL_OK)
     return raise_status(HEGETCL_ERR_INPUT, "precision: use 'double' or 'float'");
   process.alpha = alpha;
-  process.quark_charge = charge;
+  if (text[0] == '\0') process.quark_charge = charge;
   hegetcl_amplitude *amp = NULL;
   hegetcl_status status;
   PyThreadState *saved = PyEval_SaveThread();
@@ -265,6 +286,8 @@ static PyMethodDef methods[] = {
     {"devices", py_devices, METH_NOARGS, "Every OpenCL device, as dicts."},
     {"context", py_context, METH_VARARGS, "context(spec or None) -> capsule"},
     {"context_device", py_context_device, METH_VARARGS, "context_device(ctx) -> dict"},
+    {"process_particles", py_process_particles, METH_VARARGS,
+     "process_particles(text) -> the number of external particles of a process string"},
     {"amplitude", py_amplitude, METH_VARARGS,
      "amplitude(ctx, n, engine, precision, alpha, charge) -> capsule"},
     {"evaluate", py_evaluate, METH_VARARGS, "evaluate(amp, momenta, helicity or None, me)"},

@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _core
-from ._process import PhotonProcess, photon_process
+from ._process import GeneralProcess, PhotonProcess, photon_process
 
 __all__ = ["Channel", "CrossSection", "Device", "Error", "InputError", "NoDeviceError",
            "UnsupportedError", "BuildError", "OpenCLError", "FileError", "NonFiniteError",
@@ -159,19 +159,24 @@ def close() -> None:
     _contexts.clear()
 
 
-def _as_process(process: Union[str, PhotonProcess]) -> PhotonProcess:
-    if isinstance(process, PhotonProcess):
+def _as_process(process: Union[str, PhotonProcess, GeneralProcess]
+                ) -> Union[PhotonProcess, GeneralProcess]:
+    if isinstance(process, (PhotonProcess, GeneralProcess)):
         return process
     try:
         return photon_process(process)
-    except ValueError as bad:
-        raise InputError(str(bad)) from None
+    except ValueError:
+        pass
+    if not isinstance(process, str):
+        raise InputError(f"process {process!r} is not a string such as 'g g > t t~ g'")
+    # any other process: the C library's parser says what is wrong with it
+    return GeneralProcess(process, int(_call(_core.process_particles, process)))
 
 
 def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.ArrayLike",
                    helicities: Optional["np.typing.ArrayLike"] = None,
                    precision: str = "double", device: Optional[str] = None,
-                   engine: str = "recursive", alpha: float = DEFAULT_ALPHA) -> np.ndarray:
+                   engine: Optional[str] = None, alpha: float = DEFAULT_ALPHA) -> np.ndarray:
     """|M|^2 of ``process`` at each event's momenta, evaluated on an OpenCL device.
 
     Parameters
@@ -189,8 +194,10 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
         The kernels' arithmetic; double needs cl_khr_fp64.
     device : str, optional
         "gpu", "cpu", "P:D" or part of a device name; None: HEGETCL_DEVICE, else a GPU if any.
-    engine : {"recursive", "permutation", "unrolled", "diagrams"}
-        How the sum over photon orderings is evaluated (the same numbers to rounding).
+    engine : {"recursive", "permutation", "unrolled", "diagrams"}, optional
+        How the sum over photon orderings is evaluated (the same numbers to rounding); default
+        "recursive" for the photon family, "diagrams" (the only one) for any other process,
+        e.g. ``matrix_element("g g > t t~ g", p)`` with p of shape (events, 5, 4).
     alpha : float
         The fine-structure constant (default 1/132.507, MadGraph's sm).
 
@@ -214,6 +221,9 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
     p = np.ascontiguousarray(momenta, dtype=np.float64)
     expected = f"(events, {proc.n_particles}, 4)"
     if p.ndim != 3 or p.shape[1:] != (proc.n_particles, 4):
+        if isinstance(proc, GeneralProcess):
+            raise InputError(f"momenta has shape {p.shape}; {proc.text!r} needs {expected}: its "
+                             f"particles in the order written, (E, px, py, pz)")
         raise InputError(f"momenta has shape {p.shape}; {proc.n_photons} photons need "
                          f"{expected}: the quark, the antiquark, then each photon, (E, px, py, pz)")
     if p.shape[0] == 0:
@@ -232,11 +242,18 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
             raise InputError(f"helicities hold values outside 0..{limit - 1}, the "
                              f"configurations of {proc.n_particles} particles")
         h = np.ascontiguousarray(h_in, dtype=np.uint32)
-    key = (device, proc.n_photons, proc.charge, engine, precision, float(alpha))
+    general = isinstance(proc, GeneralProcess)
+    if engine is None:
+        engine = "diagrams" if general else "recursive"
+    if general:
+        key = (device, proc.text, engine, precision, float(alpha))
+    else:
+        key = (device, proc.n_photons, proc.charge, engine, precision, float(alpha))
     amplitude = _amplitudes.get(key)
     if amplitude is None:
-        amplitude = _call(_core.amplitude, _context(device), proc.n_photons, engine, precision,
-                          float(alpha), proc.charge)
+        amplitude = _call(_core.amplitude, _context(device), 2 if general else proc.n_photons,
+                          engine, precision, float(alpha), 0.0 if general else proc.charge,
+                          proc.text if general else "")
         _amplitudes[key] = amplitude
     me = np.empty(p.shape[0])
     _call(_core.evaluate, amplitude, p, h, me)

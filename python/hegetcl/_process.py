@@ -1,9 +1,6 @@
 # SPDX-License-Identifier: MIT
-"""Process strings of the photon family, mapped to what the C library takes today.
-
-The lead's generalisation of processes (issue 16) will give the C library a parser of its own;
-``photon_process`` is the one place that then changes.
-"""
+"""Process strings: the photon family (q q~ > n photons, the fields the photon engines take) and
+any other process, which the C library's parser reads (README, "Processes")."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -44,3 +41,12 @@ def photon_process(process: str) -> PhotonProcess:
             f"'>' and 2 to 12 photons, e.g. 'u u~ > a a a' (quarks d u s c b)")
     pid, charge = QUARKS[words[0]]
     return PhotonProcess(words[0], pid, charge, len(words) - 3)
+
+
+@dataclass(frozen=True)
+class GeneralProcess:
+    """A process other than the photon family, as MadGraph users write it ("g g > t t~ g"):
+    its particles in the order written, the two incoming first; the diagrams engine."""
+
+    text: str
+    n_particles: int

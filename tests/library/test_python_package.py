@@ -162,10 +162,44 @@ def test_a_wrong_dtype_is_an_input_error_naming_it(dtype):
         hegetcl.matrix_element("u u~ > a a", momenta.astype(dtype), device=DEVICE)
 
 
-@pytest.mark.parametrize("name", ["g g > t t~", "u d~ > a a", "u u~ > a", "e+ e- > a a", ""])
-def test_an_unknown_process_is_an_input_error(name):
-    with pytest.raises(hegetcl.InputError, match="is not one hegetcl knows"):
+@pytest.mark.parametrize("name, why", [
+    ("u d~ > a a", "electric charge is not conserved"),
+    ("u u~ > a", "fewer than two outgoing particles"),
+    ("g g > top t~", "unknown particle 'top'"),
+    ("g g t t~", "no '>'"),
+    ("", "no '>'")])
+def test_an_unknown_process_is_an_input_error(name, why):
+    with pytest.raises(hegetcl.InputError, match=why):
         hegetcl.matrix_element(name, np.zeros((1, 4, 4)), device=DEVICE)
+
+
+def qcd_points(name):
+    """MadGraph's points of ../shared/refs/mg5-qcd/NAME: momenta (points, particles, 4), |M|^2."""
+    momenta, me, point = [], [], []
+    path = os.path.join(REFS, "..", "mg5-qcd", name)
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            if words[0] == "POINT":
+                point = []
+            elif words[0] == "ME":
+                momenta.append(point)
+                me.append(float(words[1]))
+            else:
+                point.append([float(w) for w in words])
+    return np.array(momenta), np.array(me)
+
+
+@pytest.mark.parametrize("text, name", [("g g > t t~ g", "me_gg_ttxg_WT0.txt"),
+                                        ("u u~ > d d~ g", "me_uux_ddxg.txt")])
+def test_a_qcd_process_agrees_with_madgraph(text, name):
+    momenta, reference = qcd_points(name)
+    me = hegetcl.matrix_element(text, momenta, device=DEVICE)
+    np.testing.assert_allclose(me, reference, rtol=1e-12, atol=0)
+    with pytest.raises(hegetcl.InputError, match="needs \\(events, 5, 4\\)"):
+        hegetcl.matrix_element(text, momenta[:, :4, :], device=DEVICE)
 
 
 def test_no_matching_device_is_a_no_device_error_listing_the_devices():
