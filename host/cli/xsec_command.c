@@ -807,6 +807,11 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
         free(header);
       }
     }
+    /* a finished run leaves nothing to resume: its checkpoint goes unless --keep-checkpoint */
+    if (rc == 0 && checkpoint[0] != '\0' && !o.keep_checkpoint && remove(checkpoint) != 0 &&
+        errno != ENOENT)
+      fprintf(stderr, "hegetcl: warning: the finished run's checkpoint %s stays: %s\n", checkpoint,
+              strerror(errno));
   }
 done:
   hegetcl_xsec_result_free(&r);
