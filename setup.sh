@@ -112,7 +112,8 @@ python3 plot/hegetcl_plot.py build/distributions_n3.yoda:weighted \
   --events build/events_n3.lhe.gz:"unweighted events" --histograms pt_1,dr_min,eta_1,m_photons \
   --out build/plots_n3 >/dev/null
 echo "== matrix-element throughput (hegetcl-bench; JSON in build/bench.json)"
-# n up to 7: the diagram engine's n = 8 program takes minutes to compile (README, "Throughput")
+# n up to 7: the diagram engine's n = 8 program takes minutes to compile (docs/performance.md,
+# "Throughput")
 ./build/bench/hegetcl-bench --device "$device" --n 2-7 --precision double --mode summed \
   --max-seconds 4 --json build/bench.json
 echo "== outputs (in build/)"

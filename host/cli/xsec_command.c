@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `hegetcl xsec`: per-iteration progress, the result line, the outputs (JSON record, YODA and
  * CSV histograms, Les Houches events), each carrying the run card, and long runs: checkpoints,
- * stopping on SIGINT or SIGTERM, resuming (README.md, "Long runs"). */
+ * stopping on SIGINT or SIGTERM, resuming (docs/user-guide.md, "Long runs"). */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>

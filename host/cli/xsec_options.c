@@ -625,7 +625,7 @@ void hg_xsec_options_free(hg_xsec_options *o) { hegetcl_xsec_checkpoint_info_fre
 int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   memset(o, 0, sizeof *o);
   hegetcl_xsec_defaults(&o->config, 0);
-  /* HEGETCL_DEVICE is the default device (README.md); --device or the card override it */
+  /* HEGETCL_DEVICE is the default device (docs/user-guide.md); --device or the card override it */
   const char *device = getenv("HEGETCL_DEVICE");
   if (device == NULL || device[0] == '\0') device = "auto";
   if (strlen(device) >= sizeof o->device) {
