@@ -6,15 +6,17 @@
 #      sanitizer and libFuzzer runtimes for tests/run --sanitizers), unless they are there
 #      already, and the
 #      Python packages parton and pylhe (the tests' independent PDF and event readers),
-#      matplotlib and mplhep (plots) from PyPI;
+#      matplotlib and mplhep (plots) and Pythia 8 (pythia8mc, a binary wheel: the shower test
+#      and example) from PyPI;
 #   2. makes the PDF set cteq6l1 (LHAPDF ID 10042) available in the LHAPDF data path: copied
 #      from ../shared/pdfsets when that exists (offline), else fetched from the LHAPDF server;
 #   3. configures and builds into build/;
 #   4. runs the main job: lists the OpenCL devices, evaluates u ubar -> n photons with every
 #      engine at MadGraph5_aMC@NLO's reference points (n = 2..6) and prints the agreement,
-#      integrates sigma(p p -> 2 and 3 photons) in the HEGET paper's set-up, makes 3-photon
-#      distributions (YODA, CSV, plots) and 10^4 unweighted events (build/events_n3.lhe.gz), then
-#      times every engine with hegetcl-bench.
+#      integrates sigma(p p -> 2 and 3 photons) in the HEGET paper's set-up and prints each
+#      beside the paper's value with the pull, makes 3-photon distributions (YODA, CSV, plots)
+#      and 10^4 unweighted events (build/events_n3.lhe.gz), times every engine with
+#      hegetcl-bench, and ends with the list of its outputs.
 # usage: bash setup.sh [--deps-only] [--device SPEC]
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -47,11 +49,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 # PyPI: parton (the tests' independent PDF reader), pylhe (reads the event files back in the
-# tests), matplotlib and mplhep (plot/hegetcl_plot.py)
+# tests), matplotlib and mplhep (plot/hegetcl_plot.py), pythia8mc (tests/events/pythia_shower.py)
 python_packages=()
 for p in parton pylhe matplotlib mplhep; do
   python3 -c "import $p" 2>/dev/null || python_packages+=("$p")
 done
+# Pythia 8.317's binary wheel: its version pinned, as the shower test's expectations are its
+pythia=pythia8mc==8.317.2
+python3 -c "import importlib.metadata as m, sys; sys.exit(m.version('pythia8mc') != '${pythia#*==}')" \
+  2>/dev/null || python_packages+=("$pythia")
 if [ ${#python_packages[@]} -gt 0 ]; then
   echo "setup.sh: installing the Python packages ${python_packages[*]} (PyPI)"
   python3 -m pip install --quiet "${python_packages[@]}" 2>/dev/null ||
@@ -87,19 +93,33 @@ if [ -d "$refs" ]; then
   echo "== |M|^2 against MadGraph5_aMC@NLO ($refs)"
   ./build/hegetcl me --device "$device" "$refs"/me_points_n{2,3,4,5,6}.txt | grep largest
 fi
-echo "== sigma(p p -> n photons), the HEGET paper's set-up (u from proton 1, as its table)"
+echo "== sigma(p p -> n photons) in the HEGET paper's set-up (14 TeV, cteq6l1, mu = 20 GeV,"
+echo "   pT > 20 GeV, |eta| < 2.5, Delta R > 0.4), counting as the paper's table does: the u"
+echo "   quark from proton 1 and the anti-u from proton 2 only (--orientation u-first)"
 for n in 2 3; do
   ./build/hegetcl xsec --n "$n" --device "$device" --orientation u-first --target-error 0.003 \
-    --quiet --json "build/xsec_n$n.json"
+    --quiet --json "build/xsec_n$n.json" | sed 's/^/  /'
 done
-echo "== p p -> 3 photons: distributions and unweighted Les Houches events"
+python3 bench/compare_with_paper.py build/xsec_n2.json build/xsec_n3.json
+echo "== p p -> 3 photons, the u quark from either proton (the p p cross section, twice the"
+echo "   above): distributions and 10^4 unweighted Les Houches events"
 ./build/hegetcl xsec --n 3 --device "$device" --helicity sampled --target-error 0.005 --quiet \
   --yoda build/distributions_n3.yoda --csv build/distributions_n3.csv \
-  --unweighted-events 10000 --lhe build/events_n3.lhe.gz --json build/events_n3.json
+  --unweighted-events 10000 --lhe build/events_n3.lhe.gz --json build/events_n3.json |
+  sed 's/^/  /'
+python3 bench/compare_with_paper.py build/events_n3.json
 python3 plot/hegetcl_plot.py build/distributions_n3.yoda:weighted \
   --events build/events_n3.lhe.gz:"unweighted events" --histograms pt_1,dr_min,eta_1,m_photons \
-  --out build/plots_n3
+  --out build/plots_n3 >/dev/null
 echo "== matrix-element throughput (hegetcl-bench; JSON in build/bench.json)"
-# n up to 7: the diagram engine's n = 8 program takes minutes to compile (README, "Throughput")
+# n up to 7: the diagram engine's n = 8 program takes minutes to compile (docs/performance.md,
+# "Throughput")
 ./build/bench/hegetcl-bench --device "$device" --n 2-7 --precision double --mode summed \
   --max-seconds 4 --json build/bench.json
+echo "== outputs (in build/)"
+echo "  sigma with every input, device and iteration (JSON): build/xsec_n2.json, build/xsec_n3.json"
+echo "  3-photon histograms: build/distributions_n3.yoda (YODA, for Rivet), build/distributions_n3.csv"
+echo "  10^4 unweighted events (Les Houches 3.0): build/events_n3.lhe.gz, its run: build/events_n3.json"
+echo "  plots: $(ls build/plots_n3/*.png | tr '\n' ' ')"
+echo "  throughput: build/bench.json"
+echo "  showering the events with Pythia 8: python3 examples/shower_with_pythia.py build/events_n3.lhe.gz"

@@ -54,8 +54,12 @@ static int usage(FILE *out) {
           "  --scan-local-size    run every case at local sizes %d, %d, ..., %d\n"
           "  --events N           batch size (default: chosen per case for ~%.1f s end to end)\n"
           "  --repeats R          timed repeats, at least 5 (default 5)\n"
-          "  --max-seconds S      time budget of one case, build excluded (default 30); a case\n"
-          "                       that exceeds it is reported as skipped\n"
+          "  --max-seconds S      time budget of one case, build excluded (default 30): the\n"
+          "                       batch is sized for the warm-up and repeats to fit; a case\n"
+          "                       is reported as skipped only when a batch that fills the\n"
+          "                       device would not fit (its cost per event, which grows with\n"
+          "                       n, decides: a skipped case is never followed by a slower\n"
+          "                       one measured)\n"
           "  --seed N             seed of the random points and helicities (default 1)\n"
           "  --pipeline LIST      me,full (default me): the matrix element alone, or the whole\n"
           "                       cross-section pipeline of the paper's set-up (Philox numbers,\n"
@@ -417,8 +421,8 @@ static int prepare_batch(batch_data *b, unsigned n, size_t events, uint64_t seed
  * included, reported apart); the probe, end to end from one event up by at most 64 times a step,
  * until a batch that fills the device takes a quarter of the target (each step costs at most
  * twice the last, so the budget check after it holds the cost in bounds); the batch scaled to the
- * target; a warm-up; then the repeats of kernels and of end-to-end, the budget checked before
- * each. */
+ * target; a warm-up (the batch shrunk, not below the fill, when the repeats would not fit the
+ * budget); then the repeats of kernels and of end-to-end. */
 static void measure(const options *o, const hegetcl_device_info *info, hegetcl_amplitude *amp,
                     batch_data *b, result *r) {
   hegetcl_context *ctx = amp->ctx;
@@ -443,7 +447,6 @@ static void measure(const options *o, const hegetcl_device_info *info, hegetcl_a
   int shrunk = 0; /* the probe overshot and came back: no more growing */
   if (!prepare_batch(b, n, events, o->seed, r)) return;
   status = timed_end_to_end(amp, b, events, r->per_helicity, &r->first_run_s);
-  const double budget_start = hg_now_seconds();
   if (o->events != 0) {
     events = o->events;
     if (!prepare_batch(b, n, events, o->seed, r)) return;
@@ -484,20 +487,26 @@ static void measure(const options *o, const hegetcl_device_info *info, hegetcl_a
     if (events > cap) events = cap;
     if (!prepare_batch(b, n, events, o->seed, r)) return;
   }
+  /* warm-up at the final size; when it says the repeats would not fit the budget (a first large
+   * launch, a busy device), the batch shrinks to fit, never below the fill, and warms up again.
+   * The case is not skipped here: whether it is was decided by the probe on its cost per event,
+   * which grows with n, so a case is never skipped while a slower one is measured. */
+  for (int attempt = 0; status == HEGETCL_OK; ++attempt) {
+    double kernel_s = 0;
+    status = timed_kernels(amp, b, events, r->per_helicity, &kernel_s);
+    if (status == HEGETCL_OK) status = timed_end_to_end(amp, b, events, r->per_helicity, &seconds);
+    const double repeats_s = o->repeats * (kernel_s + seconds);
+    if (status != HEGETCL_OK || attempt > 0 || o->events != 0 || repeats_s <= o->max_seconds ||
+        events <= fill)
+      break;
+    const size_t scaled = (size_t)((double)events * o->max_seconds / repeats_s);
+    const size_t smaller = scaled / local * local;
+    if (smaller >= events) break;
+    events = smaller > fill ? smaller : fill;
+    if (!prepare_batch(b, n, events, o->seed, r)) return;
+  }
   r->batch = events;
-  /* warm-up at the final size, then the repeats */
-  if (status == HEGETCL_OK) status = timed_kernels(amp, b, events, r->per_helicity, &seconds);
-  if (status == HEGETCL_OK) status = timed_end_to_end(amp, b, events, r->per_helicity, &seconds);
   for (int k = 0; k < o->repeats && status == HEGETCL_OK; ++k) {
-    const double used = hg_now_seconds() - budget_start;
-    if (used > o->max_seconds) {
-      snprintf(r->reason, sizeof r->reason,
-               "the time budget ran out after %d of %d repeats of %zu events: %.3g s used, "
-               "--max-seconds %g",
-               k, o->repeats, events, used, o->max_seconds);
-      r->skipped = 1;
-      return;
-    }
     status = timed_kernels(amp, b, events, r->per_helicity, &r->kernel_s[k]);
     if (status == HEGETCL_OK)
       status = timed_end_to_end(amp, b, events, r->per_helicity, &r->e2e_s[k]);

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Scaling of one `hegetcl xsec` run over GPUs (README.md, "Several GPUs and machines"): the same
-run on one GPU, on every GPU of the node in one process (--device all-gpus) and, when hegetcl-mpi
-is there, as one MPI rank per GPU (--device per-rank). Prints a markdown table (events per second
-in the combined iterations, speed-up, efficiency = speed-up / GPUs, and whether sigma and its error
-are identical to the one-GPU run's, bit for bit) and writes every run's JSON and a summary JSON.
+"""Scaling of one `hegetcl xsec` run over GPUs (docs/user-guide.md, "Several GPUs and machines"):
+the same run on one GPU, on every GPU of the node in one process (--device all-gpus) and, when
+hegetcl-mpi is there, as one MPI rank per GPU (--device per-rank). Prints a markdown table (events
+per second in the combined iterations, speed-up, efficiency = speed-up / GPUs, and whether sigma and
+its error are identical to the one-GPU run's, bit for bit) and writes every run's JSON and a summary
+JSON.
 
 usage: scaling.py [--build DIR] [--out DIR] [--n 6,8] [--gpus 0:0,0:1] [-- EXTRA xsec ARGS]
 """

@@ -32,10 +32,12 @@ for suite in ${HEGETCL_VERIFY_SKIP_SUITES:-}; do
   exclude+=(--no-suite "$suite")
   echo "verify_device.sh: HEGETCL_VERIFY_SKIP_SUITES leaves the suite $suite out" | tee -a "$out/excluded.txt"
 done
-HEGETCL_TEST_DEVICE=$device meson test -C "$build" --print-errorlogs --num-processes 1 \
+# --setup exhaustive: the suite exhaustive too (every point of the property tests)
+HEGETCL_TEST_DEVICE=$device meson test -C "$build" --setup exhaustive --print-errorlogs --num-processes 1 \
   --timeout-multiplier "${HEGETCL_TIMEOUT_MULTIPLIER:-1}" "${exclude[@]}" > "$out/tests.txt" 2>&1
 status=$?
-cp "$build/meson-logs/testlog.txt" "$out/testlog.txt"
+cp "$build/meson-logs/testlog-exhaustive.txt" "$out/testlog.txt" # named after the setup
+cp "$out/testlog.txt" "$build/meson-logs/testlog.txt"                # where summary.sh reads it
 grep -E '^ *[0-9]+/[0-9]+ ' "$out/tests.txt"
 sh "$root/tests/support/summary.sh" "$build" "$status" | tee -a "$out/tests.txt"
 if [ -n "${HEGETCL_BENCH_ARGS:-}" ]; then

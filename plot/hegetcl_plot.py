@@ -24,13 +24,16 @@ usage: hegetcl_plot.py FILE[:LABEL] [FILE[:LABEL] ...] --out DIR [--events LHE[:
                   the errors leave out the total's own uncertainty.
   --logy          log y axis: yes, no, or auto (default: log where the drawn values span more
                   than two decades).
-  --title TEXT    text above the upper left of every figure (default: "hegetcl, u ubar -> n gamma,
-                  sqrt(s) = 14 TeV", n from the number of pt_k histograms, sqrt(s) from the
-                  run card line "sqrt-s: GEV" in the first file's header if there is one).
+  --title TEXT    text above the upper left of every figure (default: the hadronic process,
+                  "hegetcl: p p -> n gamma via q qbar (q = u, q from either proton), sqrt(s) =
+                  14 TeV", and the photon cuts, "pT > 20 GeV, |eta| < 2.5, Delta R > 0.4", all
+                  from the run card in the first file's header: n, flavours, orientation,
+                  sqrt-s, pt-min, eta-max, dr-min; n from the pt_k histograms without one).
 
 Each figure shows dsigma/dx in fb per unit of x (sumw / bin width, error sqrt(sumw2) / width)
 for every input, and below it the ratio of each input to the first with the errors of both
-added in quadrature, a dashed line at 1. Underflow and overflow are not drawn.
+added in quadrature, a dashed line at 1, its range fitted to every ratio (no point clipped).
+Underflow and overflow are not drawn.
 
 Exit status 0 on success, 2 with "hegetcl_plot.py: error: ..." on stderr for a missing file, an
 unknown format, a histogram absent from some input, or binnings that differ.
@@ -413,23 +416,47 @@ def y_title(name, x_label, density):
     return f"$d\\sigma/d{symbol}$ [fb" + (f"/{unit}]" if unit else "]")
 
 
-def default_title(histograms, header):
-    """'hegetcl, u ubar -> n gamma, sqrt(s) = E' with n and E from the reference file."""
-    ranks = [int(m.group(1)) for m in (re.match(r"^pt_([0-9]+)$", k) for k in histograms) if m]
-    n = str(max(ranks)) if ranks else "n"
-    energy = "14 TeV"
+def run_card(header):
+    """The run card echoed in a file's header ("# key: value" lines) as a dict of strings."""
+    card = {}
     for line in header:
-        found = re.search(r"\bsqrt[-_]s\w*\s*[=:]\s*([0-9.eE+]+)", line)
+        found = re.match(r"^#\s*([a-z][a-z0-9-]*):\s*(.*?)\s*$", line)
         if found:
-            try:
-                value = float(found.group(1))
-            except ValueError:
-                continue
-            # hegetcl's run card gives sqrt(s) in GeV; a value under 100 can only be TeV.
-            energy = f"{value / 1000:g} TeV" if value >= 100 else f"{value:g} TeV"
-            break
+            card.setdefault(found.group(1), found.group(2).strip("\"'"))
+    return card
+
+
+def _gev(text):
+    """'14 TeV' from '14000' (GeV; a value under 100 can only be TeV), or None."""
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        return None
+    return f"{value / 1000:g} TeV" if value >= 100 else f"{value:g} TeV"
+
+
+def default_title(histograms, header):
+    """Three lines: the hadronic process (p p -> n photons) with sqrt(s); through q qbar, which
+    quarks and which beam orientation; the photon cuts; from the run card in the first file's header
+    (n from the number of pt_k histograms and sqrt(s) = 14 TeV without one)."""
+    card = run_card(header)
+    ranks = [int(m.group(1)) for m in (re.match(r"^pt_([0-9]+)$", k) for k in histograms) if m]
+    n = card.get("n") or (str(max(ranks)) if ranks else "n")
+    energy = _gev(card.get("sqrt-s")) or "14 TeV"
+    quarks = card.get("flavours", "u").replace(",", ", ")
+    orientation = {"both": ", the quark from either proton",
+                   "u-first": ", the quark from proton 1 only"}.get(card.get("orientation", ""), "")
     # √ as text: mathtext's \sqrt has no glyph the PDF backend can map in the ROOT style's font.
-    return f"hegetcl, $u\\bar{{u}} \\to {n}\\gamma$, \u221as = {energy}"
+    first = (f"hegetcl: $pp \\to {n}\\gamma$, \u221as = {energy}\n"
+             f"through $q\\bar{{q}}$, q = {quarks}{orientation}")
+    cuts = []
+    if "pt-min" in card:
+        cuts.append(f"$p_\\mathrm{{T}}^\\gamma > {card['pt-min']}$ GeV")
+    if "eta-max" in card:
+        cuts.append(f"$|\\eta^\\gamma| < {card['eta-max']}$")
+    if "dr-min" in card:
+        cuts.append(f"$\\Delta R_{{\\gamma\\gamma}} > {card['dr-min']}$")
+    return first + ("\ncuts: " + ", ".join(cuts) if cuts else "")
 
 
 def check_binning(name, reference, other):
@@ -488,6 +515,7 @@ def plot_histogram(name, sources, args, title, formats):
     curves = [differential(h, args.density) for _, h, _ in sources]
     log = use_log_scale(curves, args.logy)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    ratios = []  # every ratio drawn, for the panel's range
     for i, ((label, _, is_events), (values, errors)) in enumerate(zip(sources, curves)):
         colour = colours[i % len(colours)]
         histtype = "errorbar" if is_events else "step"
@@ -504,16 +532,18 @@ def plot_histogram(name, sources, args, title, formats):
                 np.abs(ratio) * np.hypot(errors_over(errors, values),
                                          errors_over(ref_errors, ref_values)),
                 errors / np.abs(ref_values))
+        ratios.append(ratio)
         ratio_axis.errorbar(centres, ratio, yerr=ratio_error, xerr=np.diff(edges) / 2,
                             fmt="o" if is_events else "none", markersize=3, color=colour)
     if len(sources) == 1:  # nothing to divide: show the reference's relative error
         values, errors = curves[0]
         with np.errstate(divide="ignore", invalid="ignore"):
             relative = np.where(values != 0, errors / np.abs(values), np.nan)
+        ratios += [1 + relative, 1 - relative]
         ratio_axis.stairs(1 + relative, edges, baseline=1 - relative, fill=True, alpha=0.3,
                           color=colours[0], label="relative error")
     ratio_axis.axhline(1.0, color="black", linestyle="--", linewidth=1)
-    _set_ratio_limits(ratio_axis)
+    _set_ratio_limits(ratio_axis, ratios)
     ratio_axis.set_ylabel(f"ratio to\n{sources[0][0]}"[:40], fontsize="small")
     ratio_axis.set_xlabel(x_title(name, reference.x_label))
     ratio_axis.set_xlim(edges[0], edges[-1])
@@ -563,12 +593,12 @@ def _set_main_limits(axis, curves, log):
         axis.set_ylim(bottom, bottom + 1.4 * (top - bottom) if top > bottom else 1.0)
 
 
-def _set_ratio_limits(ratio_axis):
-    """Ratio range: the plotted points, at least 0.8 to 1.2, at most 0 to 3."""
-    low, high = ratio_axis.dataLim.y0, ratio_axis.dataLim.y1
-    if not (np.isfinite(low) and np.isfinite(high)):
-        low, high = 1.0, 1.0
-    low, high = max(0.0, min(low, 0.8)), min(3.0, max(high, 1.2))
+def _set_ratio_limits(ratio_axis, ratios):
+    """Ratio range: every ratio drawn (no point clipped; error bars may run past the edge), at
+    least 0.8 to 1.2, never below 0, with a margin."""
+    finite = np.concatenate([r[np.isfinite(r)] for r in ratios]) if ratios else np.array([])
+    low, high = (finite.min(), finite.max()) if finite.size else (1.0, 1.0)
+    low, high = max(0.0, min(low, 0.8)), max(high, 1.2)
     margin = 0.05 * (high - low)
     ratio_axis.set_ylim(max(0.0, low - margin), high + margin)
 

@@ -61,7 +61,7 @@ void hg_rs_tuning_defaults(hg_rs_tuning *t) {
 }
 
 /* Work-items per event: 2 configurations each in double and 4 in float, the fastest on the H200
- * at n = 6..8 (README, "Speed": a work-item then reads a J or R'' once for two or four
+ * at n = 6..8 (docs/performance.md, "Speed": a work-item then reads a J or R'' once for two or four
  * products, while double's registers favour fewer), between a warp and 128. */
 static unsigned default_threads(unsigned n, size_t real_size) {
   const unsigned configs = 1u << n, per_item = real_size == sizeof(double) ? 2u : 4u;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* hegetcl-mpi: `hegetcl xsec` shared by MPI ranks, e.g. `mpirun -np 8 hegetcl-mpi xsec --n 8
- * --device per-rank ...` (README.md, "Several GPUs and machines"). A rank that fails aborts the
- * job, so no rank waits for it. */
+ * --device per-rank ...` (docs/user-guide.md, "Several GPUs and machines"). A rank that fails
+ * aborts the job, so no rank waits for it. */
 #include <stdio.h>
 #include <string.h>
 

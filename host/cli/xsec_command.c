@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* `hegetcl xsec`: per-iteration progress, the result line, the outputs (JSON record, YODA and
  * CSV histograms, Les Houches events), each carrying the run card, and long runs: checkpoints,
- * stopping on SIGINT or SIGTERM, resuming (README.md, "Long runs"). */
+ * stopping on SIGINT or SIGTERM, resuming (docs/user-guide.md, "Long runs"). */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -846,6 +846,11 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
         free(header);
       }
     }
+    /* a finished run leaves nothing to resume: its checkpoint goes unless --keep-checkpoint */
+    if (rc == 0 && checkpoint[0] != '\0' && !o.keep_checkpoint && remove(checkpoint) != 0 &&
+        errno != ENOENT)
+      fprintf(stderr, "hegetcl: warning: the finished run's checkpoint %s stays: %s\n", checkpoint,
+              strerror(errno));
   }
 done:
   hg_output_release_all();

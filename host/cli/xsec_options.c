@@ -47,7 +47,7 @@ typedef enum {
   O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_CHECKPOINT,
-  O_CHECKPOINT_EVERY, O_RESUME, O_QUIET, O_COUNT
+  O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET, O_COUNT
 } option_id;
 
 typedef struct {
@@ -120,15 +120,19 @@ static const option options[O_COUNT] = {
                       "iteration, every --checkpoint-every events and on SIGINT or\n"
                       "SIGTERM, which stop the run at the next batch (default: the\n"
                       "first of --lhe, --json, --yoda, --csv given, with .ckpt\n"
-                      "added; none: no checkpoint)"},
+                      "added; none: no checkpoint); a run that finishes removes it\n"
+                      "(see --keep-checkpoint), one that stops keeps it for --resume"},
     [O_CHECKPOINT_EVERY] = {"checkpoint-every", "N",
                             "unweighted events between checkpoints (default 1e5; 0: only\n"
                             "when stopped)"},
     [O_RESUME] = {"resume", "FILE",
                   "continue the run saved in the checkpoint FILE, with the\n"
                   "settings it started with (flags may repeat them; only\n"
-                  "--device and --quiet may change): the same sigma and events\n"
-                  "as a run never stopped"},
+                  "--device, --quiet, --keep-checkpoint may change): the same\n"
+                  "sigma and events as a run never stopped"},
+    [O_KEEP_CHECKPOINT] = {"keep-checkpoint", NULL,
+                           "keep the checkpoint of a run that finishes (its record:\n"
+                           "--resume of it says the run finished, with its sigma)"},
     [O_QUIET] = {"quiet", NULL, "print the result line only (no progress)"},
 };
 
@@ -400,9 +404,10 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     return ok;
   case O_RESUME:
     return copy_text(at, v, o->resume, sizeof o->resume);
+  case O_KEEP_CHECKPOINT:
   case O_QUIET:
     if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) {
-      o->quiet = strcmp(v, "true") == 0;
+      *(id == O_QUIET ? &o->quiet : &o->keep_checkpoint) = strcmp(v, "true") == 0;
       return 1;
     }
     return bad(at, v, "use true or false");
@@ -561,7 +566,8 @@ static int check_resumed_card(const hg_xsec_options *o) {
       if (next != NULL) *next = '\0';
       char *value = NULL;
       const char *key = card_key(line, &value);
-      if (key != NULL && strcmp(key, "device") != 0 && strcmp(key, "quiet") != 0) {
+      if (key != NULL && strcmp(key, "device") != 0 && strcmp(key, "quiet") != 0 &&
+          strcmp(key, "keep-checkpoint") != 0) {
         /* the same key in the other card */
         const char *other = NULL;
         const size_t key_length = strlen(key);
@@ -593,7 +599,7 @@ static int check_resumed_card(const hg_xsec_options *o) {
           report(
                   "hegetcl: error: --resume %s: the checkpoint's run %s, %s: a resumed run keeps "
                   "the settings it started with (leave the flag out: --resume takes them all from "
-                  "the checkpoint; only --device and --quiet may change)\n",
+                  "the checkpoint; only --device, --quiet and --keep-checkpoint may change)\n",
                   o->resume, theirs_text, mine_text);
           rc = 2;
         }
@@ -656,7 +662,7 @@ void hg_xsec_options_free(hg_xsec_options *o) { hegetcl_xsec_checkpoint_info_fre
 int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   memset(o, 0, sizeof *o);
   hegetcl_xsec_defaults(&o->config, 0);
-  /* HEGETCL_DEVICE is the default device (README.md); --device or the card override it */
+  /* HEGETCL_DEVICE is the default device (docs/user-guide.md); --device or the card override it */
   const char *device = getenv("HEGETCL_DEVICE");
   if (device == NULL || device[0] == '\0') device = "auto";
   if (strlen(device) >= sizeof o->device) {
@@ -713,8 +719,8 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
               opt, maybe);
       return 2;
     }
-    if (id == O_QUIET) {
-      o->quiet = 1;
+    if (id == O_QUIET || id == O_KEEP_CHECKPOINT) { /* flags without a value */
+      *(id == O_QUIET ? &o->quiet : &o->keep_checkpoint) = 1;
       continue;
     }
     if (i + 1 >= argc) {
@@ -820,6 +826,8 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   for (int i = 0; i < 5; ++i)
     if (values[i][0]) write_entry(out, paths[i], values[i]);
   write_number(out, O_CHECKPOINT_EVERY, (double)o->checkpoint_every);
+  /* written only when set: the cards of runs from before the option read the same */
+  if (o->keep_checkpoint) fprintf(out, "%s: true\n", options[O_KEEP_CHECKPOINT].name);
   fprintf(out, "%s: %s\n", options[O_QUIET].name, o->quiet ? "true" : "false");
 }
 

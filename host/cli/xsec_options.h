@@ -20,13 +20,14 @@ typedef struct {
   char resume[HG_CLI_PATH];     /* the checkpoint resumed, "" for a fresh run */
   int resuming;                 /* resumed holds what the checkpoint says */
   hegetcl_xsec_checkpoint_info resumed;
+  int keep_checkpoint;           /* a finished run keeps its checkpoint */
   int quiet, have_n;
 } hg_xsec_options;
 
 /* Defaults, then the run card named by --card or, with --resume FILE, the card the checkpoint
  * holds, then every other flag. Returns 0, 1 for --help (usage printed), or 2 after printing a
  * message naming the option (and the card's file and line) and the fix; a resumed run whose
- * flags change a setting of the checkpoint's card (any but device and quiet), or whose
+ * flags change a setting of the checkpoint's card (any but device, quiet and keep-checkpoint), or whose
  * checkpoint cannot be read or is finished, is refused so. Free o with hg_xsec_options_free
  * whatever the return. */
 int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o);

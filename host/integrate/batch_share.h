@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* An iteration's batches shared out over devices (one host thread each) and processes (MPI ranks,
  * through hegetcl_team), with sums that do not depend on how they were shared: every batch's sums
- * are made on one device, then folded into the totals in batch order. README.md, "Several GPUs
- * and machines". */
+ * are made on one device, then folded into the totals in batch order. docs/user-guide.md, "Several
+ * GPUs and machines". */
 #ifndef HG_BATCH_SHARE_H
 #define HG_BATCH_SHARE_H
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Checkpoint files: versioned text of keyed lines with exact reals and a CRC-32, written under a
- * temporary name and renamed (README.md, "Long runs"). What the keys mean is the writer's. */
-#ifndef HG_IO_CHECKPOINT_FILE_H
+ * temporary name and renamed (docs/user-guide.md, "Long runs"). What the keys mean is the writer's.
+*/ #ifndef HG_IO_CHECKPOINT_FILE_H
 #define HG_IO_CHECKPOINT_FILE_H
 
 #include <stddef.h>

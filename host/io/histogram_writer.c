@@ -164,6 +164,36 @@ static int write_annotation(hg_output *o, const char *key, const char *value) {
   return hg_output_printf(o, "'\n");
 }
 
+/* Rivet's axis labels for make-plots and rivet-mkhtml (LaTeX, units in brackets): XLabel the
+ * observable, YLabel dsigma/dx in fb per its unit (make-plots draws sumw / bin width). hegetcl's
+ * plain labels map to symbols; any other label "WHAT [UNIT]" gives "WHAT [UNIT]" and
+ * "$\mathrm{d}\sigma/\mathrm{d}$(WHAT) [fb/UNIT]". */
+static void rivet_labels(const char *x_label, char *x, size_t x_size, char *y, size_t y_size) {
+  static const struct {
+    const char *plain, *symbol, *unit;
+  } known[] = {{"pT [GeV]", "p_\\mathrm{T}", "GeV"}, {"eta", "\\eta", NULL},
+               {"Delta R", "\\Delta R", NULL},        {"m [GeV]", "m", "GeV"}};
+  for (size_t i = 0; i < sizeof known / sizeof known[0]; ++i)
+    if (strcmp(x_label, known[i].plain) == 0) {
+      const char *unit = known[i].unit;
+      snprintf(x, x_size, "$%s$%s%s%s", known[i].symbol, unit ? " [" : "", unit ? unit : "",
+               unit ? "]" : "");
+      snprintf(y, y_size, "$\\mathrm{d}\\sigma/\\mathrm{d}%s$ [fb%s%s]", known[i].symbol,
+               unit ? "/" : "", unit ? unit : "");
+      return;
+    }
+  snprintf(x, x_size, "%s", x_label);
+  const char *bracket = strrchr(x_label, '[');
+  const char *close = bracket ? strchr(bracket, ']') : NULL;
+  size_t what = bracket && close ? (size_t)(bracket - x_label) : strlen(x_label);
+  while (what > 0 && x_label[what - 1] == ' ') --what;
+  if (bracket && close)
+    snprintf(y, y_size, "$\\mathrm{d}\\sigma/\\mathrm{d}$(%.*s) [fb/%.*s]", (int)what, x_label,
+             (int)(close - bracket - 1), bracket + 1);
+  else
+    snprintf(y, y_size, "$\\mathrm{d}\\sigma/\\mathrm{d}$(%.*s) [fb]", (int)what, x_label);
+}
+
 /* A YODA distribution line: label or edges, then sumw sumw2 sumwx sumwx2 numEntries. */
 static void write_yoda_sums(hg_output *o, const double sums[5]) {
   hg_output_printf(o, "%.17g\t%.17g\t%.17g\t%.17g\t%.17g\n", sums[0], sums[1], sums[2], sums[3],
@@ -194,7 +224,12 @@ static void write_yoda_histogram(hg_output *o, const char *prefix, const hegetcl
   hg_output_printf(o, "BEGIN YODA_HISTO1D_V2 %s\nPath: %s\n", path, path);
   write_annotation(o, "Title", h->title);
   hg_output_printf(o, "Type: Histo1D\n");
-  write_annotation(o, "XLabel", h->x_label);
+  if (h->x_label[0] != '\0') { /* annotations in YODA's order: alphabetical */
+    char x[160], y[224];
+    rivet_labels(h->x_label, x, sizeof x, y, sizeof y);
+    write_annotation(o, "XLabel", x);
+    write_annotation(o, "YLabel", y);
+  }
   hg_output_printf(o, "---\n");
   if (total[0] != 0) hg_output_printf(o, "# Mean: %.17g\n", total[2] / total[0]);
   hg_output_printf(o, "# Area: %.17g\n", total[0]);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* A hegetcl_team over MPI_COMM_WORLD (README.md, "Several GPUs and machines"): the rank, the
- * number of ranks, the rank among those of its node, and the sum over ranks with
+/* A hegetcl_team over MPI_COMM_WORLD (docs/user-guide.md, "Several GPUs and machines"): the rank,
+ * the number of ranks, the rank among those of its node, and the sum over ranks with
  * MPI_Allreduce. */
 #ifndef HG_MPI_TEAM_H
 #define HG_MPI_TEAM_H

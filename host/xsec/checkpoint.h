@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The checkpoint of a cross-section run (README.md, "Long runs"): its kind and version, the
- * configuration as named settings, the final histograms, and the lines the info reader needs. */
+/* The checkpoint of a cross-section run (docs/user-guide.md, "Long runs"): its kind and version,
+ * the configuration as named settings, the final histograms, and the lines the info reader
+ * needs. */
 #ifndef HG_XSEC_CHECKPOINT_H
 #define HG_XSEC_CHECKPOINT_H
 

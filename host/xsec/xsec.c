@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* p p -> n photons cross sections: configuration checks, the sampler program, VEGAS, unweighted
- * events, and the checkpoints that let a long run stop and go on (README.md, "Long runs"). */
-#include <errno.h>
+ * events, and the checkpoints that let a long run stop and go on (docs/user-guide.md, "Long runs").
+*/ #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -134,12 +134,12 @@ typedef enum {
 } hegetcl_xsec_phase;
 const char *hegetcl_xsec_phase_name(hegetcl_xsec_phase phase);
 
-/* Long runs (README.md, "Long runs"): the run's state is saved in a checkpoint file, written
- * under path + ".tmp" and renamed, at its start, after every VEGAS iteration, when the integration
- * is complete, every every_events events of the unweighting, when it stops on request and when it
- * finishes. A run resumed from it gives the same numbers and events, bit for bit, as one that
- * was never stopped, on the same device; the combined iterations' histogram sums are saved with
- * them. */
+/* Long runs (docs/user-guide.md, "Long runs"): the run's state is saved in a checkpoint file,
+ * written under path + ".tmp" and renamed, at its start, after every VEGAS iteration, when the
+ * integration is complete, every every_events events of the unweighting, when it stops on request
+ * and when it finishes. A run resumed from it gives the same numbers and events, bit for bit, as
+ * one that was never stopped, on the same device; the combined iterations' histogram sums are saved
+ * with them. */
 typedef struct {
   const char *path;      /* the checkpoint file; NULL: none (stop still works) */
   int resume;            /* 1: continue the run saved in path (HEGETCL_ERR_INPUT naming the file
@@ -178,7 +178,7 @@ void hegetcl_xsec_checkpoint_info_free(hegetcl_xsec_checkpoint_info *info);
 /* Frees what a result owns (its histograms); the result itself is the caller's. */
 void hegetcl_xsec_result_free(hegetcl_xsec_result *result);
 
-/* Processes that share a run, e.g. MPI ranks (README.md, "Several GPUs and machines"; the
+/* Processes that share a run, e.g. MPI ranks (docs/user-guide.md, "Several GPUs and machines"; the
  * hegetcl-mpi command makes one from MPI_COMM_WORLD). Batch b of an iteration is rank
  * b % size's; after every round of batches, allreduce_sum adds count doubles element by element
  * over the processes, in place (every process calls it with the same count, like

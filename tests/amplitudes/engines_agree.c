@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The four engines give the same |M|^2 for every helicity configuration, which obey the helicity
- * selection rules, flip symmetry and the helicity sum. */
+ * selection rules, flip symmetry and the helicity sum. The default run checks every property at
+ * every n on fewer points and leaves the diagram engine's n = 7 program (two minutes of PoCL
+ * compilation) to the exhaustive suite (HEGETCL_TEST_EXHAUSTIVE=1: 100 points at every n). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +12,33 @@
 
 #define N_MIN 2
 #define N_MAX 8
-#define N_POINTS 100
+#define N_POINTS 100 /* random points per n, exhaustive */
 /* The first points of each batch also go through the summed kernel. */
 #define N_SUMMED_POINTS 25
 #define SQRT_S_GEV 500.0
 #define PT_MIN_FRAC 0.05
 
+/* Points per n: N_POINTS in the exhaustive suite; by default as many where they cost nothing
+ * (n <= 4), fewer from n = 5, where every configuration of 100 points takes the loop engines
+ * tens of seconds on PoCL's two cores. The points are the first of the exhaustive run's. */
+static size_t points_at(unsigned n) {
+  static const size_t fewer[N_MAX + 1] = {0, 0, N_POINTS, N_POINTS, N_POINTS, 20, 12, 4, 8};
+  return ts_exhaustive() ? N_POINTS : fewer[n];
+}
+static size_t summed_points_at(unsigned n) {
+  return points_at(n) < N_SUMMED_POINTS ? points_at(n) : N_SUMMED_POINTS;
+}
+
 /* Engines run on every configuration at n: all four up to 7. At n = 8 (100 points x 1024
  * configurations) the loop engines would take minutes on PoCL's two cores, so only the recursive
- * one does, and the unrolled one joins through the summed kernel on N8_SUMMED_POINTS points. */
-static unsigned engines_at(unsigned n) { return n < N_MAX ? 0xfu : 1u << HEGETCL_ENGINE_RECURSIVE; }
+ * one does, and the unrolled one joins through the summed kernel on N8_SUMMED_POINTS points. By
+ * default the diagram engine stops at n = 6: its split form (kernels of <= 60 diagrams) starts
+ * there, and its n = 7 program alone takes PoCL two minutes to compile. */
+static unsigned engines_at(unsigned n) {
+  if (n == N_MAX) return 1u << HEGETCL_ENGINE_RECURSIVE;
+  if (n == 7 && !ts_exhaustive()) return 0xfu & ~(1u << HEGETCL_ENGINE_DIAGRAMS);
+  return 0xfu;
+}
 #define N8_SUMMED_ENGINE HEGETCL_ENGINE_UNROLLED
 #define N8_SUMMED_POINTS 4
 
@@ -41,11 +60,12 @@ static double vanishing_tolerance(hegetcl_precision precision) {
 static hegetcl_context *ctx;
 static ts_amplitude_set amps;
 
-/* One (n, precision): N_POINTS points, every engine's per-configuration values (event =
+/* One (n, precision): points_at(n) points, every engine's per-configuration values (event =
  * point * n_configs + config), their sums over configurations per point, and the summed kernel's
- * values on the first N_SUMMED_POINTS points. */
+ * values on the first summed_points_at(n) points. */
 typedef struct {
   int attempted, done;
+  size_t n_points, n_summed; /* points_at(n), summed_points_at(n) */
   uint32_t n_configs;
   double *momenta;
   double *per_helicity[HEGETCL_ENGINE_COUNT];
@@ -94,8 +114,9 @@ static void *allocate(size_t size) {
   return p;
 }
 
-/* Evaluates every engine of n on N_POINTS points x all configurations, one call each, and the
- * summed kernel on the first N_SUMMED_POINTS; once per (n, precision), shared by the tests. */
+/* Evaluates every engine of n on points_at(n) points x all configurations, one call each, and
+ * the summed kernel on the first summed_points_at(n); once per (n, precision), shared by the
+ * tests. */
 static const results *evaluate(unsigned n, hegetcl_precision precision) {
   results *r = &cache[n][precision];
   if (r->done) return r;
@@ -104,39 +125,43 @@ static const results *evaluate(unsigned n, hegetcl_precision precision) {
              hegetcl_precision_name(precision));
   r->attempted = 1;
   const unsigned n_particles = n + 2;
+  const size_t n_points = r->n_points = points_at(n), n_summed = r->n_summed = summed_points_at(n);
   r->n_configs = 1u << n_particles;
-  const size_t n_events = (size_t)N_POINTS * r->n_configs;
-  r->momenta = allocate(4 * n_particles * N_POINTS * sizeof *r->momenta);
+  const size_t n_events = n_points * r->n_configs;
+  r->momenta = allocate(4 * n_particles * n_points * sizeof *r->momenta);
   r->batch = allocate(4 * n_particles * n_events * sizeof *r->batch);
   r->helicity = allocate(n_events * sizeof *r->helicity);
-  ts_random_points(n, SQRT_S_GEV, N_POINTS, 0x5eed0000u + n, PT_MIN_FRAC, r->momenta);
-  for (size_t point = 0; point < N_POINTS; ++point)
+  ts_random_points(n, SQRT_S_GEV, n_points, 0x5eed0000u + n, PT_MIN_FRAC, r->momenta);
+  if (!ts_exhaustive())
+    print_message("# n=%u %s: %zu points (the exhaustive suite takes %d)\n", n,
+                  hegetcl_precision_name(precision), n_points, N_POINTS);
+  for (size_t point = 0; point < n_points; ++point)
     for (uint32_t config = 0; config < r->n_configs; ++config) {
       const size_t event = point * r->n_configs + config;
       r->helicity[event] = config;
       for (int c = 0; c < 4; ++c)
         for (unsigned i = 0; i < n_particles; ++i)
           r->batch[HG_SOA_INDEX(c, i, n_particles, n_events, event)] =
-              r->momenta[HG_SOA_INDEX(c, i, n_particles, N_POINTS, point)];
+              r->momenta[HG_SOA_INDEX(c, i, n_particles, n_points, point)];
     }
   double summed_momenta[4 * (N_MAX + 2) * N_SUMMED_POINTS];
   for (int c = 0; c < 4; ++c)
     for (unsigned i = 0; i < n_particles; ++i)
-      for (size_t point = 0; point < N_SUMMED_POINTS; ++point)
-        summed_momenta[HG_SOA_INDEX(c, i, n_particles, N_SUMMED_POINTS, point)] =
-            r->momenta[HG_SOA_INDEX(c, i, n_particles, N_POINTS, point)];
+      for (size_t point = 0; point < n_summed; ++point)
+        summed_momenta[HG_SOA_INDEX(c, i, n_particles, n_summed, point)] =
+            r->momenta[HG_SOA_INDEX(c, i, n_particles, n_points, point)];
   for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     if (!((engines_at(n) >> engine) & 1u)) continue;
     hegetcl_amplitude *amp = ts_amplitude_set_get(&amps, engine, n, precision);
     double *per_helicity = r->per_helicity[engine] = allocate(n_events * sizeof(double));
-    double *summed = r->summed[engine] = allocate(N_SUMMED_POINTS * sizeof(double));
-    double *sum = r->sum_over_configs[engine] = allocate(N_POINTS * sizeof(double));
+    double *summed = r->summed[engine] = allocate(n_summed * sizeof(double));
+    double *sum = r->sum_over_configs[engine] = allocate(n_points * sizeof(double));
     for (size_t e = 0; e < n_events; ++e) per_helicity[e] = -1; /* poison */
-    for (size_t e = 0; e < N_SUMMED_POINTS; ++e) summed[e] = -1;
+    for (size_t e = 0; e < n_summed; ++e) summed[e] = -1;
     TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate_helicity(amp, n_events, r->batch, r->helicity,
                                                           per_helicity));
-    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, N_SUMMED_POINTS, summed_momenta, summed));
-    for (size_t point = 0; point < N_POINTS; ++point) {
+    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, n_summed, summed_momenta, summed));
+    for (size_t point = 0; point < n_points; ++point) {
       sum[point] = 0;
       for (uint32_t config = 0; config < r->n_configs; ++config)
         sum[point] += per_helicity[point * r->n_configs + config];
@@ -153,7 +178,7 @@ static const results *evaluate(unsigned n, hegetcl_precision precision) {
 /* Fails unless every value is a |M|^2 (the poison, -1, is not). */
 static void assert_written(const results *r, unsigned engine, unsigned n,
                            hegetcl_precision precision) {
-  for (size_t e = 0; e < (size_t)N_POINTS * r->n_configs; ++e)
+  for (size_t e = 0; e < r->n_points * r->n_configs; ++e)
     if (!(r->per_helicity[engine][e] >= 0))
       fail_msg("n=%u %s %s on %s, point %zu, helicity configuration 0x%zx: %.17g is no |M|^2", n,
                hegetcl_engine_name((hegetcl_engine)engine), hegetcl_precision_name(precision),
@@ -169,7 +194,7 @@ static void engines_agree_per_configuration(unsigned n, hegetcl_precision precis
     if (r->per_helicity[engine] == NULL) continue;
     assert_written(r, engine, n, precision);
     if (engine == BASE_ENGINE) continue;
-    for (size_t point = 0; point < N_POINTS; ++point) {
+    for (size_t point = 0; point < r->n_points; ++point) {
       const double scale = r->sum_over_configs[BASE_ENGINE][point];
       for (uint32_t config = 0; config < r->n_configs; ++config) {
         const size_t event = point * r->n_configs + config;
@@ -200,7 +225,7 @@ static void summed_equals_sum_over_configurations(unsigned n, hegetcl_precision 
   for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     if (r->per_helicity[engine] == NULL) continue;
     assert_written(r, engine, n, precision);
-    for (size_t point = 0; point < N_SUMMED_POINTS; ++point) {
+    for (size_t point = 0; point < r->n_summed; ++point) {
       const double summed = r->summed[engine][point], sum = r->sum_over_configs[engine][point];
       const double diff = ts_rel_diff(summed, sum);
       if (diff > worst) worst = diff;
@@ -223,7 +248,7 @@ static void forbidden_configurations_vanish(unsigned n, hegetcl_precision precis
   for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     if (r->per_helicity[engine] == NULL) continue;
     assert_written(r, engine, n, precision);
-    for (size_t point = 0; point < N_POINTS; ++point) {
+    for (size_t point = 0; point < r->n_points; ++point) {
       const double scale = r->sum_over_configs[engine][point];
       for (uint32_t config = 0; config < r->n_configs; ++config) {
         if (!ts_configuration_vanishes(config, n)) continue;
@@ -253,7 +278,7 @@ static void flip_leaves_squared_amplitude(unsigned n, hegetcl_precision precisio
   for (unsigned engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     if (r->per_helicity[engine] == NULL) continue;
     assert_written(r, engine, n, precision);
-    for (size_t point = 0; point < N_POINTS; ++point) {
+    for (size_t point = 0; point < r->n_points; ++point) {
       const double scale = r->sum_over_configs[engine][point];
       for (uint32_t config = 0; config < r->n_configs; ++config) {
         if (config > (config ^ flip)) continue;
@@ -290,7 +315,7 @@ static void summed_engines_agree_n8(hegetcl_precision precision) {
     for (unsigned i = 0; i < n_particles; ++i)
       for (size_t e = 0; e < N8_SUMMED_POINTS; ++e)
         momenta[HG_SOA_INDEX(c, i, n_particles, N8_SUMMED_POINTS, e)] =
-            r->momenta[HG_SOA_INDEX(c, i, n_particles, N_POINTS, e)];
+            r->momenta[HG_SOA_INDEX(c, i, n_particles, r->n_points, e)];
   TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, N8_SUMMED_POINTS, momenta, me));
   const double tol = tolerance(precision);
   double worst = 0;

@@ -6,7 +6,8 @@ checkpoint gives what a run never stopped gives, and bad checkpoints are refused
 that name the problem. Every run works in its own folder with the same relative paths, so that the
 run cards the outputs carry are one text. Prints TAP.
 
-part "resume" (each compared with an uninterrupted run of the same settings):
+part "resume" (each compared with an uninterrupted run of the same settings, which leaves its
+outputs and no checkpoint; every resumed run that finishes removes its checkpoint too):
   1  SIGTERM in the adaptation: exit status 143, the checkpoint kept, no event file (not even a
      temporary one), no JSON or YODA; the resumed run's sigma and error (printed and in the JSON),
      every other JSON number but the timings, the YODA and CSV histograms and the gzip'd event
@@ -24,7 +25,7 @@ part "errors" (exit status 2 and the message, checked word for word where it nam
   1  --resume of a file that is not there, of one that is no checkpoint, of another format
      version, of one cut short, of one whose contents were changed (CRC-32)
   2  --resume with a setting that differs from the checkpoint's names it and both values
-  3  --resume of a finished run says so, with its sigma
+  3  --resume of a finished run (kept by --keep-checkpoint) says so, with its sigma
   4  a fresh run refuses to replace the checkpoint of an unfinished run, naming --resume
   5  an event file changed after the stop is refused when the run resumes (exit status 1)
 
@@ -102,8 +103,9 @@ def same_as(reference, folder, resumed, files):
         y = open(path, "rb").read() if os.path.exists(path) else None
         if x != y:
             problems.append(f"{name} differs ({len(x)} vs {None if y is None else len(y)} bytes)")
+    # a finished run removes its checkpoint, its lock and its temporary files
     leftovers = [f for f in os.listdir(folder)
-                 if f.endswith((".tmp", ".partial", ".lock")) or ".tmp." in f]
+                 if f.endswith((".tmp", ".partial", ".lock", ".ckpt")) or ".tmp." in f]
     if leftovers:
         problems.append(f"left behind: {leftovers}")
     return problems
@@ -130,6 +132,9 @@ def part_resume(exe, tmp):
                f"{ref.stderr.strip()[-400:]} {plain.stderr.strip()[-400:]}")
         return
     outputs = ["run.yoda", "run.csv", "ev.lhe.gz"]
+    left = sorted(os.listdir(ref.folder)) + sorted(os.listdir(plain.folder))
+    report(left == ["ev.lhe.gz", "run.csv", "run.json", "run.yoda", "ev.lhe", "run.json"],
+           "a finished run removes its checkpoint: only its outputs are left", f"files {left}")
 
     # 1: SIGTERM in the adaptation
     folder = os.path.join(tmp, "term")
@@ -291,14 +296,14 @@ def part_errors(exe, tmp):
         f"exit {p.returncode}, stderr {p.stderr.strip()!r}"
     with open(events, "w") as f:
         f.write(original)
-    b = run(exe, folder, ["--resume", "ev.lhe.ckpt"])
+    b = run(exe, folder, ["--resume", "ev.lhe.ckpt", "--keep-checkpoint"])
     p = run(exe, folder, ["--resume", "ev.lhe.ckpt"])
     sigma = sigma_line(b.stdout)
     problem = refused(p, "hegetcl: error: --resume ev.lhe.ckpt: the run finished (sigma = "
                          f"{sigma[0] if sigma else '?'}",
                       "3000 unweighted events written): there is nothing to resume")
-    report(b.returncode == 0 and not problem, "resuming a finished run is refused, with its sigma",
-           problem or b.stderr.strip()[-400:])
+    report(b.returncode == 0 and not problem, "with --keep-checkpoint a finished run keeps its "
+           "checkpoint; resuming it is refused, with its sigma", problem or b.stderr.strip()[-400:])
 
     fresh = os.path.join(tmp, "fresh")
     a = run(exe, fresh, PLAIN, "iterations:2")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""A run shared by MPI ranks (`mpirun -np 2 hegetcl-mpi xsec`, README.md "Several GPUs and
+"""A run shared by MPI ranks (`mpirun -np 2 hegetcl-mpi xsec`, docs/user-guide.md "Several GPUs and
 machines") on the device under test, against the same run in one process. Prints TAP.
 
   1  two ranks: exit 0; sigma, its error, chi2, every iteration, the channels and the whole JSON

@@ -605,12 +605,14 @@ static void yoda_totals_equal_the_sum_of_the_bins(void **state) {
                            "Path: /hegetcl/pt_1\n"
                            "Title: '#1 photon: pT'\n"
                            "Type: Histo1D\n"
-                           "XLabel: pT [GeV]\n"
+                           "XLabel: $p_\\mathrm{T}$ [GeV]\n"
+                           "YLabel: $\\mathrm{d}\\sigma/\\mathrm{d}p_\\mathrm{T}$ [fb/GeV]\n"
                            "---\n";
   if (strncmp(text, want_start, strlen(want_start)) != 0)
     fail_msg("the file starts\n%s\nnot\n%s", text, want_start);
   assert_has(text, "BEGIN YODA_HISTO1D_V2 /hegetcl/m_photons\nPath: /hegetcl/m_photons\n"
-                   "Title: photon pair mass\nType: Histo1D\nXLabel: m [GeV]\n---\n");
+                   "Title: photon pair mass\nType: Histo1D\nXLabel: $m$ [GeV]\n"
+                   "YLabel: $\\mathrm{d}\\sigma/\\mathrm{d}m$ [fb/GeV]\n---\n");
   const char *block = text;
   for (int i = 0; i < 2; ++i) {
     const hegetcl_histogram *h = &s.h[i];
@@ -649,6 +651,39 @@ static void yoda_totals_equal_the_sum_of_the_bins(void **state) {
     block = end;
   }
   assert_has(text, "END YODA_HISTO1D_V2\n\n");
+  free(text);
+}
+
+/* YODA annotations as Rivet writes them for make-plots: Title, Type, XLabel, YLabel in
+ * alphabetical order, LaTeX labels, YLabel dsigma/dx in fb per the x unit; hegetcl's plain labels
+ * become symbols, any other "WHAT [UNIT]" label is kept with a generic YLabel, and no label
+ * writes neither. */
+static void yoda_labels_as_rivet_writes_them(void **state) {
+  const fixture *f = *state;
+  char path[1024], message[2048];
+  in_dir(f, "labels.yoda", path, sizeof path);
+  sample_histograms s;
+  make_sample_histograms(&s);
+  snprintf(s.h[0].x_label, sizeof s.h[0].x_label, "%s", "eta");
+  snprintf(s.h[1].x_label, sizeof s.h[1].x_label, "%s", "photon pair mass [TeV]");
+  hg_output *o = NULL;
+  assert_int_equal(hg_output_open(path, 0, &o, message, sizeof message), 0);
+  assert_int_equal(hg_yoda_write(o, "hegetcl", s.h, 2, NULL), 0);
+  assert_int_equal(hg_output_close(o, 1, message, sizeof message), 0);
+  char *text = read_all(path, 0, NULL);
+  assert_has(text, "Path: /hegetcl/pt_1\nTitle: '#1 photon: pT'\nType: Histo1D\n"
+                   "XLabel: $\\eta$\nYLabel: $\\mathrm{d}\\sigma/\\mathrm{d}\\eta$ [fb]\n---\n");
+  assert_has(text, "Type: Histo1D\nXLabel: photon pair mass [TeV]\n"
+                   "YLabel: $\\mathrm{d}\\sigma/\\mathrm{d}$(photon pair mass) [fb/TeV]\n---\n");
+  free(text);
+  s.h[0].x_label[0] = '\0';
+  in_dir(f, "unlabelled.yoda", path, sizeof path);
+  assert_int_equal(hg_output_open(path, 0, &o, message, sizeof message), 0);
+  assert_int_equal(hg_yoda_write(o, "hegetcl", s.h, 1, NULL), 0);
+  assert_int_equal(hg_output_close(o, 1, message, sizeof message), 0);
+  text = read_all(path, 0, NULL);
+  assert_has(text, "Type: Histo1D\n---\n");
+  assert_null(strstr(text, "Label"));
   free(text);
 }
 
@@ -736,6 +771,7 @@ int main(void) {
       cmocka_unit_test(close_without_commit_leaves_no_file),
       cmocka_unit_test(long_printf_through_gzip_is_whole),
       cmocka_unit_test(yoda_totals_equal_the_sum_of_the_bins),
+      cmocka_unit_test(yoda_labels_as_rivet_writes_them),
       cmocka_unit_test(csv_has_a_row_per_bin),
       cmocka_unit_test(bad_histograms_are_refused_by_name),
   };

@@ -428,8 +428,9 @@ static void a_missing_set_names_every_folder_searched(void **state) {
 }
 
 /* The grid's range is its first and last knots as the file has them, and hg_pdf_grid_covers is
- * the devices' inside test: a cross section refuses a scale or an x where it is 0 (README.md,
- * PDFs), since the sampler drops such points rather than extrapolate. */
+ * the devices' inside test: a cross section refuses a scale or an x where it is 0
+ * (docs/user-guide.md, "PDFs outside their grid"), since the sampler drops such points rather
+ * than extrapolate. */
 static void the_grid_range_is_its_knots_and_covers_only_them(void **state) {
   const fixture *f = *state;
   const pt_grid *g = &f->grid;

@@ -27,6 +27,11 @@ const char *ts_device_name(hegetcl_context *ctx) {
   return info.name;
 }
 
+int ts_exhaustive(void) {
+  const char *value = getenv("HEGETCL_TEST_EXHAUSTIVE");
+  return value != NULL && strcmp(value, "1") == 0;
+}
+
 int ts_has_fp64(hegetcl_context *ctx) {
   hegetcl_device_info info;
   return hegetcl_context_device(ctx, &info) == HEGETCL_OK && info.has_fp64;

@@ -56,6 +56,11 @@ double ts_uniform(uint64_t *state);
 /* Skips the calling test, saying why, when precision is double and the device has no fp64. */
 void ts_skip_without_fp64(hegetcl_context *ctx, hegetcl_precision precision);
 
+/* 1 when HEGETCL_TEST_EXHAUSTIVE=1 (the suite exhaustive sets it): a test then checks its
+ * properties on every point and engine it knows, else on fewer points where a property is
+ * already shown (the default run, meant for under 5 minutes on 2 cores). */
+int ts_exhaustive(void);
+
 /* The largest photon count an amplitude set holds. */
 #define TS_AMPLITUDE_SET_N_MAX 12
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Long runs through the library (README.md, "Long runs"): a run told to stop between batches,
- * during the integration or the unweighting, and resumed from its checkpoint gives the
+/* Long runs through the library (docs/user-guide.md, "Long runs"): a run told to stop between
+ * batches, during the integration or the unweighting, and resumed from its checkpoint gives the
  * uninterrupted run's sigma, error, chi^2 and unweighted events exactly, bit for bit; resuming
  * with another setting, resuming a finished run and starting afresh over an unfinished run's
  * checkpoint are refused with messages that name the setting and its values, or the state. */

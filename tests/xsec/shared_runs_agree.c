@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* A run shared over several devices of one process (README.md, "Several GPUs and machines")
- * gives the one-device run's numbers bit for bit: sigma, error, chi2, every iteration, every
- * histogram bin and every flavour channel, with a batch that does not divide the iterations.
+/* A run shared over several devices of one process (docs/user-guide.md, "Several GPUs and
+ * machines") gives the one-device run's numbers bit for bit: sigma, error, chi2, every iteration,
+ * every histogram bin and every flavour channel, with a batch that does not divide the iterations.
  * HEGETCL_TEST_DEVICES (e.g. 0:0,0:1) names the devices; without it the device under test
  * serves as each of them (one context per "device", as two GPUs would be). Also: a team that is
  * no team, and checkpoints of a run shared by processes, are refused with their fix. */
