@@ -93,7 +93,8 @@ def run_case(number, what, command):
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: oclgrind_clean.py HEGETCL_EXE KNOWN_INTEGRALS_EXE")
-    todo = cases(sys.argv[1], sys.argv[2])
+    # absolute: each case runs in a folder of its own
+    todo = cases(os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]))
     print(f"1..{len(todo)}")
     try:
         subprocess.run(["oclgrind", "--version"], stdout=subprocess.DEVNULL, check=True)
