@@ -3,8 +3,8 @@
 # Sets hegetcl up on a Debian machine and runs the main job:
 #   1. installs the Debian packages it needs (OpenCL ICD loader and headers, PoCL for the CPU,
 #      Meson, ninja, cmocka, Random123, libyaml, zlib, OpenMPI for hegetcl-mpi; clang with its
-#      sanitizer and libFuzzer runtimes for tests/run --sanitizers), unless they are there
-#      already, and the
+#      sanitizer and libFuzzer runtimes for tests/run --sanitizers; Oclgrind for tests/run
+#      --oclgrind), unless they are there already, and the
 #      Python packages parton and pylhe (the tests' independent PDF and event readers),
 #      matplotlib and mplhep (plots) and Pythia 8 (pythia8mc, a binary wheel: the shower test
 #      and example) from PyPI;
@@ -17,17 +17,23 @@
 #      beside the paper's value with the pull, makes 3-photon distributions (YODA, CSV, plots)
 #      and 10^4 unweighted events (build/events_n3.lhe.gz), times every engine with
 #      hegetcl-bench, and ends with the list of its outputs.
-# usage: bash setup.sh [--deps-only] [--device SPEC]
+# With --intel-opencl: also installs Intel's OpenCL CPU runtime, without root, from its PyPI wheels
+# (pinned below) into HEGETCL_INTEL_OPENCL_DIR (default ~/.local/share/hegetcl/intel-opencl-VERSION)
+# and writes env.sh there: `. DIR/env.sh` shows it beside the system's OpenCL devices
+# (docs/opencl-implementations.md).
+# usage: bash setup.sh [--deps-only] [--intel-opencl] [--device SPEC]
 set -euo pipefail
 cd "$(dirname "$0")"
 
 deps_only=0
+intel_opencl=0
 device=auto
 while [ $# -gt 0 ]; do
   case "$1" in
     --deps-only) deps_only=1 ;;
+    --intel-opencl) intel_opencl=1 ;;
     --device) device="${2:?--device needs a value}"; shift ;;
-    *) echo "setup.sh: unknown option $1 (use --deps-only or --device SPEC)" >&2; exit 2 ;;
+    *) echo "setup.sh: unknown option $1 (use --deps-only, --intel-opencl or --device SPEC)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -36,7 +42,7 @@ done
 # which clang only recommends (apt may be set to skip recommendations).
 packages=(ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo meson ninja-build
           pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev python3 python3-pip
-          gcc clang libclang-rt-dev curl openmpi-bin libopenmpi-dev)
+          gcc clang libclang-rt-dev curl openmpi-bin libopenmpi-dev oclgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -81,6 +87,39 @@ if [ ! -f "$pdf_dir/$pdf_set/$pdf_set.info" ]; then
   fi
 fi
 export LHAPDF_DATA_PATH=$pdf_dir${LHAPDF_DATA_PATH:+:$LHAPDF_DATA_PATH}
+
+# Intel's OpenCL CPU runtime (a third OpenCL compiler, beside PoCL and a GPU's): three wheels
+# unzipped into one folder (libintelocl.so finds its neighbours; tbb and the compiler runtime go
+# on LD_LIBRARY_PATH), the wheel's own ICD loader left out (the system's stays in charge), and an
+# ICD folder for OCL_ICD_VENDORS that names libintelocl.so and links the system's ICD files, so
+# that PoCL stays visible. Versions pinned: tried together (tests/run --intel in .ci/run).
+if [ "$intel_opencl" -eq 1 ]; then
+  intel_version=2026.2.0
+  intel_wheels=("intel-opencl-rt==$intel_version" "intel-cmplr-lib-rt==$intel_version" "tbb==2023.2.0")
+  intel_dir=${HEGETCL_INTEL_OPENCL_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/hegetcl/intel-opencl-$intel_version}
+  if [ ! -f "$intel_dir/env.sh" ]; then
+    echo "setup.sh: installing Intel's OpenCL CPU runtime $intel_version (PyPI wheels) into $intel_dir"
+    wheels=$(mktemp -d)
+    python3 -m pip download --quiet --no-deps --dest "$wheels" "${intel_wheels[@]}" ||
+      { echo "setup.sh: pip could not download ${intel_wheels[*]} from PyPI" >&2; rm -rf "$wheels"; exit 1; }
+    mkdir -p "$intel_dir/lib" "$intel_dir/vendors"
+    for w in "$wheels"/*.whl; do
+      python3 -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' "$w" "$wheels/x"
+    done
+    cp -a "$wheels"/x/*.data/data/lib/. "$intel_dir/lib/"
+    rm -rf "$wheels" "$intel_dir"/lib/libOpenCL.so*
+    echo "$intel_dir/lib/libintelocl.so" >"$intel_dir/vendors/intel-cpu.icd"
+    for icd in /etc/OpenCL/vendors/*.icd; do
+      [ -e "$icd" ] && ln -sf "$icd" "$intel_dir/vendors/"
+    done
+    cat >"$intel_dir/env.sh" <<EOF_ENV
+# Shows Intel's OpenCL CPU runtime (platform "Intel(R) OpenCL") beside the system's OpenCL
+# devices; source it: . $intel_dir/env.sh
+export OCL_ICD_VENDORS=$intel_dir/vendors
+export LD_LIBRARY_PATH=$intel_dir/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}
+EOF_ENV
+  fi
+fi
 [ "$deps_only" -eq 1 ] && exit 0
 
 [ -f build/build.ninja ] || meson setup build

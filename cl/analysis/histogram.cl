@@ -63,13 +63,15 @@ histogram_reduce(__global const double *restrict params, __global const double *
   }
 }
 
-/* accumulator[i] += the sum over groups 0 .. groups - 1 of partial[g * count + i], in group order
- * (count = total_bins * HG_HIST_SUMS). */
+/* accumulator[i] = the sum over groups 0 .. groups - 1 of partial[g * count + i], in group order
+ * (count = total_bins * HG_HIST_SUMS). A store, not +=: the batch's sums are whole here, and the
+ * buffer needs no clearing before (Oclgrind 21.10 does not see a clEnqueueFillBuffer as
+ * initialising a fresh buffer, so reading one back flagged every cell). */
 __kernel void histogram_accumulate(__global const double *restrict partial, const hg_u32 groups,
                                    const hg_u32 count, __global double *restrict accumulator) {
   const size_t i = get_global_id(0);
   if (i >= count) return;
   double sum = 0.0;
   for (hg_u32 g = 0; g < groups; ++g) sum += partial[(size_t)g * count + i];
-  accumulator[i] += sum;
+  accumulator[i] = sum;
 }

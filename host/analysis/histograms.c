@@ -156,12 +156,6 @@ hegetcl_status hg_histograms_create(hegetcl_context *ctx, cl_program program, un
                                     &err);
     status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the histogram sums");
   }
-  if (status == HEGETCL_OK) {
-    const double zero = 0.0;
-    err = clEnqueueFillBuffer(ctx->queue, h->accumulator, &zero, sizeof zero, 0,
-                              cells * sizeof(double), 0, NULL, NULL);
-    status = hg_cl_check(ctx, err, "clEnqueueFillBuffer", "clearing the histogram sums");
-  }
   if (status != HEGETCL_OK) {
     hg_histograms_destroy(h);
     return status;
@@ -212,11 +206,7 @@ hegetcl_status hg_histograms_add_batch(hg_histograms *h, cl_mem factor, cl_mem m
   status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
                        HG_KERNEL_HISTOGRAM_REDUCE, n_events);
   if (status != HEGETCL_OK) return status;
-  const double zero = 0.0;
-  err = clEnqueueFillBuffer(ctx->queue, h->accumulator, &zero, sizeof zero, 0,
-                            cells * sizeof(double), 0, NULL, NULL);
-  status = hg_cl_check(ctx, err, "clEnqueueFillBuffer", "clearing the histogram sums");
-  if (status != HEGETCL_OK) return status;
+  /* histogram_accumulate stores every cell: the buffer is never cleared */
   const size_t acc_local = 64, acc_global = (cells + acc_local - 1) / acc_local * acc_local;
   err = clEnqueueNDRangeKernel(ctx->queue, h->accumulate, 1, NULL, &acc_global, &acc_local, 0,
                                NULL, NULL);

@@ -47,13 +47,6 @@ struct hg_channels {
   double combination[1 + 2 * HEGETCL_XSEC_MAX_CHANNELS];
 };
 
-static hegetcl_status clear_sums(hg_channels *ch) {
-  const double zero = 0.0;
-  const cl_int err = clEnqueueFillBuffer(ch->ctx->queue, ch->accumulator, &zero, sizeof zero, 0,
-                                         2 * ch->n * sizeof(double), 0, NULL, NULL);
-  return hg_cl_check(ch->ctx, err, "clEnqueueFillBuffer", "clearing the channel sums");
-}
-
 hegetcl_status hg_channels_create(hegetcl_context *ctx, cl_program program, unsigned n_channels,
                                   size_t batch, cl_mem channel_factor, hg_channels **out) {
   *out = NULL;
@@ -80,7 +73,6 @@ hegetcl_status hg_channels_create(hegetcl_context *ctx, cl_program program, unsi
                                      2 * n_channels * sizeof(double), NULL, &err);
     status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the channel sums");
   }
-  if (status == HEGETCL_OK) status = clear_sums(ch);
   if (status != HEGETCL_OK) {
     hg_channels_destroy(ch);
     return status;
@@ -122,8 +114,7 @@ hegetcl_status hg_channels_add_batch(hg_channels *ch, cl_mem me, size_t n_events
   status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
                        HG_KERNEL_XSEC_CHANNEL_REDUCE, n_events);
   if (status != HEGETCL_OK) return status;
-  status = clear_sums(ch);
-  if (status != HEGETCL_OK) return status;
+  /* histogram_accumulate stores every sum: the buffer is never cleared */
   const size_t acc_local = 32, acc_global = acc_local;
   err = clEnqueueNDRangeKernel(ctx->queue, ch->accumulate, 1, NULL, &acc_global, &acc_local, 0,
                                NULL, NULL);

@@ -1,16 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Counts the TAP lines Meson logged in one or more builds and prints the closing line with their
-# sums; a failed run with no 'not ok' line (a crash before any output, a build that failed and
-# left no log) counts as one failure. Exits with the first non-zero STATUS.
-# usage: summary.sh BUILD_DIR STATUS [BUILD_DIR STATUS]...
+# Counts the TAP lines Meson logged in one or more builds (BUILD_DIR/meson-logs/testlog.txt) or
+# log files (a LOG given as a .txt file: tests/run --intel and --oclgrind log apart) and prints the
+# closing line with their sums; a failed run with no 'not ok' line (a crash before any output, a
+# build that failed and left no log) counts as one failure. Exits with the first non-zero STATUS.
+# usage: summary.sh BUILD_DIR|LOG.txt STATUS [BUILD_DIR|LOG.txt STATUS]...
 if [ $# -lt 2 ] || [ $(($# % 2)) -ne 0 ]; then
-  echo "usage: summary.sh BUILD_DIR STATUS [BUILD_DIR STATUS]..." >&2
+  echo "usage: summary.sh BUILD_DIR|LOG.txt STATUS [BUILD_DIR|LOG.txt STATUS]..." >&2
   exit 2
 fi
 passed=0 failed=0 skipped=0 exit_status=0
 while [ $# -ge 2 ]; do
-  log=$1/meson-logs/testlog.txt
+  case "$1" in
+    *.txt) log=$1 ;;
+    *) log=$1/meson-logs/testlog.txt ;;
+  esac
   [ -f "$log" ] || log=/dev/null
   read -r p f s <<EOF_COUNTS
 $(awk -v status="$2" '/^(not )?ok [0-9]+ # SKIP/ {s++; next} /^ok [0-9]/ {p++; next}

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Every kernel family run under Oclgrind (an OpenCL device simulator that checks each access):
+`oclgrind --data-races --uninitialized --check-api` reports out-of-bounds and uninitialised
+accesses, data races, barrier divergence (always on) and API misuse. A case passes when its
+command exits 0 and Oclgrind reported nothing (its reports go to a log file of their own, so the
+program's own messages cannot hide one or be taken for one). Small batches and orders: Oclgrind
+interprets every instruction. Kernels are built with -cl-opt-disable (HEGETCL_CL_OPTIONS): the
+LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Prints TAP.
+
+  1-4  hegetcl me, one engine each (permutation, unrolled, diagrams, recursive), double, at
+       MadGraph's points for n = 2, 3 (amplitude_summed; the recursive engine's work-group
+       helicity sum, recursive_shared.cl)
+  5    hegetcl me, every engine in float at n = 2, 3
+  6    hegetcl me, the diagram engine at n = 6: its split form (amplitude_diagrams_part_*,
+       amplitude_accumulate)
+  7-10 hegetcl xsec --n 2, one engine each, 300 events: the cross-section pipeline
+       (xsec_sample, PDFs, cuts, VEGAS), histograms (histogram_reduce, histogram_accumulate)
+       and unweighting (events_mark, events_gather) into an event file
+  11   hegetcl xsec --n 2, helicities sampled (amplitude_helicity), every flavour (the channel
+       sums, xsec_channel_reduce), rambo phase space, float (n = 3 took 7 minutes or more)
+The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device test
+known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind.
+
+usage: oclgrind_clean.py HEGETCL_EXE
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+OCLGRIND = ["oclgrind", "--data-races", "--uninitialized", "--check-api"]
+# xsec: 300 events per iteration, one of each kind, batches of 150 (two batches: the sums carry
+# across a batch boundary), 20 unweighted events
+XSEC = ["xsec", "--adapt-iterations", "1", "--adapt-events", "300", "--events", "300",
+        "--min-iterations", "1", "--max-iterations", "1", "--batch", "150", "--target-error", "0",
+        "--quiet", "--unweighted-events", "20", "--lhe", "ev.lhe", "--yoda", "h.yoda",
+        "--json", "run.json", "--checkpoint", "none"]
+ENGINES = ["permutation", "unrolled", "diagrams", "recursive"]
+
+
+def cases(hegetcl):
+    refs = os.environ.get("HEGETCL_REFS_DIR", "")
+    points = [os.path.join(refs, f"me_points_n{n}.txt") for n in (2, 3)]
+    out = []
+    for e in ENGINES:
+        out.append((f"me --engine {e}, double, n = 2, 3",
+                    [hegetcl, "me", "--engine", e] + points))
+    out.append(("me, every engine, float, n = 2, 3",
+                [hegetcl, "me", "--precision", "float"] + points))
+    out.append(("me --engine diagrams, n = 6 (split form)",
+                [hegetcl, "me", "--engine", "diagrams", os.path.join(refs, "me_points_n6.txt")]))
+    for e in ENGINES:
+        out.append((f"xsec --n 2 --engine {e}: pipeline, histograms, unweighting",
+                    [hegetcl] + XSEC + ["--n", "2", "--engine", e]))
+    out.append(("xsec --n 2, sampled helicities, every flavour, rambo, float",
+                [hegetcl] + XSEC + ["--n", "2", "--helicity", "sampled", "--flavours", "all",
+                                    "--phase-space", "rambo", "--precision", "float"]))
+    return out
+
+
+def run_case(number, what, command):
+    with tempfile.TemporaryDirectory(prefix="hegetcl-oclgrind-") as folder:
+        log = os.path.join(folder, "oclgrind.log")
+        env = dict(os.environ, HEGETCL_CL_OPTIONS="-cl-opt-disable", HEGETCL_DEVICE="auto")
+        env.pop("HEGETCL_TEST_DEVICE", None)  # Oclgrind's device is the only one it shows
+        try:
+            p = subprocess.run(OCLGRIND + ["--log", log] + command, cwd=folder, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                               timeout=int(os.environ.get("HEGETCL_OCLGRIND_CASE_SECONDS", "900")))
+            output, status = p.stdout, p.returncode
+        except subprocess.TimeoutExpired as e:
+            output, status = (e.stdout or b"").decode(errors="replace"), "timeout"
+        reports = open(log, errors="replace").read() if os.path.exists(log) else ""
+    if status == 0 and not reports.strip():
+        print(f"ok {number} - oclgrind clean: {what}")
+        return True
+    print(f"not ok {number} - oclgrind clean: {what}")
+    if reports.strip():
+        lines = reports.strip().splitlines()
+        print(f"# Oclgrind reported ({len(lines)} lines; the first 40):")
+        for line in lines[:40]:
+            print("#   " + line)
+    if status != 0:
+        print(f"# exit status {status}; the output's last 30 lines:")
+        for line in output.strip().splitlines()[-30:]:
+            print("#   " + line)
+    print("# command: " + " ".join(OCLGRIND + command))
+    return False
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit("usage: oclgrind_clean.py HEGETCL_EXE")
+    # absolute: each case runs in a folder of its own
+    todo = cases(os.path.abspath(sys.argv[1]))
+    print(f"1..{len(todo)}")
+    try:
+        subprocess.run(["oclgrind", "--version"], stdout=subprocess.DEVNULL, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        for i, (what, _) in enumerate(todo, 1):
+            print(f"not ok {i} - oclgrind clean: {what}")
+        print("# oclgrind is not installed: bash setup.sh --deps-only installs it (Debian "
+              "package oclgrind)")
+        return 1
+    failed = 0
+    for i, (what, command) in enumerate(todo, 1):
+        failed += not run_case(i, what, command)
+        sys.stdout.flush()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
