@@ -90,14 +90,13 @@ static void write_diagram(hg_strbuf *b, const hg_diagram *d) {
     const double re = d->coef_re[k], im = d->coef_im[k];
     const int f = d->flows[k];
     if (im == 0)
-      hg_strbuf_printf(b, "  jamp[%d] = hg_cfma(hg_cmplx((REAL)%.17g, (REAL)0), amp, jamp[%d]);\n",
-                       f, re, f);
+      hg_strbuf_printf(b, "  j%d = hg_cadd(j%d, hg_cscale((REAL)%.17g, amp));\n", f, f, re);
     else if (re == 0)
-      hg_strbuf_printf(b, "  jamp[%d] = hg_cfma(hg_cmplx((REAL)0, (REAL)%.17g), amp, jamp[%d]);\n",
-                       f, im, f);
+      hg_strbuf_printf(b, "  j%d = hg_cadd(j%d, hg_cscale((REAL)%.17g, hg_cmuli(amp)));\n", f, f,
+                       im);
     else
-      hg_strbuf_printf(b, "  jamp[%d] = hg_cfma(hg_cmplx((REAL)%.17g, (REAL)%.17g), amp, jamp[%d]);\n",
-                       f, re, im, f);
+      hg_strbuf_printf(b, "  j%d = hg_cfma(hg_cmplx((REAL)%.17g, (REAL)%.17g), amp, j%d);\n", f,
+                       re, im, f);
   }
 }
 
@@ -111,31 +110,33 @@ static char *source(const hg_diagram_set *s, int gauge_particle) {
   hg_strbuf_printf(&b, "#define N_PARTICLES %d\n#define HG_PROCESS_CONFIGS %uu\n", s->spec.n,
                    1u << s->spec.n);
   hg_strbuf_printf(&b, "#define HG_PROCESS_FLOWS %zu\n", flows);
-  hg_strbuf_printf(&b, "__constant REAL hg_colour_matrix[%zu] = {", flows * flows);
-  for (size_t i = 0; i < flows * flows; ++i)
-    hg_strbuf_printf(&b, "%s(REAL)%.17g", i == 0 ? "" : ", ", s->colour_matrix[i]);
-  hg_strbuf_printf(&b, "};\n\n");
+  hg_strbuf_printf(&b, "\n");
   hg_strbuf_printf(&b, "/* |M|^2 of helicity configuration config, summed over colours */\n"
                        "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
                        "                                 const hg_process_params pp) {\n"
                        "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
-                       "  hg_complex amp;\n"
-                       "  hg_complex jamp[HG_PROCESS_FLOWS];\n"
-                       "  for (int k = 0; k < HG_PROCESS_FLOWS; ++k) jamp[k] = hg_czero();\n");
+                       "  hg_complex amp;\n");
+  /* each colour flow's amplitude in a variable of its own: no private array indexed at run time
+   * (which compilers put in memory) */
+  for (size_t k = 0; k < flows; ++k)
+    hg_strbuf_printf(&b, "  hg_complex j%zu = hg_czero();\n", k);
   for (size_t i = 0; i < s->n_wfs; ++i)
     if (s->wfs[i].used) write_wavefunction(&b, s, i, gauge_particle);
   for (size_t i = 0; i < s->n_diagrams; ++i) write_diagram(&b, &s->diagrams[i]);
-  hg_strbuf_printf(&b,
-                   "  REAL sum = (REAL)0;\n"
-                   "  for (int i = 0; i < HG_PROCESS_FLOWS; ++i) {\n"
-                   "    hg_complex z = hg_czero();\n"
-                   "    for (int j = 0; j < HG_PROCESS_FLOWS; ++j)\n"
-                   "      z = hg_cadd(z, hg_cscale(hg_colour_matrix[i * HG_PROCESS_FLOWS + j], "
-                   "jamp[j]));\n"
-                   "    sum += jamp[i].re * z.re + jamp[i].im * z.im;\n"
-                   "  }\n"
-                   "  return sum;\n"
-                   "}\n");
+  /* the colour sum sum_ij Re(J_i* C_ij J_j) = sum_i J_i* (C_ii J_i + 2 sum_{j<i} C_ij J_j), the
+   * symmetric matrix's entries as constants, zeros left out */
+  hg_strbuf_printf(&b, "  REAL sum = (REAL)0;\n");
+  for (size_t i = 0; i < flows; ++i) {
+    hg_strbuf_printf(&b, "  {\n    hg_complex z = hg_cscale((REAL)%.17g, j%zu);\n",
+                     s->colour_matrix[i * flows + i], i);
+    for (size_t j = 0; j < i; ++j) {
+      const double c = s->colour_matrix[i * flows + j];
+      if (c != 0)
+        hg_strbuf_printf(&b, "    z = hg_cadd(z, hg_cscale((REAL)%.17g, j%zu));\n", 2 * c, j);
+    }
+    hg_strbuf_printf(&b, "    sum += j%zu.re * z.re + j%zu.im * z.im;\n  }\n", i, i);
+  }
+  hg_strbuf_printf(&b, "  return sum;\n}\n");
   if (b.failed) {
     hg_strbuf_free(&b);
     return NULL;
