@@ -28,6 +28,8 @@ HG_INLINE REAL hg_process_configs(__global const REAL *momenta, hg_u32 n_events,
   hg_load_event(momenta, n_events, event, p);
   const hg_process_params pp = hg_load_params(params);
   REAL sum = (REAL)0;
+  /* one copy of the diagram code: unrolling the helicity loop would copy it per configuration */
+#pragma unroll 1
   for (hg_u32 k = 0; k < n_configs; ++k) sum += hg_process_config(p, first + k, pp);
   return sum;
 }

@@ -105,7 +105,8 @@ static void gluon_polarisation_replaced_by_its_momentum_gives_zero(void **state)
 
 /* Exchanging two identical gluons' momenta (the two incoming ones, and the last two outgoing
  * ones where they are gluons) leaves |M|^2 unchanged: the diagrams map onto each other, so only
- * rounding differs (1e-13). */
+ * rounding differs: 1e-12, since rounding is amplified where diagrams cancel (g g > g g g g,
+ * point 2: 2e-13 here, and 2e-13 against MadGraph). */
 static void exchanging_identical_gluons_changes_nothing(void **state) {
   (void)state;
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
@@ -131,7 +132,7 @@ static void exchanging_identical_gluons_changes_nothing(void **state) {
         }
       double *me = evaluate(&process, &points, swapped);
       for (size_t e = 0; e < points.n_points; ++e)
-        if (!(ts_rel_diff(me[e], reference[e]) <= 1e-13))
+        if (!(ts_rel_diff(me[e], reference[e]) <= 1e-12))
           fail_msg("%s, gluons %u and %u exchanged, point %zu on %s: %.17g against %.17g",
                    cases[c].text, a, b, e + 1, ts_device_name(ctx), me[e], reference[e]);
       free(me);
