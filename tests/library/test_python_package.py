@@ -23,8 +23,13 @@ SMALL = dict(events=20000, adapt_events=10000, adapt_iterations=1, min_iteration
 
 def mg5_points(n):
     """MadGraph's points of ../shared/refs/mg5: momenta (points, n + 2, 4) and |M|^2."""
+    return reference_points(os.path.join(REFS, f"me_points_n{n}.txt"))
+
+
+def reference_points(path):
+    """A MadGraph reference file's points: momenta (points, particles, 4) and |M|^2."""
     momenta, me, point = [], [], []
-    with open(os.path.join(REFS, f"me_points_n{n}.txt"), encoding="utf-8") as f:
+    with open(path, encoding="utf-8") as f:
         for line in f:
             words = line.split()
             if not words or words[0].startswith("#"):
@@ -175,21 +180,7 @@ def test_an_unknown_process_is_an_input_error(name, why):
 
 def qcd_points(name):
     """MadGraph's points of ../shared/refs/mg5-qcd/NAME: momenta (points, particles, 4), |M|^2."""
-    momenta, me, point = [], [], []
-    path = os.path.join(REFS, "..", "mg5-qcd", name)
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            words = line.split()
-            if not words or words[0].startswith("#"):
-                continue
-            if words[0] == "POINT":
-                point = []
-            elif words[0] == "ME":
-                momenta.append(point)
-                me.append(float(words[1]))
-            else:
-                point.append([float(w) for w in words])
-    return np.array(momenta), np.array(me)
+    return reference_points(os.path.join(REFS, "..", "mg5-qcd", name))
 
 
 @pytest.mark.parametrize("text, name", [("g g > t t~ g", "me_gg_ttxg_WT0.txt"),
