@@ -110,7 +110,14 @@ CASE(uux_ddxg, "u u~ > d d~ g", "me_uux_ddxg.txt", HEGETCL_WIDTH_RESONANT)
   cmocka_unit_test(name##_matches_madgraph_double), cmocka_unit_test(name##_matches_madgraph_float)
 
 int main(void) {
+  /* the default run (meant for minutes on 2 cores) takes the processes whose programs PoCL
+   * builds in seconds; the exhaustive suite (HEGETCL_TEST_EXHAUSTIVE=1) adds g g > t t~ g g and
+   * g g > g g g g (minutes each) */
   const struct CMUnitTest tests[] = {
+      BOTH(gg_ttx),  BOTH(gg_ttxg), BOTH(gg_ttx_width), BOTH(gg_ttxg_width), BOTH(uux_ttx),
+      BOTH(gg_gg),   BOTH(gg_ggg),  BOTH(uux_gg),       BOTH(uux_ggg),       BOTH(uux_ddxg),
+  };
+  const struct CMUnitTest exhaustive[] = {
       BOTH(gg_ttx),  BOTH(gg_ttxg), BOTH(gg_ttxgg), BOTH(gg_ttx_width), BOTH(gg_ttxg_width),
       BOTH(gg_ttxgg_width), BOTH(uux_ttx), BOTH(gg_gg), BOTH(gg_ggg), BOTH(gg_gggg),
       BOTH(uux_gg),  BOTH(uux_ggg), BOTH(uux_ddxg),
@@ -122,5 +129,8 @@ int main(void) {
   const char *only_large = getenv("HEGETCL_TEST_LARGE");
   if (only_large != NULL && strcmp(only_large, "1") == 0)
     return cmocka_run_group_tests(large, setup, teardown);
+  const char *all = getenv("HEGETCL_TEST_EXHAUSTIVE");
+  if (all != NULL && strcmp(all, "1") == 0)
+    return cmocka_run_group_tests(exhaustive, setup, teardown);
   return cmocka_run_group_tests(tests, setup, teardown);
 }
