@@ -171,7 +171,18 @@ int main(void) {
       cmocka_unit_test(gg_to_gg_equals_the_textbook_formula),
       cmocka_unit_test(uux_to_gg_equals_the_textbook_formula),
       cmocka_unit_test(every_mhv_configuration_of_gg_to_ggg_equals_parke_taylor),
+  };
+  /* g g > g g g g's program takes NVIDIA's compiler minutes: the exhaustive suite adds it */
+  const struct CMUnitTest exhaustive[] = {
+      cmocka_unit_test(gg_to_ttx_equals_combridge),
+      cmocka_unit_test(uux_to_ttx_equals_combridge),
+      cmocka_unit_test(gg_to_gg_equals_the_textbook_formula),
+      cmocka_unit_test(uux_to_gg_equals_the_textbook_formula),
+      cmocka_unit_test(every_mhv_configuration_of_gg_to_ggg_equals_parke_taylor),
       cmocka_unit_test(every_mhv_configuration_of_gg_to_gggg_equals_parke_taylor),
   };
+  const char *all = getenv("HEGETCL_TEST_EXHAUSTIVE");
+  if (all != NULL && strcmp(all, "1") == 0)
+    return cmocka_run_group_tests(exhaustive, setup, teardown);
   return cmocka_run_group_tests(tests, setup, teardown);
 }
