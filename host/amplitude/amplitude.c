@@ -326,6 +326,7 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   if (amp == NULL) return;
   release_buffers(amp);
   if (amp->params != NULL) clReleaseMemObject(amp->params);
+  if (amp->colour != NULL) clReleaseMemObject(amp->colour);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
   for (unsigned p = 0; amp->parts != NULL && p < amp->n_parts; ++p)
