@@ -169,8 +169,10 @@ static int fail(char *error, size_t size, const hg_process_spec *spec, const cha
   return -1;
 }
 
-int hg_colour_ordered_build(const hg_process_spec *spec, hg_colour_ordered *out, char *error,
-                            size_t error_size) {
+/* Which particles make the orderings: fills the shape fields of out (and n_orderings), or -1
+ * with the reason in error. */
+static int classify(const hg_process_spec *spec, hg_colour_ordered *out, char *error,
+                    size_t error_size) {
   memset(out, 0, sizeof *out);
   out->spec = *spec;
   out->o_particle = out->i_particle = out->closing = -1;
@@ -217,6 +219,21 @@ int hg_colour_ordered_build(const hg_process_spec *spec, hg_colour_ordered *out,
              out->n_orderings, HG_CO_MAX_ORDERINGS);
     return fail(error, error_size, spec, message);
   }
+  for (int j = 0; j < out->n_letters; ++j)
+    out->letter_particle[j] = out->quark_line ? gluons[j] : (j < k ? gluons[j + 1] : gluons[0]);
+  return 0;
+}
+
+int hg_colour_ordered_supports(const hg_process_spec *spec) {
+  hg_colour_ordered co;
+  char error[8];
+  return classify(spec, &co, error, sizeof error) == 0;
+}
+
+int hg_colour_ordered_build(const hg_process_spec *spec, hg_colour_ordered *out, char *error,
+                            size_t error_size) {
+  if (classify(spec, out, error, error_size) != 0) return -1;
+  const int k = out->quark_line ? out->n_letters : out->n_letters - 1;
   out->iden = hg_process_iden(spec);
   /* orderings of letters 0..n_letters-1, lexicographic; gluons only: letter n_letters - 1 (the
    * particle 0) stays last */
@@ -228,19 +245,12 @@ int hg_colour_ordered_build(const hg_process_spec *spec, hg_colour_ordered *out,
     hg_colour_ordered_free(out);
     return fail(error, error_size, spec, "no memory for the colour orderings");
   }
-  int letter_particle[HG_PROCESS_MAX_EXTERNAL];
-  if (out->quark_line)
-    for (int j = 0; j < L; ++j) letter_particle[j] = gluons[j];
-  else {
-    for (int j = 0; j < k; ++j) letter_particle[j] = gluons[j + 1]; /* the inner gluons */
-    letter_particle[k] = gluons[0];                                   /* fixed last */
-  }
   unsigned char perm[HG_PROCESS_MAX_EXTERNAL];
   for (int j = 0; j < L; ++j) perm[j] = (unsigned char)j;
   size_t o = 0;
   do {
     memcpy(letters + o * (size_t)L, perm, (size_t)L);
-    for (int j = 0; j < L; ++j) out->orderings[o * (size_t)L + j] = (unsigned char)letter_particle[perm[j]];
+    for (int j = 0; j < L; ++j) out->orderings[o * (size_t)L + j] = (unsigned char)out->letter_particle[perm[j]];
     ++o;
   } while (next_permutation(perm, k));
   if (colour_matrix(out, letters) != 0 || helicities(out) != 0) {

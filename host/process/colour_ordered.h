@@ -23,6 +23,7 @@ typedef struct {
   hg_process_spec spec;
   int quark_line;          /* 1: one quark line; 0: gluons only */
   int n_letters;           /* gluons in an ordering (the closing gluon of gluons-only excluded) */
+  int letter_particle[HG_PROCESS_MAX_EXTERNAL]; /* gluons only: inner ones, then particle 0 */
   int closing;             /* gluons only: the particle each ordering's current meets (n - 1) */
   int o_particle, i_particle; /* quark line: the flowing-out (oxxxxx) and flowing-in ends */
   int quark_top;           /* the quark line is a top line (mass and width parameters) */
@@ -39,6 +40,9 @@ typedef struct {
 int hg_colour_ordered_build(const hg_process_spec *spec, hg_colour_ordered *out, char *error,
                             size_t error_size);
 void hg_colour_ordered_free(hg_colour_ordered *co);
+
+/* 1 when the recursive engine takes the process (hg_colour_ordered_build would succeed). */
+int hg_colour_ordered_supports(const hg_process_spec *spec);
 
 /* The role of external fermion i: 1 flowing in (ixxxxx: an incoming quark or an outgoing
  * antiquark), 0 flowing out (oxxxxx). */
