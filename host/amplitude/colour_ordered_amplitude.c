@@ -57,9 +57,10 @@ static char *source(const hg_colour_ordered *co, int width_all, int gauge_partic
   hg_strbuf_printf(&b, "};\n__constant hg_u32 hg_co_helicities[%zu] = {", co->n_helicities);
   for (size_t k = 0; k < co->n_helicities; ++k)
     hg_strbuf_printf(&b, "%s%uu,", k % 12 == 0 ? "\n  " : "", co->helicities[k]);
-  hg_strbuf_printf(&b, "};\n\n/* the external wavefunctions of configuration config */\n"
-                       "HG_INLINE void hg_co_externals(const hg_fourvec *p, hg_u32 config,\n"
-                       "                               const hg_process_params pp, hg_wave *ext) {\n");
+  hg_strbuf_printf(&b,
+                   "};\n\n/* the external wavefunctions of configuration config */\n"
+                   "HG_INLINE void hg_co_externals(const hg_fourvec *p, hg_u32 config,\n"
+                   "                               const hg_process_params pp, hg_wave *ext) {\n");
   for (int i = 0; i < s->n; ++i) external(&b, co, i, gauge_particle);
   hg_strbuf_printf(&b, "}\n");
   if (b.failed) {
@@ -70,8 +71,7 @@ static char *source(const hg_colour_ordered *co, int width_all, int gauge_partic
 }
 
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
-                                                 const hg_process_spec *spec,
-                                                 int gauge_particle) {
+                                                 const hg_process_spec *spec, int gauge_particle) {
   hegetcl_context *ctx = amp->ctx;
   const hegetcl_process *p = &amp->process;
   hg_colour_ordered co;
@@ -84,12 +84,11 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
     hg_colour_ordered_free(&co);
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
   }
-  hegetcl_status status =
-      hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
+  hegetcl_status status = hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
   /* float amplitudes, colour sum in double: HEGETCL_CO_MIXED in the environment (studies) */
   const char *mixed = getenv("HEGETCL_CO_MIXED");
-  const int colour_double = p->precision == HEGETCL_PRECISION_DOUBLE ||
-                            (mixed != NULL && strcmp(mixed, "1") == 0);
+  const int colour_double =
+      p->precision == HEGETCL_PRECISION_DOUBLE || (mixed != NULL && strcmp(mixed, "1") == 0);
   if (status == HEGETCL_OK && colour_double && p->precision != HEGETCL_PRECISION_DOUBLE) {
     const size_t used = strlen(amp->options);
     snprintf(amp->options + used, sizeof amp->options - used, " -DHG_CO_COLOUR_DOUBLE");
@@ -115,14 +114,14 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
       if (!colour_double)
         for (size_t k = 0; k < n; ++k) ((float *)values)[k] = (float)co.colour[k];
       cl_int err = CL_SUCCESS;
-      amp->colour = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                   n * (colour_double ? sizeof(double) : sizeof(float)), values,
-                                   &err);
+      amp->colour =
+          clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                         n * (colour_double ? sizeof(double) : sizeof(float)), values, &err);
       if (!colour_double) free(values);
       if (err == CL_SUCCESS) err |= clSetKernelArg(amp->summed, 5, sizeof(cl_mem), &amp->colour);
       if (err == CL_SUCCESS) err |= clSetKernelArg(amp->helicity, 6, sizeof(cl_mem), &amp->colour);
-      status = hg_cl_check(ctx, err, "clCreateBuffer", "making the colour matrix of %s",
-                           spec->text);
+      status =
+          hg_cl_check(ctx, err, "clCreateBuffer", "making the colour matrix of %s", spec->text);
     }
   }
   hg_colour_ordered_free(&co);

@@ -187,9 +187,8 @@ static int classify(const hg_process_spec *spec, hg_colour_ordered *out, char *e
       other = 1;
   }
   if (other || (n_fermions != 0 && n_fermions != 2) ||
-      (n_fermions == 2 &&
-       hg_species_particle(spec->species[fermions[0]]) !=
-           hg_species_particle(spec->species[fermions[1]])))
+      (n_fermions == 2 && hg_species_particle(spec->species[fermions[0]]) !=
+                              hg_species_particle(spec->species[fermions[1]])))
     return fail(error, error_size, spec,
                 "the recursive engine takes gluons with at most one quark line (g g > g g g, "
                 "g g > t t~ g g, u u~ > g g); use the diagrams engine (--engine diagrams) for "
@@ -250,7 +249,8 @@ int hg_colour_ordered_build(const hg_process_spec *spec, hg_colour_ordered *out,
   size_t o = 0;
   do {
     memcpy(letters + o * (size_t)L, perm, (size_t)L);
-    for (int j = 0; j < L; ++j) out->orderings[o * (size_t)L + j] = (unsigned char)out->letter_particle[perm[j]];
+    for (int j = 0; j < L; ++j)
+      out->orderings[o * (size_t)L + j] = (unsigned char)out->letter_particle[perm[j]];
     ++o;
   } while (next_permutation(perm, k));
   if (colour_matrix(out, letters) != 0 || helicities(out) != 0) {

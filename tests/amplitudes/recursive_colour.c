@@ -73,8 +73,8 @@ static double *repeat(const double *momenta, unsigned n, size_t n_points, size_t
   return out;
 }
 
-static const char *const both_engines[] = {"g g > t t~", "g g > t t~ g", "g g > g g",
-                                           "g g > g g g", "u u~ > g g", "u u~ > g g g"};
+static const char *const both_engines[] = {"g g > t t~",  "g g > t t~ g", "g g > g g",
+                                           "g g > g g g", "u u~ > g g",   "u u~ > g g g"};
 /* the diagrams engine's programs for these take PoCL minutes: exhaustive suite */
 static const char *const both_engines_large[] = {"g g > t t~ g g", "g g > g g g g"};
 
@@ -102,8 +102,7 @@ static void check_engines_agree(const char *text) {
     if (!(fabs(ha[k] - hb[k]) <= 1e-12 * a[k % n_points]))
       fail_msg("%s, configuration %u, point %zu on %s: recursive %.17g, diagrams %.17g (sum "
                "%.6g)",
-               text, helicity[k], k % n_points, ts_device_name(ctx), ha[k], hb[k],
-               a[k % n_points]);
+               text, helicity[k], k % n_points, ts_device_name(ctx), ha[k], hb[k], a[k % n_points]);
   free(ha);
   free(hb);
   free(helicity);
@@ -149,8 +148,8 @@ static void check_filter(const char *text) {
       int kept = 0;
       for (size_t j = 0; j < co.n_helicities; ++j) kept |= co.helicities[j] == c;
       if (!kept && !(fabs(v) <= 1e-20 * sum[e]))
-        fail_msg("%s: configuration %zu is left out of the sum but gives %.3e (sum %.3e)", text,
-                 c, v, sum[e]);
+        fail_msg("%s: configuration %zu is left out of the sum but gives %.3e (sum %.3e)", text, c,
+                 v, sum[e]);
     }
     if (!(ts_rel_diff(total, sum[e]) <= 1e-12))
       fail_msg("%s, point %zu: the 2^%u configurations add up to %.17g, the sum is %.17g", text, e,
@@ -258,8 +257,15 @@ static void gauge_bose_and_lorentz_invariance_of_large_processes(void **state) {
  * colour sum to 1e-11. */
 static void check_parke_taylor(unsigned n, unsigned max_configs) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
-  static const char *const texts[] = {"", "", "", "", "g g > g g", "g g > g g g", "g g > g g g g",
-                                      "g g > g g g g g", "g g > g g g g g g"};
+  static const char *const texts[] = {"",
+                                      "",
+                                      "",
+                                      "",
+                                      "g g > g g",
+                                      "g g > g g g",
+                                      "g g > g g g g",
+                                      "g g > g g g g g",
+                                      "g g > g g g g g g"};
   const hegetcl_process rec = process_of(texts[n], HEGETCL_ENGINE_RECURSIVE);
   double *momenta = points_of(&rec, 1, 53 + n);
   double q[HG_CLOSED_GLUONS_MAX][4];
