@@ -218,7 +218,13 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
     return;
   }
   const double budget_start = hg_now_seconds();
-  size_t events = 256;
+  /* start from a batch that fills the device (512 work-items per compute unit): a slow process
+   * whose first small batch already takes the target time would else be timed on a few warps */
+  hegetcl_device_info info;
+  hegetcl_context_device(ctx, &info);
+  size_t events = (size_t)info.compute_units * 512;
+  if (events < 256) events = 256;
+  if (events > o->max_events) events = o->max_events;
   double *momenta = NULL, *me = NULL;
   double kernel = 0;
   /* the batch grows until its kernels take the target time or it reaches the cap */
