@@ -216,11 +216,12 @@ def compare(reference: bytes, values: bytes, name: str) -> Dict[str, Any]:
             "first_differing_event": differing[0], "largest_relative_difference": largest}
 
 
-def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str,
-             work: str) -> Dict[str, Any]:
-    momenta_path = os.path.join(work, "momenta.bin")
-    me_path = os.path.join(work, "me_c.bin")
-    c_json = os.path.join(work, "c.json")
+def run_c(args: argparse.Namespace, process: str, precision: str, work: str,
+          label: str) -> Tuple[Dict[str, Any], bytes, str]:
+    """Runs the C half; returns its JSON, its |M|^2 bytes and the path of its momenta."""
+    momenta_path = os.path.join(work, f"momenta_{label}.bin")
+    me_path = os.path.join(work, f"me_{label}.bin")
+    c_json = os.path.join(work, f"c_{label}.json")
     command = [os.path.join(args.build, "bench", "python-overhead-c"), "--process", process,
                "--precision", precision, "--events", str(args.events), "--repeats",
                str(args.repeats), "--momenta", momenta_path, "--me", me_path, "--json", c_json,
@@ -231,12 +232,22 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
     subprocess.run(command, check=True)
     with open(c_json, encoding="utf-8") as f:
         c = json.load(f)
+    with open(me_path, "rb") as f:
+        me = f.read()
+    os.unlink(me_path)
+    return c, me, momenta_path
+
+
+def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str,
+             work: str) -> Dict[str, Any]:
+    # The C half runs before and after the Python half (each its own process): the C calls of
+    # both runs are the reference, and the difference of their medians is the drift between
+    # processes, below which an overhead is not resolved.
+    c, me_c, momenta_path = run_c(args, process, precision, work, "before")
     n = c["particles"]
     momenta = array.array("d")
     with open(momenta_path, "rb") as f:
         momenta.fromfile(f, args.events * n * 4)
-    with open(me_path, "rb") as f:
-        me_c = f.read()
     os.unlink(momenta_path)
 
     # the arguments hegetcl.matrix_element passes to _core.amplitude for this process
@@ -297,7 +308,13 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
     checks = [compare(me_c, me_core.tobytes(), core_name)]
     if me_package is not None:
         checks.insert(0, compare(me_c, me_package, "hegetcl.matrix_element"))
-    c_stats = spread(c["call_seconds"])
+    c_after, me_c_after, momenta_path = run_c(args, process, precision, work, "after")
+    os.unlink(momenta_path)
+    checks.append(compare(me_c, me_c_after, "C, second run"))
+    c_stats = spread(c["call_seconds"] + c_after["call_seconds"])
+    c_stats["median_first_run_s"] = statistics.median(c["call_seconds"])
+    c_stats["median_second_run_s"] = statistics.median(c_after["call_seconds"])
+    c_stats["drift_s"] = c_stats["median_second_run_s"] - c_stats["median_first_run_s"]
     rows = [dict(variant="C hegetcl_amplitude_evaluate_events", **c_stats)]
     for name in names:
         s = spread(times[name])
@@ -308,35 +325,42 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
     py["calls"] = rows
     py["bit_for_bit"] = checks
     return {"process": process, "precision": precision, "events": args.events,
-            "repeats": args.repeats, "c": c, "python": py}
+            "repeats": args.repeats, "c": c, "c_second_run": c_after, "python": py}
 
 
 def table(cases: List[Dict[str, Any]]) -> str:
-    lines = []
-    head = (f"{'process':<16} {'prec':<6} {'variant':<42} {'median s':>10} {'min s':>10} "
-            f"{'max s':>10} {'overhead s':>11} {'relative':>9} {'ns/event':>9}  bit for bit")
-    lines.append(head)
-    lines.append("-" * len(head))
+    head = (f"{'process':<16} {'prec':<6} {'variant':<41} {'median s':>9} {'min s':>9} "
+            f"{'max s':>9} {'overhead s':>10} {'relative':>9} {'ns/event':>9} {'by min s':>10}"
+            f"  values")
+    lines = [head, "-" * len(head)]
     for case in cases:
         same = {c["variant"]: c for c in case["python"]["bit_for_bit"]}
         for row in case["python"]["calls"]:
             over = row.get("overhead_median_s")
             check = same.get(row["variant"])
-            lines.append(
-                f"{case['process']:<16} {case['precision']:<6} {row['variant']:<42} "
-                f"{row['median_s']:>10.5f} {row['min_s']:>10.5f} {row['max_s']:>10.5f} "
-                + (f"{over:>+11.5f} {row['overhead_relative']:>+8.2%} "
-                   f"{over / case['events'] * 1e9:>+9.2f}" if over is not None
-                   else f"{'(the C call)':>11} {'':>8} {'':>9}")
-                + ("  " + ("identical" if check["identical"] else
-                           f"{check['events_differing']} events differ") if check else ""))
-        c, py = case["c"], case["python"]
+            text = (f"{case['process']:<16} {case['precision']:<6} {row['variant']:<41} "
+                    f"{row['median_s']:>9.5f} {row['min_s']:>9.5f} {row['max_s']:>9.5f} ")
+            if over is None:
+                text += f"{'(reference: the C call, both runs)':>51}"
+            else:
+                text += (f"{over:>+10.5f} {row['overhead_relative']:>+9.2%} "
+                         f"{over / case['events'] * 1e9:>+9.1f} {row['overhead_min_s']:>+10.5f}"
+                         + ("  identical" if check["identical"] else
+                            f"  {check['events_differing']} events DIFFER"))
+            lines.append(text)
+        c, c2, py = case["c"], case["c_second_run"], case["python"]
+        ref = py["calls"][0]
+        second = same["C, second run"]
+        lines.append(f"{'':<23} C medians of the runs before and after Python: "
+                     f"{ref['median_first_run_s']:.5f} s, {ref['median_second_run_s']:.5f} s "
+                     f"(drift {ref['drift_s']:+.5f} s: smaller overheads are not resolved); "
+                     f"their values {'identical' if second['identical'] else 'DIFFER'}")
+        lines.append(f"{'':<23} warm-up, not timed above: build C {c['build_seconds']:.3f} s / "
+                     f"{c2['build_seconds']:.3f} s, Python {py['build_seconds']:.3f} s (the "
+                     f"device compiler's own cache may serve the later ones); context C "
+                     f"{c['context_seconds']:.3f} s, Python {py['context_seconds']:.3f} s")
         first = ", ".join(f"{k} {v:.4f} s" for k, v in py["first_call_seconds"].items())
-        lines.append(f"{'':<16} build: C {c['build_seconds']:.3f} s, Python "
-                     f"{py['build_seconds']:.3f} s (program cache of the device compiler may "
-                     f"serve the second); context: C {c['context_seconds']:.3f} s, Python "
-                     f"{py['context_seconds']:.3f} s")
-        lines.append(f"{'':<16} first call (device buffers): C {c['first_call_seconds']:.4f} s, "
+        lines.append(f"{'':<23} first call (device buffers): C {c['first_call_seconds']:.4f} s, "
                      f"{first}")
     return "\n".join(lines)
 
@@ -349,10 +373,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--device", default=None,
                         help="gpu, cpu, P:D or part of a name (default: HEGETCL_DEVICE, else auto)")
     parser.add_argument("--process", action="append", default=None,
-                        help=f"process text, repeatable (default: {' and '.join(DEFAULT_PROCESSES)})")
+                        help="process text, repeatable (default: "
+                        + " and ".join(DEFAULT_PROCESSES) + ")")
     parser.add_argument("--precision", default="double", help="double, float or double,float")
     parser.add_argument("--events", type=int, default=1000000, help="batch size (default 10^6)")
-    parser.add_argument("--repeats", type=int, default=10, help="timed calls (default 10)")
+    parser.add_argument("--repeats", type=int, default=20,
+                        help="timed calls of each variant after its first (default 20)")
     parser.add_argument("--sqrt-s", type=float, default=1000.0, help="GeV (default 1000)")
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--binding", choices=["auto", "extension", "ctypes"], default="auto",
