@@ -20,7 +20,7 @@
 #define MAX_PARTICLES 10
 
 typedef struct {
-  const char *device, *process, *precision, *momenta_path, *me_path, *json_path;
+  const char *device, *process, *engine, *precision, *momenta_path, *me_path, *json_path;
   size_t events;
   int repeats;
   double sqrt_s;
@@ -38,6 +38,8 @@ static int usage(FILE *out) {
           "\n"
           "options:\n"
           "  --device SPEC      auto (default), gpu, cpu, P:D or part of a device name\n"
+          "  --engine E         recursive, diagrams, ... (default: the process's own, as\n"
+          "                     hegetcl_process_from_text sets it)\n"
           "  --precision P      double (default) or float\n"
           "  --events N         batch size (default 1000000)\n"
           "  --repeats R        timed calls after the first, 1 to %d (default 20)\n"
@@ -48,7 +50,7 @@ static int usage(FILE *out) {
 }
 
 static int parse(int argc, char **argv, options *o) {
-  *o = (options){NULL, NULL, "double", NULL, NULL, NULL, 1000000, 20, 1000.0, 20261124};
+  *o = (options){NULL, NULL, NULL, "double", NULL, NULL, NULL, 1000000, 20, 1000.0, 20261124};
   for (int i = 1; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0) return usage(stdout) + 100;
@@ -63,6 +65,8 @@ static int parse(int argc, char **argv, options *o) {
       o->device = value;
     else if (strcmp(arg, "--process") == 0)
       o->process = value;
+    else if (strcmp(arg, "--engine") == 0)
+      o->engine = value;
     else if (strcmp(arg, "--precision") == 0)
       o->precision = value;
     else if (strcmp(arg, "--momenta") == 0)
@@ -177,12 +181,21 @@ int main(int argc, char **argv) {
   if (parsed != 0) return parsed >= 100 ? parsed - 100 : parsed;
 
   hegetcl_process process;
-  char message[1024];
+  char message[1024] = "";
   hegetcl_status status = hegetcl_process_from_text(&process, o.process, message, sizeof message);
-  if (status == HEGETCL_OK) status = hegetcl_precision_parse(o.precision, &process.precision);
   if (status != HEGETCL_OK) {
-    fprintf(stderr, "python-overhead-c: error: %s (%s)\n",
-            message[0] ? message : "--precision: use double or float", hegetcl_status_name(status));
+    fprintf(stderr, "python-overhead-c: error: %s (%s)\n", message, hegetcl_status_name(status));
+    return 2;
+  }
+  if (hegetcl_precision_parse(o.precision, &process.precision) != HEGETCL_OK) {
+    fprintf(stderr, "python-overhead-c: error: --precision %s: use double or float\n", o.precision);
+    return 2;
+  }
+  if (o.engine != NULL && hegetcl_engine_parse(o.engine, &process.engine) != HEGETCL_OK) {
+    fprintf(stderr,
+            "python-overhead-c: error: --engine %s: use permutation, unrolled, diagrams or "
+            "recursive\n",
+            o.engine);
     return 2;
   }
   const unsigned n = hegetcl_process_particles(&process);

@@ -6,7 +6,8 @@ on one device, through the C API and through the Python package, same momenta, s
 For each process and precision it runs the C half (``bench/python-overhead-c`` in the build
 folder: ``hegetcl_amplitude_evaluate_events``, the function ``python/_core.c`` calls), which
 writes its RAMBO points and its |M|^2 to temporary files, then times in this interpreter, on
-those points:
+those points and with the engine the C half used (the C library's choice for the process
+unless ``--engine`` names one):
 
 - ``hegetcl.matrix_element(process, momenta)``: the public API (numpy momenta of shape
   (events, particles, 4), a new output array each call); needs numpy;
@@ -144,6 +145,7 @@ class CtypesCore:
         lib.hegetcl_process_from_text.argtypes = [ctypes.POINTER(self.Process), ctypes.c_char_p,
                                                   ctypes.c_char_p, sz]
         lib.hegetcl_precision_parse.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
+        lib.hegetcl_engine_parse.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_int)]
         lib.hegetcl_amplitude_create.argtypes = [vp, ctypes.POINTER(self.Process),
                                                  ctypes.POINTER(vp)]
         lib.hegetcl_amplitude_evaluate_events.argtypes = [vp, sz, vp, vp, vp]
@@ -163,7 +165,8 @@ class CtypesCore:
         self._check(status, ctx)
         return ctx
 
-    def amplitude_from_text(self, ctx: Any, text: str, precision: str) -> Tuple[Any, Any]:
+    def amplitude_from_text(self, ctx: Any, text: str, engine: str,
+                            precision: str) -> Tuple[Any, Any]:
         p = self.Process()
         encoded = ctypes.c_char_p(text.encode())
         message = ctypes.create_string_buffer(1024)
@@ -173,6 +176,9 @@ class CtypesCore:
         if self.lib.hegetcl_precision_parse(precision.encode(), ctypes.byref(field)) != 0:
             raise RuntimeError(f"precision {precision!r}: use double or float")
         p.precision = field.value
+        if self.lib.hegetcl_engine_parse(engine.encode(), ctypes.byref(field)) != 0:
+            raise RuntimeError(f"engine {engine!r}: use recursive, diagrams, ...")
+        p.engine = field.value
         self._keep += [encoded, p]
         amp = ctypes.c_void_p()
         self._check(self.lib.hegetcl_amplitude_create(ctx, ctypes.byref(p), ctypes.byref(amp)),
@@ -216,8 +222,8 @@ def compare(reference: bytes, values: bytes, name: str) -> Dict[str, Any]:
             "first_differing_event": differing[0], "largest_relative_difference": largest}
 
 
-def run_c(args: argparse.Namespace, process: str, precision: str, work: str,
-          label: str) -> Tuple[Dict[str, Any], bytes, str]:
+def run_c(args: argparse.Namespace, process: str, precision: str, engine: Optional[str],
+          work: str, label: str) -> Tuple[Dict[str, Any], bytes, str]:
     """Runs the C half; returns its JSON, its |M|^2 bytes and the path of its momenta."""
     momenta_path = os.path.join(work, f"momenta_{label}.bin")
     me_path = os.path.join(work, f"me_{label}.bin")
@@ -228,6 +234,8 @@ def run_c(args: argparse.Namespace, process: str, precision: str, work: str,
                "--sqrt-s", repr(args.sqrt_s), "--seed", str(args.seed)]
     if args.device:
         command += ["--device", args.device]
+    if engine:
+        command += ["--engine", engine]
     print(f"python_overhead.py: {' '.join(command)}", flush=True)
     subprocess.run(command, check=True)
     with open(c_json, encoding="utf-8") as f:
@@ -243,7 +251,10 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
     # The C half runs before and after the Python half (each its own process): the C calls of
     # both runs are the reference, and the difference of their medians is the drift between
     # processes, below which an overhead is not resolved.
-    c, me_c, momenta_path = run_c(args, process, precision, work, "before")
+    c, me_c, momenta_path = run_c(args, process, precision, args.engine, work, "before")
+    # the engine the C library picks for the process (hegetcl_process_from_text), unless
+    # --engine names one: passed to every Python variant, so that all evaluate the same code
+    engine = c["engine"]
     n = c["particles"]
     momenta = array.array("d")
     with open(momenta_path, "rb") as f:
@@ -253,10 +264,10 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
     # the arguments hegetcl.matrix_element passes to _core.amplitude for this process
     try:
         photon = b.process_module.photon_process(process)
-        amplitude_args: tuple = (photon.n_photons, "recursive", precision, DEFAULT_ALPHA,
+        amplitude_args: tuple = (photon.n_photons, engine, precision, DEFAULT_ALPHA,
                                  photon.charge, "")
     except ValueError:
-        amplitude_args = (2, "diagrams", precision, DEFAULT_ALPHA, 0.0, process)
+        amplitude_args = (2, engine, precision, DEFAULT_ALPHA, 0.0, process)
 
     py: Dict[str, Any] = {"binding": b.kind}
     t = time.perf_counter()
@@ -267,7 +278,7 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
     py["context_seconds"] = time.perf_counter() - t
     t = time.perf_counter()
     if b.kind == "ctypes":
-        amp = b.core.amplitude_from_text(ctx, process, precision)
+        amp = b.core.amplitude_from_text(ctx, process, engine, precision)
     else:
         amp = b.core.amplitude(ctx, *amplitude_args)
     py["build_seconds"] = time.perf_counter() - t
@@ -281,7 +292,7 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
         np = b.numpy
         p_np = np.frombuffer(momenta, dtype=np.float64).reshape(args.events, n, 4)  # no copy
         variants.insert(0, ("hegetcl.matrix_element", lambda: b.package.matrix_element(
-            process, p_np, precision=precision, device=args.device)))
+            process, p_np, precision=precision, device=args.device, engine=engine)))
     first: Dict[str, float] = {}
     results: Dict[str, Any] = {}
     for name, call in variants:
@@ -308,7 +319,7 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
     checks = [compare(me_c, me_core.tobytes(), core_name)]
     if me_package is not None:
         checks.insert(0, compare(me_c, me_package, "hegetcl.matrix_element"))
-    c_after, me_c_after, momenta_path = run_c(args, process, precision, work, "after")
+    c_after, me_c_after, momenta_path = run_c(args, process, precision, engine, work, "after")
     os.unlink(momenta_path)
     checks.append(compare(me_c, me_c_after, "C, second run"))
     c_stats = spread(c["call_seconds"] + c_after["call_seconds"])
@@ -324,21 +335,23 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
         rows.append(dict(variant=name, **s))
     py["calls"] = rows
     py["bit_for_bit"] = checks
-    return {"process": process, "precision": precision, "events": args.events,
-            "repeats": args.repeats, "c": c, "c_second_run": c_after, "python": py}
+    return {"process": process, "engine": engine, "precision": precision,
+            "events": args.events, "repeats": args.repeats, "c": c, "c_second_run": c_after,
+            "python": py}
 
 
 def table(cases: List[Dict[str, Any]]) -> str:
-    head = (f"{'process':<16} {'prec':<6} {'variant':<41} {'median s':>9} {'min s':>9} "
-            f"{'max s':>9} {'overhead s':>10} {'relative':>9} {'ns/event':>9} {'by min s':>10}"
-            f"  values")
+    head = (f"{'process':<16} {'engine, precision':<17} {'variant':<41} {'median s':>9} "
+            f"{'min s':>9} {'max s':>9} {'overhead s':>10} {'relative':>9} {'ns/event':>9} "
+            f"{'by min s':>10}  values")
     lines = [head, "-" * len(head)]
     for case in cases:
         same = {c["variant"]: c for c in case["python"]["bit_for_bit"]}
         for row in case["python"]["calls"]:
             over = row.get("overhead_median_s")
             check = same.get(row["variant"])
-            text = (f"{case['process']:<16} {case['precision']:<6} {row['variant']:<41} "
+            how = f"{case['engine']} {case['precision']}"
+            text = (f"{case['process']:<16} {how:<17} {row['variant']:<41} "
                     f"{row['median_s']:>9.5f} {row['min_s']:>9.5f} {row['max_s']:>9.5f} ")
             if over is None:
                 text += f"{'(reference: the C call, both runs)':>51}"
@@ -351,16 +364,16 @@ def table(cases: List[Dict[str, Any]]) -> str:
         c, c2, py = case["c"], case["c_second_run"], case["python"]
         ref = py["calls"][0]
         second = same["C, second run"]
-        lines.append(f"{'':<23} C medians of the runs before and after Python: "
+        lines.append(f"{'':<34} C medians of the runs before and after Python: "
                      f"{ref['median_first_run_s']:.5f} s, {ref['median_second_run_s']:.5f} s "
                      f"(drift {ref['drift_s']:+.5f} s: smaller overheads are not resolved); "
                      f"their values {'identical' if second['identical'] else 'DIFFER'}")
-        lines.append(f"{'':<23} warm-up, not timed above: build C {c['build_seconds']:.3f} s / "
+        lines.append(f"{'':<34} warm-up, not timed above: build C {c['build_seconds']:.3f} s / "
                      f"{c2['build_seconds']:.3f} s, Python {py['build_seconds']:.3f} s (the "
                      f"device compiler's own cache may serve the later ones); context C "
                      f"{c['context_seconds']:.3f} s, Python {py['context_seconds']:.3f} s")
         first = ", ".join(f"{k} {v:.4f} s" for k, v in py["first_call_seconds"].items())
-        lines.append(f"{'':<23} first call (device buffers): C {c['first_call_seconds']:.4f} s, "
+        lines.append(f"{'':<34} first call (device buffers): C {c['first_call_seconds']:.4f} s, "
                      f"{first}")
     return "\n".join(lines)
 
@@ -376,6 +389,9 @@ def main(argv: Optional[List[str]] = None) -> int:
                         help="process text, repeatable (default: "
                         + " and ".join(DEFAULT_PROCESSES) + ")")
     parser.add_argument("--precision", default="double", help="double, float or double,float")
+    parser.add_argument("--engine", default=None,
+                        help="recursive, diagrams, ... (default: the C library's choice for "
+                        "each process, passed to the Python calls too)")
     parser.add_argument("--events", type=int, default=1000000, help="batch size (default 10^6)")
     parser.add_argument("--repeats", type=int, default=20,
                         help="timed calls of each variant after its first (default 20)")
