@@ -236,7 +236,7 @@ def part_resume(exe, tmp):
     detail, header_problems = "", ["no FILE.partial"]
     if not os.path.exists(partial) or "ev.lhe.gz" in present or len(streams) != 1:
         problems.append(f"files after the stop: {present}")
-    else:
+    if os.path.exists(partial):
         import pylhe
         try:
             with warnings.catch_warnings():
