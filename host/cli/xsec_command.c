@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/device_set.h"
 #include "cli/progress_bar.h"
 #include "cli/xsec_options.h"
 #include "commit.h"
@@ -20,11 +21,11 @@
 #include "io/histogram_writer.h"
 #include "io/json_writer.h"
 #include "io/lhe_events.h"
+#include "io/lhe_merge.h"
+#include "io/lhe_partial.h"
 #include "io/lhef_writer.h"
 #include "io/output_claim.h"
 #include "io/output_file.h"
-#include "cli/device_set.h"
-#include "io/lhe_merge.h"
 
 typedef struct {
   int quiet;
@@ -393,14 +394,18 @@ static hegetcl_status lhe_checkpoint(void *user, int stopping, char **state) {
   return *state != NULL ? HEGETCL_OK : HEGETCL_ERR_NO_MEMORY;
 }
 
-/* events_resume: the header written again, then the events of FILE.partial up to the checkpoint. */
+/* events_resume: the header written again, then the stopped run's event stream up to the
+ * checkpoint. */
 static hegetcl_status lhe_resume(const hegetcl_xsec_result *result, const char *state, void *user) {
   hg_lhe_events *w = user;
   hegetcl_status status = hg_lhe_events_begin(result, w);
   if (status != HEGETCL_OK) return status;
-  char source[HG_CLI_PATH + 16];
-  snprintf(source, sizeof source, "%s%s", hg_output_path(w->out), HG_OUTPUT_PARTIAL_SUFFIX);
-  if (hg_output_resume(w->out, source, state) != 0) {
+  if (w->resume_from == NULL) {
+    snprintf(w->message, sizeof w->message, "%s: no event stream to continue",
+             hg_output_path(w->out));
+    return HEGETCL_ERR_IO;
+  }
+  if (hg_output_resume(w->out, w->resume_from, state) != 0) {
     snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
     return HEGETCL_ERR_IO;
   }
@@ -458,30 +463,60 @@ static int check_checkpoint_free(const char *path) {
   return rc;
 }
 
-/* Resuming in the unweighting: the events of the stopped run must be at hand as FILE.partial (a
- * killed run's FILE.tmp is renamed so). */
-static int find_partial_events(const hg_xsec_options *o) {
-  char message[2048], partial[HG_CLI_PATH + 16];
-  if (hg_output_keep_stale_temp(o->lhe, message, sizeof message) != 0) {
+/* Resuming in the unweighting: the stopped (or killed) run's event stream must be at hand, its
+ * temporary file FILE.tmp.<pid>.<x> (or an older version's FILE.partial); *source names it. */
+static int find_event_stream(const hg_xsec_options *o, const char *events_path, char **source) {
+  char message[2048];
+  const int status =
+      hg_output_find_stream(events_path, o->resumed.events_state, source, message, sizeof message);
+  if (status == 0) return 0;
+  if (strncmp(message, "the stopped run's event stream is not here", 42) == 0) {
+    fprintf(stderr,
+            "hegetcl: error: --resume %s: the run stopped in its unweighting with %llu events "
+            "written to %s, but %s: run --resume in the folder the run started in\n",
+            o->resume, (unsigned long long)o->resumed.events_written, events_path, message);
+    return 2;
+  }
+  fprintf(stderr, "hegetcl: error: --resume %s: %s\n", o->resume, message);
+  return 1;
+}
+
+/* A stopped or failed run's events: the stream kept under its temporary name for --resume (removed
+ * when no checkpoint can continue it) and FILE.partial, a Les Houches file of its complete events
+ * whose header and weights describe them alone (io/lhe_partial.h). *kept: how many. 0 or 1. */
+static int keep_stopped_events(hg_output *out, int resumable, const char *resumed_from,
+                               long long *kept, char *stream_name, size_t stream_name_size) {
+  *kept = 0;
+  stream_name[0] = '\0';
+  char message[2048], partial[HG_CLI_PATH + 32];
+  snprintf(partial, sizeof partial, "%s%s", hg_output_path(out), HG_OUTPUT_PARTIAL_SUFFIX);
+  const int gzip = hg_output_path_is_gzip(hg_output_path(out));
+  char *stream = NULL;
+  if (hg_output_keep_temp(out, &stream, message, sizeof message) != 0) {
     fprintf(stderr, "hegetcl: error: %s\n", message);
     return 1;
   }
-  snprintf(partial, sizeof partial, "%s%s", o->lhe, HG_OUTPUT_PARTIAL_SUFFIX);
-  struct stat st;
-  if (stat(partial, &st) == 0) return 0;
-  fprintf(stderr,
-          "hegetcl: error: --resume %s: the run stopped in its unweighting with %llu events "
-          "written to %s, but neither %s nor %s%s is here: run --resume in the folder the run "
-          "started in\n",
-          o->resume, (unsigned long long)o->resumed.events_written, o->lhe, partial, o->lhe,
-          HG_OUTPUT_TEMP_SUFFIX);
-  return 2;
+  int rc = 0;
+  if (hg_lhe_partial_write(stream, partial, gzip, kept, message, sizeof message) != 0) {
+    fprintf(stderr, "hegetcl: error: writing %s: %s\n", partial, message);
+    rc = 1;
+  }
+  /* the stream this run resumed from is a prefix of its own, which supersedes it */
+  if (resumed_from != NULL && strcmp(resumed_from, stream) != 0 &&
+      strstr(resumed_from, HG_OUTPUT_TEMP_SUFFIX ".") != NULL)
+    remove(resumed_from);
+  if (!resumable)
+    remove(stream);
+  else
+    snprintf(stream_name, stream_name_size, "%s", stream);
+  free(stream);
+  return rc;
 }
 
 /* What a stopped run says: where it stopped, what is kept, how to go on. */
 static void report_stop(const hegetcl_xsec_result *r, const hegetcl_xsec_config *c,
                         const progress_state *p, const char *checkpoint, const char *lhe,
-                        int events_kept) {
+                        int events_kept, const char *events_stream) {
   const char *signal_name = stop_signal == SIGTERM ? "SIGTERM" : "SIGINT";
   if (r->stopped == HEGETCL_XSEC_INTEGRATING) {
     fprintf(stderr,
@@ -496,15 +531,18 @@ static void report_stop(const hegetcl_xsec_result *r, const hegetcl_xsec_config 
             signal_name, (unsigned long long)r->unweighting.written,
             (unsigned long long)c->unweighted_events);
     if (events_kept)
-      fprintf(stderr, "; they are in %s%s, a complete Les Houches file of those events", lhe,
-              HG_OUTPUT_PARTIAL_SUFFIX);
+      fprintf(stderr,
+              "; they are in %s%s, a Les Houches file of those events alone (neve and weights "
+              "adding up to sigma)",
+              lhe, HG_OUTPUT_PARTIAL_SUFFIX);
     fprintf(stderr, "\n");
   }
   if (checkpoint[0] != '\0')
     fprintf(stderr,
             "hegetcl: checkpoint saved in %s: `hegetcl xsec --resume %s` (in this folder) "
-            "continues the run and gives what it would have given\n",
-            checkpoint, checkpoint);
+            "continues the run and gives what it would have given%s%s%s\n",
+            checkpoint, checkpoint, events_stream[0] ? " (its events from the stream kept as " : "",
+            events_stream, events_stream[0] ? ", until the run is complete)" : "");
   else
     fprintf(stderr, "hegetcl: no checkpoint was written (--checkpoint none, or no output file to "
                     "name it after): the run cannot be continued\n");
@@ -610,7 +648,8 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   if (rc == 0 && !o.resuming && checkpoint[0] != '\0') rc = check_checkpoint_free(checkpoint);
   const int events_go_on = o.resuming && o.resumed.phase == HEGETCL_XSEC_UNWEIGHTING &&
                            o.resumed.events_state[0] != '\0';
-  if (rc == 0 && events_go_on) rc = find_partial_events(&o);
+  char *resume_from = NULL;
+  if (rc == 0 && events_go_on) rc = find_event_stream(&o, events_path, &resume_from);
   if (rc != 0) {
     hg_output_release_all();
     hg_xsec_options_free(&o);
@@ -627,6 +666,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   if (card == NULL) {
     fprintf(stderr, "hegetcl: error: no memory for the run card\n");
     hg_output_release_all();
+    free(resume_from);
     hg_xsec_options_free(&o);
     return 1;
   }
@@ -637,6 +677,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     fprintf(stderr, "hegetcl: error: choosing the OpenCL device: %s\n", device_message);
     hg_output_release_all();
     free(card);
+    free(resume_from);
     hg_xsec_options_free(&o);
     return 1;
   }
@@ -702,7 +743,8 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
            HEGETCL_VERSION, HG_COMMIT, c->process.n_photons, info.name, info.platform,
            info.driver_version);
   snprintf(writer, sizeof writer, "hegetcl %s (commit %s)", HEGETCL_VERSION, HG_COMMIT);
-  hg_lhe_events lhe = {.config = c, .run_card = card, .comment = comment};
+  hg_lhe_events lhe = {
+      .config = c, .run_card = card, .comment = comment, .resume_from = resume_from};
   if (team != NULL && team->size > 1) { /* this rank's share of the events (xsec.c, share_of) */
     const uint64_t ranks = (uint64_t)team->size, rank = (uint64_t)team->rank;
     lhe.share = 1;
@@ -759,6 +801,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   }
   const int stopped = rc == 0 && r.stopped != 0;
   int events_kept = 0;
+  char events_stream[HG_CLI_PATH + 64] = ""; /* a stopped run's, for --resume */
   if (lhe.out != NULL) {
     /* a stopped or failed run keeps the events it completed, as FILE.partial */
     const int has_events =
@@ -770,15 +813,18 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
         rc = 1;
       }
     } else if (has_events || (stopped && hg_output_bytes(lhe.out) > 0)) {
-      hg_lhef_write_end(lhe.out);
-      if (hg_output_keep_partial(lhe.out, message, sizeof message) != 0) {
-        fprintf(stderr, "hegetcl: error: %s\n", message);
+      /* --resume continues the stream while its checkpoint is there */
+      struct stat st;
+      const int resumable = checkpoint[0] != '\0' && stat(checkpoint, &st) == 0;
+      long long kept = 0;
+      if (keep_stopped_events(lhe.out, resumable, resume_from, &kept, events_stream,
+                              sizeof events_stream) != 0) {
         rc = 1;
-      } else {
+      } else if (kept > 0) {
         events_kept = 1;
         if (!stopped)
-          fprintf(stderr, "hegetcl: the %llu events written before the error are in %s%s\n",
-                  (unsigned long long)r.unweighting.written, o.lhe, HG_OUTPUT_PARTIAL_SUFFIX);
+          fprintf(stderr, "hegetcl: the %lld events written before the error are in %s%s\n", kept,
+                  o.lhe, HG_OUTPUT_PARTIAL_SUFFIX);
       }
     } else if (hg_output_close(lhe.out, 0, message, sizeof message) != 0) {
       fprintf(stderr, "hegetcl: error: %s\n", message);
@@ -798,7 +844,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   }
   if (other_rank) goto done; /* rank 0 reports and writes the outputs */
   if (stopped) {
-    report_stop(&r, c, &p, checkpoint, o.lhe, events_kept);
+    report_stop(&r, c, &p, checkpoint, o.lhe, events_kept, events_stream);
     rc = 128 + (stop_signal != 0 ? stop_signal : SIGINT);
   }
   if (rc == 0) {
@@ -854,6 +900,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   }
 done:
   hg_output_release_all();
+  free(resume_from);
   hegetcl_xsec_result_free(&r);
   free(p.its);
   free(card);

@@ -18,6 +18,7 @@ typedef struct {
   int share;             /* 1: this file holds file_events of the run's N (a rank's share, when
                              each rank writes its own file: hegetcl-mpi); 0: all N */
   uint64_t file_events;
+  const char *resume_from; /* --resume: the stopped run's event stream (hg_output_find_stream) */
   double event_weight_pb; /* sigma / N */
   double alpha_s;
   char message[1024]; /* why the last write failed */

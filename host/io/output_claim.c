@@ -330,8 +330,22 @@ int hg_output_check_distinct(const hg_output_name *outputs, size_t count, char *
   return 0;
 }
 
-int hg_output_dead_temps(const char *path, char **newest, int remove_all) {
-  if (newest != NULL) *newest = NULL;
+/* One dead run's temporary file and when it was last written. */
+typedef struct {
+  char *name;
+  struct timespec written;
+} dead_temp;
+
+/* Newest first. */
+static int newer_first(const void *a, const void *b) {
+  const struct timespec x = ((const dead_temp *)a)->written, y = ((const dead_temp *)b)->written;
+  if (x.tv_sec != y.tv_sec) return x.tv_sec > y.tv_sec ? -1 : 1;
+  return x.tv_nsec > y.tv_nsec ? -1 : x.tv_nsec < y.tv_nsec;
+}
+
+int hg_output_dead_temp_list(const char *path, char ***names, size_t *count) {
+  *names = NULL;
+  *count = 0;
   char *folder = folder_of(path);
   if (folder == NULL) return HEGETCL_ERR_NO_MEMORY;
   const char *slash = strrchr(path, '/');
@@ -342,7 +356,8 @@ int hg_output_dead_temps(const char *path, char **newest, int remove_all) {
     free(folder);
     return 0;
   }
-  struct timespec best = {0, 0};
+  dead_temp *found = NULL;
+  size_t n = 0, capacity = 0;
   int rc = 0;
   for (struct dirent *e = readdir(dir); e != NULL && rc == 0; e = readdir(dir)) {
     const char *d = e->d_name;
@@ -355,26 +370,69 @@ int hg_output_dead_temps(const char *path, char **newest, int remove_all) {
       const long pid = rest[0] == '.' ? strtol(rest + 1, &end, 10) : 0;
       if (end == NULL || end == rest + 1 || *end != '.' || alive(pid)) continue;
     }
-    hg_strbuf full = {0};
-    hg_strbuf_printf(&full, "%s/%s", folder, d);
+    hg_strbuf full = {0}; /* named as path is: in its folder, or bare */
+    if (slash != NULL)
+      hg_strbuf_printf(&full, "%s/%s", folder, d);
+    else
+      hg_strbuf_printf(&full, "%s", d);
     struct stat st;
     if (full.failed) {
       rc = HEGETCL_ERR_NO_MEMORY;
     } else if (lstat(full.data, &st) == 0 && S_ISREG(st.st_mode)) {
-      if (remove_all) {
-        unlink(full.data);
-      } else if (newest != NULL &&
-                 (*newest == NULL || st.st_mtim.tv_sec > best.tv_sec ||
-                  (st.st_mtim.tv_sec == best.tv_sec && st.st_mtim.tv_nsec > best.tv_nsec))) {
-        free(*newest);
-        *newest = full.data;
+      if (n == capacity) {
+        capacity = capacity ? 2 * capacity : 4;
+        dead_temp *grown = realloc(found, capacity * sizeof *grown);
+        if (grown == NULL)
+          rc = HEGETCL_ERR_NO_MEMORY;
+        else
+          found = grown;
+      }
+      if (rc == 0) {
+        found[n].name = full.data;
+        found[n++].written = st.st_mtim;
         full.data = NULL;
-        best = st.st_mtim;
       }
     }
     hg_strbuf_free(&full);
   }
   closedir(dir);
   free(folder);
+  char **out = rc == 0 && n > 0 ? malloc(n * sizeof *out) : NULL;
+  if (rc == 0 && n > 0 && out == NULL) rc = HEGETCL_ERR_NO_MEMORY;
+  if (n > 1) qsort(found, n, sizeof *found, newer_first);
+  for (size_t i = 0; i < n; ++i) {
+    if (out != NULL)
+      out[i] = found[i].name;
+    else
+      free(found[i].name);
+  }
+  free(found);
+  if (rc == 0) {
+    *names = out;
+    *count = n;
+  }
   return rc;
+}
+
+void hg_output_dead_temp_list_free(char **names, size_t count) {
+  for (size_t i = 0; i < count; ++i) free(names[i]);
+  free(names);
+}
+
+int hg_output_dead_temps(const char *path, char **newest, int remove_all) {
+  if (newest != NULL) *newest = NULL;
+  char **names = NULL;
+  size_t count = 0;
+  const int rc = hg_output_dead_temp_list(path, &names, &count);
+  if (rc != 0) return rc;
+  for (size_t i = 0; i < count; ++i) {
+    if (remove_all) {
+      unlink(names[i]);
+    } else if (newest != NULL && i == 0) {
+      *newest = names[0];
+      names[0] = NULL;
+    }
+  }
+  hg_output_dead_temp_list_free(names, count);
+  return 0;
 }

@@ -53,8 +53,14 @@ int hg_output_check_distinct(const hg_output_name *outputs, size_t count, char *
                              size_t message_size);
 
 /* The temporary files PATH.tmp.<pid>.<x> (and a PATH.tmp of older versions) of runs whose process
- * no longer exists: the newest one's name in out (malloc'ed) or NULL when there is none; 0, or a
- * negative status without memory. remove_all != 0 removes every one of them instead. */
+ * no longer exists (killed, or stopped and keeping their event stream for --resume): the newest
+ * one's name in out (malloc'ed) or NULL when there is none; 0, or a negative status without
+ * memory. remove_all != 0 removes every one of them instead. */
 int hg_output_dead_temps(const char *path, char **newest, int remove_all);
+
+/* The same files, newest first (by modification time): *names (malloc'ed, each name too; free with
+ * hg_output_dead_temp_list_free) holds *count paths. 0, or a negative status without memory. */
+int hg_output_dead_temp_list(const char *path, char ***names, size_t *count);
+void hg_output_dead_temp_list_free(char **names, size_t count);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -278,7 +279,7 @@ int hg_output_check_text(hg_output *o, const char *field, const char *text, int 
   return 0;
 }
 
-/* hg_output_close and hg_output_keep_partial: commit renames the temporary file to target. */
+/* hg_output_close and hg_output_keep_temp: commit renames the temporary file to target. */
 static int finish(hg_output *o, int commit, const char *target, char *message,
                   size_t message_size) {
   if (o->gz != NULL) {
@@ -340,31 +341,18 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
   return result;
 }
 
-int hg_output_keep_partial(hg_output *o, char *message, size_t message_size) {
+int hg_output_keep_temp(hg_output *o, char **kept, char *message, size_t message_size) {
+  *kept = NULL;
   hg_put_message(message, message_size, "%s", "");
-  if (o == NULL) return 0;
-  char *partial = with_suffix(o->path, HG_OUTPUT_PARTIAL_SUFFIX);
-  if (partial == NULL) record(o, HEGETCL_ERR_NO_MEMORY, "no memory to name %s's partial", o->path);
-  const int result = finish(o, 1, partial != NULL ? partial : o->path, message, message_size);
-  free(partial);
+  char *name = with_suffix(o->temp_path, "");
+  if (name == NULL) record(o, HEGETCL_ERR_NO_MEMORY, "no memory to name %s", o->temp_path);
+  /* renaming the file onto its own name keeps it, flushed, synced and closed */
+  const int result = finish(o, 1, o->temp_path, message, message_size);
   free_output(o);
-  return result;
-}
-
-int hg_output_keep_stale_temp(const char *path, char *message, size_t message_size) {
-  hg_put_message(message, message_size, "%s", "");
-  char *temp = NULL;
-  char *partial = with_suffix(path, HG_OUTPUT_PARTIAL_SUFFIX);
-  int result = partial == NULL ? HEGETCL_ERR_NO_MEMORY : hg_output_dead_temps(path, &temp, 0);
-  if (result != 0) {
-    hg_put_message(message, message_size, "no memory to name %s's temporary file", path);
-  } else if (temp != NULL && rename(temp, partial) != 0) {
-    hg_put_message(message, message_size, "cannot rename %s to %s: %s", temp, partial,
-                   strerror(errno));
-    result = HEGETCL_ERR_IO;
-  }
-  free(temp);
-  free(partial);
+  if (result == 0)
+    *kept = name;
+  else
+    free(name);
   return result;
 }
 
@@ -530,4 +518,109 @@ int hg_output_resume(hg_output *o, const char *source, const char *state) {
                   "recorded %08lx; was it changed, or is the run card another?",
                   source, bytes, o->crc, crc);
   return 0;
+}
+
+/* Whether source's first bytes are those state describes: 0, or HEGETCL_ERR_INPUT (HEGETCL_ERR_IO
+ * when it cannot be read) with the reason in message. */
+static int stream_matches(const char *source, const char *state, char *message,
+                          size_t message_size) {
+  uint64_t bytes = 0, *flushes = NULL;
+  unsigned long crc = 0;
+  size_t n_flushes = 0;
+  if (parse_state(state, &bytes, &crc, &flushes, &n_flushes) != 0) {
+    hg_put_message(message, message_size,
+                   "the checkpoint's description of the event file, \"%.200s\", is malformed "
+                   "(want bytes=B crc32=C flushes=F1,F2,...)",
+                   state);
+    return HEGETCL_ERR_INPUT;
+  }
+  free(flushes);
+  errno = 0;
+  gzFile in = gzopen(source, "rb");
+  if (in == NULL) {
+    hg_put_message(message, message_size, "cannot open %s: %s", source,
+                   errno ? strerror(errno) : "zlib ran out of memory");
+    return HEGETCL_ERR_IO;
+  }
+  char buffer[1 << 16];
+  uint64_t have = 0;
+  unsigned long got_crc = crc32(0L, Z_NULL, 0);
+  while (have < bytes) {
+    const uint64_t left = bytes - have;
+    const unsigned want = left < sizeof buffer ? (unsigned)left : (unsigned)sizeof buffer;
+    const int got = gzread(in, buffer, want);
+    if (got <= 0) break; /* the end, or a gzip stream cut off (a killed run's) */
+    got_crc = crc32(got_crc, (const Bytef *)buffer, (unsigned)got);
+    have += (uint64_t)got;
+  }
+  gzclose(in);
+  if (have < bytes) {
+    hg_put_message(message, message_size,
+                   "%s holds %" PRIu64 " bytes of events, fewer than the %" PRIu64
+                   " the checkpoint recorded: it is not the file the checkpoint continues (or "
+                   "it was cut short)",
+                   source, have, bytes);
+    return HEGETCL_ERR_INPUT;
+  }
+  if (got_crc != crc) {
+    hg_put_message(message, message_size,
+                   "%s does not match the checkpoint: its first %" PRIu64
+                   " bytes have CRC-32 %08lx, the checkpoint recorded %08lx; was it changed, or "
+                   "is the run card another?",
+                   source, bytes, got_crc, crc);
+    return HEGETCL_ERR_INPUT;
+  }
+  return 0;
+}
+
+int hg_output_find_stream(const char *path, const char *state, char **source, char *message,
+                          size_t message_size) {
+  *source = NULL;
+  hg_put_message(message, message_size, "%s", "");
+  char **names = NULL;
+  size_t count = 0;
+  int rc = hg_output_dead_temp_list(path, &names, &count);
+  char *partial = with_suffix(path, HG_OUTPUT_PARTIAL_SUFFIX);
+  if (rc != 0 || partial == NULL) {
+    hg_output_dead_temp_list_free(names, count);
+    free(partial);
+    hg_put_message(message, message_size, "no memory to look for %s's event stream", path);
+    return HEGETCL_ERR_NO_MEMORY;
+  }
+  struct stat st;
+  const int has_partial = stat(partial, &st) == 0;
+  char first_reason[1280] = "";
+  size_t tried = 0;
+  rc = HEGETCL_ERR_INPUT;
+  for (size_t i = 0; i <= count && *source == NULL; ++i) {
+    const char *candidate = i < count ? names[i] : has_partial ? partial : NULL;
+    if (candidate == NULL) break;
+    char reason[1024];
+    const int status = stream_matches(candidate, state, reason, sizeof reason);
+    if (status == 0) {
+      *source = with_suffix(candidate, "");
+      rc = *source != NULL ? 0 : HEGETCL_ERR_NO_MEMORY;
+      break;
+    }
+    if (tried++ == 0) {
+      snprintf(first_reason, sizeof first_reason, "%s", reason);
+      if (status != HEGETCL_ERR_INPUT) rc = status;
+    }
+  }
+  if (rc == HEGETCL_ERR_INPUT && count == 0)
+    hg_put_message(message, message_size,
+                   "the stopped run's event stream is not here: no %s%s.<pid>.<x> (what a "
+                   "stopped or killed run leaves beside it)%s%s%s",
+                   path, HG_OUTPUT_TEMP_SUFFIX, has_partial ? "; " : "", has_partial ? partial : "",
+                   has_partial ? " holds the stopped run's events with weights of their own, "
+                                 "which --resume does not continue"
+                               : "");
+  else if (rc != 0)
+    hg_put_message(message, message_size, "%s%s", first_reason,
+                   tried > 1 ? " (no other stopped or killed run's event stream beside it matches "
+                               "either)"
+                             : "");
+  hg_output_dead_temp_list_free(names, count);
+  free(partial);
+  return rc;
 }

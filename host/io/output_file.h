@@ -63,7 +63,8 @@ int hg_output_check_text(hg_output *o, const char *field, const char *text, int 
 
 /* Closes and frees o (a NULL o is a no-op returning 0). commit != 0 renames the temporary file to
  * the path when every write succeeded and it was flushed, synced and closed without error (and
- * then removes a path + ".partial" left by an interrupted run); otherwise it is removed and the
+ * then removes a path + ".partial" left by an interrupted run, and the event streams stopped or
+ * killed runs left under their temporary names); otherwise it is removed and the
  * failure returned with its message. commit == 0 removes the temporary file and returns nonzero
  * only when it could not be removed. */
 int hg_output_close(hg_output *o, int commit, char *message, size_t message_size);
@@ -90,15 +91,20 @@ char *hg_output_state(const hg_output *o);
  * file the state describes. Returns 0 or the sticky failure. */
 int hg_output_resume(hg_output *o, const char *source, const char *state);
 
-/* Like hg_output_close(o, 1, ...), but renames the temporary file to path + ".partial": the
- * completed part of an interrupted output, under a name that says so. */
-int hg_output_keep_partial(hg_output *o, char *message, size_t message_size);
+/* Like hg_output_close(o, 1, ...), but keeps the file under its temporary name
+ * (path + ".tmp.<pid>.<x>"), which *kept receives (malloc'ed): the event stream of a stopped run,
+ * which --resume continues (hg_output_find_stream) once this process has ended, as it does a
+ * killed run's. */
+int hg_output_keep_temp(hg_output *o, char **kept, char *message, size_t message_size);
 
-/* If a run that was killed left a temporary file of path (path + ".tmp.<pid>.<x>" of a process
- * that no longer exists, or an older version's path + ".tmp"), renames the newest to
- * path + ".partial" for --resume; 0, or HEGETCL_ERR_IO with message. A commit of path removes the
- * other dead runs' temporary files. */
-int hg_output_keep_stale_temp(const char *path, char *message, size_t message_size);
+/* The stream that continues the file state describes (a checkpoint's, hg_output_state): the
+ * newest temporary file of path left by a run that no longer exists (stopped or killed) whose
+ * first bytes are state's, else path + ".partial" if those are (older versions kept the stream
+ * there). *source (malloc'ed) names it. HEGETCL_ERR_INPUT when none is there or none matches,
+ * message naming what was looked for, or the newest candidate and why it does not match;
+ * HEGETCL_ERR_IO or HEGETCL_ERR_NO_MEMORY. */
+int hg_output_find_stream(const char *path, const char *state, char **source, char *message,
+                          size_t message_size);
 
 /* Nonzero when path ends in ".gz". */
 int hg_output_path_is_gzip(const char *path);

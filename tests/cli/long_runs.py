@@ -18,8 +18,15 @@ outputs and no checkpoint; every resumed run that finishes removes its checkpoin
      checkpoint holds the combined iterations): the same identities
   4  SIGINT in the unweighting: exit status 130, FILE.partial is a Les Houches file that pylhe
      reads, holding exactly the events the checkpoint counts, each identical (as text) to the same
-     event of the uninterrupted run; resumed: the same identities, and FILE.partial is gone
-  5  SIGKILL in the unweighting (no checkpoint on the way out): resumed from the last periodic
+     event of the uninterrupted run but for its weight; the stream --resume continues is kept as
+     FILE.tmp.<pid>.<x>; resumed: the same identities, and FILE.partial and the stream are gone
+  5  FILE.partial's header and weights describe its k events alone: <xsecinfo neve> = k, XSECUP
+     and totxsec the uninterrupted run's sigma, XMAXUP and every XWGTUP sigma / k, so that the
+     weights add up to sigma (to 1e-9 relative; IDWTUP 3)
+  6  stopped twice in the unweighting (the second time in the resumed run), then resumed: the
+     same identities; after the second stop one stream is left, the newer, and FILE.partial
+     holds the events of both parts
+  7  SIGKILL in the unweighting (no checkpoint on the way out): resumed from the last periodic
      checkpoint and the killed run's FILE.tmp.<pid>.<x>, the same identities
 part "errors" (exit status 2 and the message, checked word for word where it names values):
   1  --resume of a file that is not there, of one that is no checkpoint, of another format
@@ -27,7 +34,9 @@ part "errors" (exit status 2 and the message, checked word for word where it nam
   2  --resume with a setting that differs from the checkpoint's names it and both values
   3  --resume of a finished run (kept by --keep-checkpoint) says so, with its sigma
   4  a fresh run refuses to replace the checkpoint of an unfinished run, naming --resume
-  5  an event file changed after the stop is refused when the run resumes (exit status 1)
+  5  an event stream changed after the stop is refused when the run resumes (exit status 1), and
+     so is one that was removed (exit status 2: FILE.partial, with weights of its own, is no
+     stream to continue)
 
 usage: long_runs.py HEGETCL_EXE resume|errors
 """
@@ -122,6 +131,42 @@ def event_blocks(text):
     return re.findall(r"<event>.*?</event>\n", text, re.S)
 
 
+def without_weight(block):
+    """An <event> block with its XWGTUP (the third number of its first line) left out."""
+    lines = block.split("\n")
+    fields = lines[1].split()
+    lines[1] = " ".join(fields[:2] + fields[3:])
+    return "\n".join(lines)
+
+
+def init_numbers(text):
+    """XSECUP, XMAXUP, neve and totxsec of an LHE file's <init> block."""
+    init = text[text.index("<init>"):text.index("</init>")].split("\n")
+    process = init[2].split()
+    info = re.search(r'<xsecinfo neve="(\d+)" totxsec="([^"]+)"', text)
+    return float(process[0]), float(process[2]), int(info.group(1)), float(info.group(2))
+
+
+def partial_header_problems(text, reference, written):
+    """What in FILE.partial's header and weights does not describe its events alone."""
+    problems = []
+    sigma, xmax, neve, total = init_numbers(text)
+    ref_sigma, _, ref_neve, _ = init_numbers(reference)
+    weights = [float(b.split("\n")[1].split()[2]) for b in event_blocks(text)]
+    if neve != written or len(weights) != written:
+        problems.append(f"neve {neve}, {len(weights)} events, the checkpoint counts {written}")
+    if sigma != ref_sigma or total != ref_sigma:
+        problems.append(f"XSECUP {sigma!r}, totxsec {total!r}: the run's sigma is {ref_sigma!r}")
+    if weights and abs(sum(weights) / sigma - 1) > 1e-9:
+        problems.append(f"the weights add up to {sum(weights)!r}, sigma is {sigma!r} (ratio - 1 = "
+                        f"{sum(weights) / sigma - 1:.2e})")
+    expected = sigma / max(written, 1)
+    if any(abs(w / expected - 1) > 1e-15 for w in weights + [xmax]):
+        problems.append(f"XMAXUP {xmax!r}, weights from {min(weights)!r} to {max(weights)!r}, "
+                        f"want sigma / k = {expected!r} (the uninterrupted run's neve: {ref_neve})")
+    return problems
+
+
 def part_resume(exe, tmp):
     ref = run(exe, os.path.join(tmp, "ref"), WITH_HISTOGRAMS)
     ref.folder = os.path.join(tmp, "ref")
@@ -179,17 +224,19 @@ def part_resume(exe, tmp):
     report(not problems, "SIGINT in the combined iterations without histograms: resumed from "
            "them, the same sigma, JSON and plain event file", "; ".join(problems))
 
-    # 4: SIGINT in the unweighting
+    # 4 and 5: SIGINT in the unweighting
     folder = os.path.join(tmp, "unweighting")
     a = run(exe, folder, WITH_HISTOGRAMS, "events:1000")
     problems = [] if a.returncode == 130 else [f"exit {a.returncode}: {a.stderr.strip()[-400:]}"]
     progress = checkpoint_line(folder, "ev.lhe.gz.ckpt", "unweight.progress")
     written = int(progress.split()[1]) if progress else -1
     partial = os.path.join(folder, "ev.lhe.gz.partial")
-    detail = ""
-    if not os.path.exists(partial) or os.path.exists(os.path.join(folder, "ev.lhe.gz")):
-        problems.append(f"files after the stop: {sorted(os.listdir(folder))}")
-    else:
+    present = sorted(os.listdir(folder))
+    streams = [f for f in present if f.startswith("ev.lhe.gz.tmp.")]
+    detail, header_problems = "", ["no FILE.partial"]
+    if not os.path.exists(partial) or "ev.lhe.gz" in present or len(streams) != 1:
+        problems.append(f"files after the stop: {present}")
+    if os.path.exists(partial):
         import pylhe
         try:
             with warnings.catch_warnings():
@@ -200,23 +247,61 @@ def part_resume(exe, tmp):
             events, complete = [], False
             problems.append(f"pylhe cannot read {partial}: {e}")
         with gzip.open(partial, "rt") as f:
-            mine = event_blocks(f.read())
+            text = f.read()
+        mine = event_blocks(text)
         with gzip.open(os.path.join(ref.folder, "ev.lhe.gz"), "rt") as f:
-            theirs = event_blocks(f.read())
+            reference = f.read()
+        theirs = event_blocks(reference)
+        same = [without_weight(x) for x in mine] == [without_weight(x) for x in theirs[:written]]
         if not (0 < written < 3000 and len(events) == written and len(mine) == written
-                and complete and mine == theirs[:written]):
+                and complete and same):
             problems.append(f"{len(events)} events read by pylhe ({len(mine)} blocks), the "
                             f"checkpoint says {written}; complete {complete}; the same as the "
-                            f"uninterrupted run's first ones: {mine == theirs[:len(mine)]}")
+                            f"uninterrupted run's first ones but for their weights: {same}")
+        header_problems = partial_header_problems(text, reference, written)
         detail = f"{written} events in the partial file"
+    if "they are in ev.lhe.gz.partial, a Les Houches file of those events alone" not in a.stderr:
+        problems.append(f"the stop message: {a.stderr.strip()!r}")
     b = run(exe, folder, ["--resume", "ev.lhe.gz.ckpt", "--quiet"])
     problems += same_as(ref, folder, b, outputs)
     print(f"# unweighting stopped with {detail}")
     report(not problems, "SIGINT in the unweighting: exit 130, FILE.partial readable by pylhe "
-           "with exactly the completed events, those of the uninterrupted run; resumed: the same "
-           "sigma, JSON, histograms and event file", "; ".join(problems))
+           "with exactly the completed events, those of the uninterrupted run, the stream kept "
+           "for --resume; resumed: the same sigma, JSON, histograms and event file",
+           "; ".join(problems))
+    report(not header_problems, "FILE.partial describes its k events alone: neve = k, XSECUP "
+           "and totxsec = sigma, XMAXUP and each XWGTUP = sigma / k, the weights adding up to "
+           "sigma", "; ".join(header_problems))
 
-    # 5: SIGKILL in the unweighting
+    # 6: stopped twice in the unweighting, then resumed
+    folder = os.path.join(tmp, "twice")
+    a = run(exe, folder, WITH_HISTOGRAMS, "events:1000")
+    first = [f for f in os.listdir(folder) if f.startswith("ev.lhe.gz.tmp.")]
+    b = run(exe, folder, ["--resume", "ev.lhe.gz.ckpt", "--quiet"], "events:2000")
+    problems = [f"exits {a.returncode}, {b.returncode} (want 130, 130): {b.stderr.strip()[-400:]}"
+                ] if (a.returncode, b.returncode) != (130, 130) else []
+    second = [f for f in os.listdir(folder) if f.startswith("ev.lhe.gz.tmp.")]
+    if len(first) != 1 or len(second) != 1 or first == second:
+        problems.append(f"streams after the first stop {first}, after the second {second}")
+    progress = checkpoint_line(folder, "ev.lhe.gz.ckpt", "unweight.progress")
+    written = int(progress.split()[1]) if progress else -1
+    if os.path.exists(os.path.join(folder, "ev.lhe.gz.partial")):
+        with gzip.open(os.path.join(folder, "ev.lhe.gz.partial"), "rt") as f:
+            text = f.read()
+        with gzip.open(os.path.join(ref.folder, "ev.lhe.gz"), "rt") as f:
+            reference = f.read()
+        if not 2000 <= written < 3000:
+            problems.append(f"the checkpoint counts {written} events after the second stop")
+        problems += partial_header_problems(text, reference, written)
+    else:
+        problems.append(f"no FILE.partial after the second stop: {sorted(os.listdir(folder))}")
+    c = run(exe, folder, ["--resume", "ev.lhe.gz.ckpt", "--quiet"])
+    problems += same_as(ref, folder, c, outputs)
+    report(not problems, "stopped twice in the unweighting, then resumed: one stream kept at a "
+           "time, FILE.partial of both parts, the same sigma, JSON, histograms and event file",
+           "; ".join(problems))
+
+    # 7: SIGKILL in the unweighting
     folder = os.path.join(tmp, "killed")
     a = run(exe, folder, WITH_HISTOGRAMS, "events:2000:KILL")
     present = sorted(os.listdir(folder))
@@ -284,18 +369,32 @@ def part_errors(exe, tmp):
     report(not problems, "a setting that differs from the checkpoint's is named with both values",
            " | ".join(problems))
 
-    # 5 before 3: the changed event file, then the real resume that finishes the run
-    events = os.path.join(folder, "ev.lhe.partial")
-    original = open(events).read()
-    k = original.index("<event>")
+    # 5 before 3: the changed event stream, then the real resume that finishes the run
+    streams = [f for f in os.listdir(folder) if f.startswith("ev.lhe.tmp.")]
+    events = os.path.join(folder, streams[0] if streams else "ev.lhe.tmp.absent")
+    original = open(events).read() if streams else ""
+    k = original.index("<event>") if streams else 0
     with open(events, "w") as f:
         f.write(original[:k] + original[k:].replace("+", "-", 1))
     p = run(exe, folder, ["--resume", "ev.lhe.ckpt"])
-    want = "ev.lhe.partial does not match the checkpoint: its first"
-    problem_5 = "" if p.returncode == 1 and want in p.stderr else \
-        f"exit {p.returncode}, stderr {p.stderr.strip()!r}"
+    want = f"hegetcl: error: --resume ev.lhe.ckpt: {os.path.basename(events)} does not match " \
+        "the checkpoint: its first"
+    problem_5 = "" if len(streams) == 1 and p.returncode == 1 and want in p.stderr else \
+        f"streams {streams}, exit {p.returncode}, stderr {p.stderr.strip()!r}"
+    away = os.path.join(tmp, "stream-moved-away")
+    os.rename(events, away)
+    p = run(exe, folder, ["--resume", "ev.lhe.ckpt"])
+    progress = checkpoint_line(folder, "ev.lhe.ckpt", "unweight.progress")
+    written = progress.split()[1] if progress else "?"
+    problem_5 += refused(p, "hegetcl: error: --resume ev.lhe.ckpt: the run stopped in its "
+                            f"unweighting with {written} events written to ev.lhe, but the stopped "
+                            "run's event stream is not here: no ev.lhe.tmp.<pid>.<x> (what a "
+                            "stopped or killed run leaves beside it); ev.lhe.partial holds the "
+                            "stopped run's events with weights of their own, which --resume does "
+                            "not continue: run --resume in the folder the run started in")
     with open(events, "w") as f:
         f.write(original)
+    os.remove(away)
     b = run(exe, folder, ["--resume", "ev.lhe.ckpt", "--keep-checkpoint"])
     p = run(exe, folder, ["--resume", "ev.lhe.ckpt"])
     sigma = sigma_line(b.stdout)
@@ -314,8 +413,8 @@ def part_errors(exe, tmp):
     report(a.returncode == 130 and not problem,
            "a fresh run does not replace an unfinished run's checkpoint", problem)
 
-    report(not problem_5, "an event file changed after the stop is refused on resuming (CRC-32)",
-           problem_5)
+    report(not problem_5, "an event stream changed after the stop is refused on resuming (CRC-32), "
+           "and one removed is named", problem_5)
 
 
 def finish():

@@ -6,6 +6,7 @@
  * run writes under its own temporary name, and a refused claim leaves nothing behind. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -197,30 +199,99 @@ static void one_file_for_two_outputs_is_refused(void **state) {
   assert_int_equal(hg_output_check_distinct(fine, 3, message, sizeof message), 0);
 }
 
-/* A killed run's temporary file is found for --resume; a live run's never is. */
+/* Writes text to path (created or replaced) with modification time `seconds` after the epoch. */
+static void write_file(const char *path, const char *text, long seconds) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+  const struct timespec times[2] = {{seconds, 0}, {seconds, 0}};
+  assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+/* The state (hg_output_state) of a file holding text, as a checkpoint records it. */
+static char *state_of(const fixture *f, const char *text) {
+  char path[1024], message[2048];
+  hg_output *o = NULL;
+  assert_int_equal(
+      hg_output_open(in_dir(f, "state.lhe", path, sizeof path), 0, &o, message, sizeof message), 0);
+  hg_output_write(o, text, strlen(text));
+  char *state = hg_output_state(o);
+  assert_non_null(state);
+  assert_int_equal(hg_output_close(o, 0, message, sizeof message), 0);
+  return state;
+}
+
+/* Stopped and killed runs' temporary files are found for --resume, newest first; a live run's
+ * never is. The stream --resume continues is the newest whose first bytes the checkpoint
+ * describes (a resumed run killed while copying leaves a newer, shorter one), else FILE.partial
+ * as older versions kept it; none that matches is named with the reason. */
 static void dead_runs_temporary_files(void **state) {
   const fixture *f = *state;
-  char path[1024], dead[1200], live[1200], message[2048];
+  char path[1024], older[1200], newer[1200], live[1200], partial[1200], message[2048];
   in_dir(f, "ev.lhe", path, sizeof path);
   const pid_t child = fork();
   if (child == 0) _exit(0);
   waitpid(child, NULL, 0);
-  snprintf(dead, sizeof dead, "%s.tmp.%ld.0badf00d", path, (long)child);
+  snprintf(older, sizeof older, "%s.tmp.%ld.0badf00d", path, (long)child);
+  snprintf(newer, sizeof newer, "%s.tmp.%ld.0badf00e", path, (long)child);
   snprintf(live, sizeof live, "%s.tmp.%ld.00000001", path, (long)getppid());
-  fclose(fopen(dead, "w"));
-  fclose(fopen(live, "w"));
+  snprintf(partial, sizeof partial, "%s.partial", path);
+  const char *stream = "<LesHouchesEvents>\n<init>\n</init>\n<event>\n</event>\n";
+  char *good = state_of(f, stream), *other = state_of(f, "something else entirely, longer\n");
+  write_file(older, stream, 1000000000);
+  write_file(newer, "<LesHouchesEvents>\n<in", 1000000100);
+  write_file(live, stream, 1000000200);
+
   char *newest = NULL;
   assert_int_equal(hg_output_dead_temps(path, &newest, 0), 0);
   assert_non_null(newest);
-  assert_string_equal(newest, dead);
+  assert_string_equal(newest, newer);
   free(newest);
-  assert_int_equal(hg_output_keep_stale_temp(path, message, sizeof message), 0);
-  char partial[1200];
-  snprintf(partial, sizeof partial, "%s.partial", path);
-  assert_int_equal(access(partial, F_OK), 0);
+  char **names = NULL;
+  size_t count = 0;
+  assert_int_equal(hg_output_dead_temp_list(path, &names, &count), 0);
+  assert_int_equal(count, 2);
+  assert_string_equal(names[0], newer);
+  assert_string_equal(names[1], older);
+  hg_output_dead_temp_list_free(names, count);
+
+  char *source = NULL;
+  assert_int_equal(hg_output_find_stream(path, good, &source, message, sizeof message), 0);
+  assert_non_null(source);
+  assert_string_equal(source, older);
+  free(source);
+  /* nothing here continues another file: the newest candidate is named with its reason */
+  assert_int_equal(hg_output_find_stream(path, other, &source, message, sizeof message),
+                   HEGETCL_ERR_INPUT);
+  assert_null(source);
+  assert_has(message, newer);
+  assert_has(message, "fewer than the 32 the checkpoint recorded");
+  assert_has(message, "(no other stopped or killed run's event stream beside it matches either)");
+  /* an older version's FILE.partial (the stream itself) still resumes */
+  unlink(older);
+  unlink(newer);
+  write_file(partial, stream, 1000000000);
+  assert_int_equal(hg_output_find_stream(path, good, &source, message, sizeof message), 0);
+  assert_string_equal(source, partial);
+  free(source);
+  /* FILE.partial as this version writes it (its own weights) is not the stream */
+  write_file(partial, "<LesHouchesEvents>\n<init>\n</init>\n<event>\n</event>\n</LesHouchesEvents>",
+             0);
+  assert_int_equal(hg_output_find_stream(path, other, &source, message, sizeof message),
+                   HEGETCL_ERR_INPUT);
+  assert_has(message, "the stopped run's event stream is not here: no ");
+  assert_has(message, "ev.lhe.tmp.<pid>.<x> (what a stopped or killed run leaves beside it); ");
+  assert_has(message, "ev.lhe.partial holds the stopped run's events with weights of their own, "
+                      "which --resume does not continue");
+  unlink(partial);
+  assert_int_equal(hg_output_find_stream(path, good, &source, message, sizeof message),
+                   HEGETCL_ERR_INPUT);
+  assert_has(message, "(what a stopped or killed run leaves beside it)");
   assert_int_equal(access(live, F_OK), 0);
   unlink(live);
-  unlink(partial);
+  free(good);
+  free(other);
 }
 
 int main(void) {

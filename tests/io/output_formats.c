@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Output files, LHE, YODA and CSV: temporary names and renames, gzip, XML escaping, refused
- * values and the messages that name them, totals and row counts against hand-made numbers. */
+/* Output files, LHE (and a stopped run's FILE.partial), YODA and CSV: temporary names and renames,
+ * gzip, XML escaping, refused values and the messages that name them, totals and row counts
+ * against hand-made numbers. */
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -20,6 +21,7 @@
 
 #include "hegetcl/status.h"
 #include "io/histogram_writer.h"
+#include "io/lhe_partial.h"
 #include "io/lhef_writer.h"
 #include "io/output_file.h"
 
@@ -758,6 +760,83 @@ static void bad_histograms_are_refused_by_name(void **state) {
   assert_false(exists(path) || temp_exists(path));
 }
 
+/* An LHE file of sample events: neve = declared, XMAXUP and every XWGTUP = weight, n whole
+ * events, then (cut != 0) a last event cut off inside its particles, and the end tag unless
+ * end == 0: a run's event stream as it stopped, or the file a stopped run's part should be. */
+static void write_events(const char *path, int gzip, long long declared, double weight, int n,
+                         int cut, int end) {
+  char message[2048];
+  hg_output *o = NULL;
+  assert_int_equal(hg_output_open(path, gzip, &o, message, sizeof message), 0);
+  hg_lhef_init init = sample_init();
+  init.n_events = declared;
+  init.max_weight_pb = weight;
+  sample_event s;
+  make_sample_event(&s);
+  s.event.weight = weight;
+  assert_int_equal(hg_lhef_write_init(o, &init), 0);
+  for (int k = 0; k < n; ++k) assert_int_equal(hg_lhef_write_event(o, &s.event), 0);
+  if (cut) hg_output_printf(o, "<event>\n  4      1 +1.0000000000000000e-01 +1.0");
+  if (end) assert_int_equal(hg_lhef_write_end(o), 0);
+  assert_int_equal(hg_output_close(o, 1, message, sizeof message), 0);
+}
+
+/* A stopped run's event stream (<init> for 10 events of weight sigma/10, 3 complete, a fourth
+ * cut off) becomes FILE.partial, a Les Houches file of those 3 alone: byte for byte the file of 3
+ * events with neve 3 and XMAXUP and XWGTUP sigma/3, whose weights add up to sigma; plain or
+ * gzip. A stream without a complete event gives no file; a file that is no stream is named. */
+static void a_stopped_runs_stream_becomes_a_file_of_its_events(void **state) {
+  const fixture *f = *state;
+  const double sigma = sample_init().xsec_pb;
+  char stream[1024], partial[1024], expected[1024], message[2048];
+  for (int gzip = 0; gzip < 2; ++gzip) {
+    in_dir(f, gzip ? "stream.lhe.gz" : "stream.lhe", stream, sizeof stream);
+    in_dir(f, gzip ? "stream.lhe.gz.partial" : "stream.lhe.partial", partial, sizeof partial);
+    in_dir(f, "expected.lhe", expected, sizeof expected);
+    write_events(stream, gzip, 10, sigma / 10, 3, 1, 0);
+    write_events(expected, 0, 3, sigma / 3, 3, 0, 1);
+    long long kept = -1;
+    assert_int_equal(hg_lhe_partial_write(stream, partial, gzip, &kept, message, sizeof message),
+                     0);
+    assert_int_equal(kept, 3);
+    size_t n_got = 0, n_want = 0;
+    char *got = read_all(partial, gzip, &n_got), *want = read_all(expected, 0, &n_want);
+    if (n_got != n_want || memcmp(got, want, n_want) != 0)
+      fail_msg("the partial file (gzip %d) is not the file of its 3 events:\n%s\nwant\n%s", gzip,
+               got, want);
+    /* the weights as a reader adds them */
+    double sum = 0.0;
+    for (const char *e = strstr(got, "<event>\n"); e != NULL; e = strstr(e + 1, "<event>\n")) {
+      char *end = NULL;
+      strtol(e + 8, &end, 10);
+      strtol(end, &end, 10);
+      sum += strtod(end, NULL);
+    }
+    if (fabs(sum / sigma - 1.0) > 1e-9)
+      fail_msg("the weights add up to %.17g, sigma %.17g", sum, sigma);
+    assert_has(got, "<xsecinfo neve=\"3\" totxsec=\"0.29999999999999999\"/>\n");
+    assert_false(temp_exists(partial));
+    free(got);
+    free(want);
+    unlink(partial);
+  }
+  /* stopped before its first event: nothing to describe */
+  write_events(stream, 0, 10, sigma / 10, 0, 1, 0);
+  long long kept = -1;
+  assert_int_equal(hg_lhe_partial_write(stream, partial, 0, &kept, message, sizeof message), 0);
+  assert_int_equal(kept, 0);
+  assert_false(exists(partial) || temp_exists(partial));
+  /* not a stream: no <init> */
+  FILE *other = fopen(stream, "w");
+  fputs("<LesHouchesEvents version=\"3.0\">\n<header>\n</header>\n", other);
+  fclose(other);
+  assert_int_equal(hg_lhe_partial_write(stream, partial, 0, &kept, message, sizeof message),
+                   HEGETCL_ERR_INPUT);
+  assert_has(message, "the stream ends before its <init> block is complete: it is not the event "
+                      "stream of a stopped hegetcl run");
+  assert_false(exists(partial) || temp_exists(partial));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(lhe_plain_and_gzip_hold_the_same_bytes),
@@ -774,6 +853,7 @@ int main(void) {
       cmocka_unit_test(yoda_labels_as_rivet_writes_them),
       cmocka_unit_test(csv_has_a_row_per_bin),
       cmocka_unit_test(bad_histograms_are_refused_by_name),
+      cmocka_unit_test(a_stopped_runs_stream_becomes_a_file_of_its_events),
   };
   return cmocka_run_group_tests_name("output_formats", tests, setup, teardown);
 }

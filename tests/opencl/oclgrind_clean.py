@@ -19,8 +19,15 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        and unweighting (events_mark, events_gather) into an event file
   11   hegetcl xsec --n 2, helicities sampled (amplitude_helicity), every flavour (the channel
        sums, xsec_channel_reduce), rambo phase space, float (n = 3 took 7 minutes or more)
+  12-14 hegetcl me --process, QCD through the generated diagram code and the massive and gluon
+       HELAS functions (cl/helas/qcd.cl), at MadGraph's points (../shared/refs/mg5-qcd,
+       HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive quarks, three-gluon vertex), u u~ > d d~ g
+       (two quark lines), g g > g g g in float (four-gluon vertex)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device test
-known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind.
+known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which
+misreports it (its shadow of a released buffer outlives the buffer:
+docs/opencl-implementations.md, "A second trap"). The whole suite took 4.3 minutes on 2 shared
+cores (cases 12-14 a few seconds each), with at most 1.5 GB of memory.
 
 usage: oclgrind_clean.py HEGETCL_EXE
 """
@@ -37,6 +44,10 @@ XSEC = ["xsec", "--adapt-iterations", "1", "--adapt-events", "300", "--events", 
         "--quiet", "--unweighted-events", "20", "--lhe", "ev.lhe", "--yoda", "h.yoda",
         "--json", "run.json", "--checkpoint", "none"]
 ENGINES = ["permutation", "unrolled", "diagrams", "recursive"]
+# QCD processes through the diagrams engine: (process, reference file, more options)
+QCD = [("g g > t t~ g", "me_gg_ttxg_WT0.txt", []),
+       ("u u~ > d d~ g", "me_uux_ddxg.txt", []),
+       ("g g > g g g", "me_gg_ggg.txt", ["--precision", "float"])]
 
 
 def cases(hegetcl):
@@ -56,6 +67,10 @@ def cases(hegetcl):
     out.append(("xsec --n 2, sampled helicities, every flavour, rambo, float",
                 [hegetcl] + XSEC + ["--n", "2", "--helicity", "sampled", "--flavours", "all",
                                     "--phase-space", "rambo", "--precision", "float"]))
+    qcd = os.environ.get("HEGETCL_QCD_REFS_DIR", "")
+    for process, file, more in QCD:
+        out.append((f"me --process \"{process}\"{' ' + ' '.join(more) if more else ''}",
+                    [hegetcl, "me", "--process", process] + more + [os.path.join(qcd, file)]))
     return out
 
 
