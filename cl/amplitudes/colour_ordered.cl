@@ -4,7 +4,9 @@
  * colour-ordered amplitude; the colour matrix sums them. The process's generated header
  * (host/amplitude/colour_ordered_amplitude.c) comes before this file: N_PARTICLES, CO_LETTERS,
  * CO_ORDERINGS, CO_HELICITIES, CO_QUARK_LINE, CO_CLOSING, CO_O, CO_I, CO_QUARK_MASS,
- * CO_QUARK_WIDTH, the tables hg_co_orderings and hg_co_helicities, and hg_co_externals.
+ * CO_QUARK_WIDTH, the tables hg_co_orderings and hg_co_helicities (for a quark line: the gluons'
+ * configurations, and CO_FERMION_PAIRS masks hg_co_fermion_pairs of the line's ends), and
+ * hg_co_externals.
  * Conventions: CONVENTIONS.md, "Colour-ordered amplitudes". */
 
 /* The colour sum's precision: double also in a float program with HG_CO_COLOUR_DOUBLE. */
@@ -61,13 +63,11 @@ HG_INLINE hg_wave hg_co_gluon(const hg_complex *acc, hg_wave first, hg_wave rest
   return j;
 }
 
-/* The colour-ordered amplitude of ordering o in helicity configuration ext. */
-HG_INLINE hg_complex hg_co_ordering(const hg_wave *ext, hg_u32 o, const hg_process_params pp) {
-  const REAL g = pp.g_s;
-  hg_wave J[CO_N_SUB];
+/* The gluon currents of ordering o's contiguous substrings (the whole ordering too for a quark
+ * line) from the external wavefunctions ext. */
+HG_INLINE void hg_co_gluon_currents(const hg_wave *ext, hg_u32 o, const REAL g, hg_wave *J) {
 #pragma unroll
   for (int i = 0; i < CO_LETTERS; ++i) J[CO_SUB(i, 1)] = ext[hg_co_orderings[o * CO_LETTERS + i]];
-  /* every current shorter than the whole ordering; the quark line needs the whole one too */
 #pragma unroll
   for (int l = 2; l <= CO_LETTERS - 1 + CO_QUARK_LINE; ++l) {
 #pragma unroll
@@ -84,11 +84,16 @@ HG_INLINE hg_complex hg_co_ordering(const hg_wave *ext, hg_u32 o, const hg_proce
       J[CO_SUB(i, l)] = hg_co_gluon(acc, J[CO_SUB(i, 1)], J[CO_SUB(i + 1, l - 1)]);
     }
   }
+}
+
 #if CO_QUARK_LINE
-  /* the flowing-out end absorbs the gluons in the ordering's order: Q[l] has the first l */
-  const hg_coupling gs = hg_coupling_both(g);
+/* A quark line's colour-ordered amplitude from the gluon currents J: the flowing-out end absorbs
+ * the gluons in the ordering's order (Q[l] has the first l), the flowing-in end closes it. */
+HG_INLINE hg_complex hg_co_line_amplitude(const hg_wave *J, hg_wave out_end, hg_wave in_end,
+                                          const hg_process_params pp) {
+  const hg_coupling gs = hg_coupling_both(pp.g_s);
   hg_wave Q[CO_LETTERS];
-  Q[0] = ext[CO_O];
+  Q[0] = out_end;
 #pragma unroll
   for (int l = 1; l < CO_LETTERS; ++l) {
     hg_wave q = fvoxxx(Q[0], J[CO_SUB(0, l)], gs, CO_QUARK_MASS, CO_QUARK_WIDTH);
@@ -102,11 +107,13 @@ HG_INLINE hg_complex hg_co_ordering(const hg_wave *ext, hg_u32 o, const hg_proce
   hg_complex amp = hg_czero();
 #pragma unroll
   for (int m = 0; m < CO_LETTERS; ++m)
-    amp = hg_cadd(amp, iovxxx(ext[CO_I], Q[m], J[CO_SUB(m, CO_LETTERS - m)], gs));
+    amp = hg_cadd(amp, iovxxx(in_end, Q[m], J[CO_SUB(m, CO_LETTERS - m)], gs));
   return amp;
+}
 #else
-  /* the whole ordering's vertices contracted with the closing gluon: A = 2 acc.e (the factor
-   * 2 Tr(X T^c) that closes a gluon current, diagrams.c) */
+/* Gluons only: the whole ordering's vertices contracted with the closing gluon, A = 2 acc.e
+ * (the factor 2 Tr(X T^c) that closes a gluon current, diagrams.c). */
+HG_INLINE hg_complex hg_co_gluon_amplitude(const hg_wave *J, hg_wave e, const REAL g) {
   hg_complex acc[4] = {hg_czero(), hg_czero(), hg_czero(), hg_czero()};
   const int l = CO_LETTERS;
 #pragma unroll
@@ -116,22 +123,15 @@ HG_INLINE hg_complex hg_co_ordering(const hg_wave *ext, hg_u32 o, const hg_proce
 #pragma unroll
     for (int m2 = 1; m1 + m2 < l; ++m2)
       hg_co_v4(J[CO_SUB(0, m1)], J[CO_SUB(m1, m2)], J[CO_SUB(m1 + m2, l - m1 - m2)], g, acc);
-  const hg_wave e = ext[CO_CLOSING];
   hg_complex amp = hg_cmul(acc[0], e.w[0]);
   for (int mu = 1; mu < 4; ++mu) amp = hg_csub(amp, hg_cmul(acc[mu], e.w[mu]));
   return hg_cscale((REAL)2, amp);
-#endif
 }
+#endif
 
-/* |M|^2 of helicity configuration config summed over colours: every ordering's amplitude, then
- * sum_ab Re(A_a* C_ab A_b) with the symmetric real colour matrix. */
-HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
-                            __global const hg_co_sum_t *restrict colour) {
-  hg_wave ext[N_PARTICLES];
-  hg_co_externals(p, config, pp, ext);
-  hg_complex A[CO_ORDERINGS];
-#pragma unroll 1
-  for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) A[o] = hg_co_ordering(ext, o, pp);
+/* sum_ab Re(A_a* C_ab A_b) with the symmetric real colour matrix. */
+HG_INLINE hg_co_sum_t hg_co_colour_sum(const hg_complex *A,
+                                       __global const hg_co_sum_t *restrict colour) {
   hg_co_sum_t sum = 0;
 #pragma unroll 1
   for (hg_u32 a = 0; a < CO_ORDERINGS; ++a) {
@@ -143,8 +143,52 @@ HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 config, const hg_process
     }
     sum += (hg_co_sum_t)A[a].re * zr + (hg_co_sum_t)A[a].im * zi;
   }
+  return sum;
+}
+
+#if CO_QUARK_LINE
+/* |M|^2 summed over colours and over the quark line's helicity pairs pairs[0..n_pairs-1] (bit
+ * masks of its two ends) with the gluons in configuration gluons: the gluon currents of each
+ * ordering are made once for all pairs, which do not change them. */
+HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 gluons, const hg_u32 *pairs,
+                            hg_u32 n_pairs, const hg_process_params pp,
+                            __global const hg_co_sum_t *restrict colour) {
+  hg_wave ext[N_PARTICLES], out_end[CO_FERMION_PAIRS], in_end[CO_FERMION_PAIRS];
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_pairs; ++f) {
+    hg_co_externals(p, gluons | pairs[f], pp, ext);
+    out_end[f] = ext[CO_O];
+    in_end[f] = ext[CO_I];
+  }
+  hg_complex A[CO_FERMION_PAIRS][CO_ORDERINGS];
+#pragma unroll 1
+  for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) {
+    hg_wave J[CO_N_SUB];
+    hg_co_gluon_currents(ext, o, pp.g_s, J);
+#pragma unroll 1
+    for (hg_u32 f = 0; f < n_pairs; ++f) A[f][o] = hg_co_line_amplitude(J, out_end[f], in_end[f], pp);
+  }
+  hg_co_sum_t sum = 0;
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_pairs; ++f) sum += hg_co_colour_sum(A[f], colour);
   return (REAL)sum;
 }
+#else
+/* |M|^2 of helicity configuration config summed over colours. */
+HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
+                            __global const hg_co_sum_t *restrict colour) {
+  hg_wave ext[N_PARTICLES];
+  hg_co_externals(p, config, pp, ext);
+  hg_complex A[CO_ORDERINGS];
+#pragma unroll 1
+  for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) {
+    hg_wave J[CO_N_SUB];
+    hg_co_gluon_currents(ext, o, pp.g_s, J);
+    A[o] = hg_co_gluon_amplitude(J, ext[CO_CLOSING], pp.g_s);
+  }
+  return (REAL)hg_co_colour_sum(A, colour);
+}
+#endif
 
 HG_INLINE void hg_co_load_event(__global const REAL *momenta, hg_u32 n_events, size_t event,
                                 hg_fourvec *p) {
@@ -164,7 +208,9 @@ HG_INLINE hg_process_params hg_co_load_params(__global const REAL *params) {
   return pp;
 }
 
-/* |M|^2 summed over the configurations that can be non-zero and over colours, times me_factor
+/* |M|^2 summed over the configurations that can be non-zero (for a quark line: every gluon
+ * configuration with a non-zero one times every helicity pair the line allows) and over colours,
+ * times me_factor
  * = 1/IDEN (MadGraph's normalisation). */
 __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
                                __global const REAL *restrict params, const REAL me_factor,
@@ -176,9 +222,17 @@ __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u
   hg_co_load_event(momenta, n_events, event, p);
   const hg_process_params pp = hg_co_load_params(params);
   REAL sum = (REAL)0;
+#if CO_QUARK_LINE
+  hg_u32 pairs[CO_FERMION_PAIRS];
+  for (int f = 0; f < CO_FERMION_PAIRS; ++f) pairs[f] = hg_co_fermion_pairs[f];
+#pragma unroll 1
+  for (hg_u32 h = 0; h < CO_HELICITIES; ++h)
+    sum += hg_co_config(p, hg_co_helicities[h], pairs, CO_FERMION_PAIRS, pp, colour);
+#else
 #pragma unroll 1
   for (hg_u32 h = 0; h < CO_HELICITIES; ++h)
     sum += hg_co_config(p, hg_co_helicities[h], pp, colour);
+#endif
   me[event] = sum * me_factor;
 }
 
@@ -194,5 +248,10 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
   hg_fourvec p[N_PARTICLES];
   hg_co_load_event(momenta, n_events, event, p);
   const hg_process_params pp = hg_co_load_params(params);
+#if CO_QUARK_LINE
+  const hg_u32 none[1] = {0u}; /* the configuration holds the line's helicities */
+  me[event] = hg_co_config(p, helicity[event], none, 1, pp, colour) * me_factor;
+#else
   me[event] = hg_co_config(p, helicity[event], pp, colour) * me_factor;
+#endif
 }

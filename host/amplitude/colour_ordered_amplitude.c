@@ -57,6 +57,11 @@ static char *source(const hg_colour_ordered *co, int width_all, int gauge_partic
   hg_strbuf_printf(&b, "};\n__constant hg_u32 hg_co_helicities[%zu] = {", co->n_helicities);
   for (size_t k = 0; k < co->n_helicities; ++k)
     hg_strbuf_printf(&b, "%s%uu,", k % 12 == 0 ? "\n  " : "", co->helicities[k]);
+  const int pairs = co->quark_line ? co->n_fermion_pairs : 1;
+  hg_strbuf_printf(&b, "};\n#define CO_FERMION_PAIRS %d\n", pairs);
+  hg_strbuf_printf(&b, "__constant hg_u32 hg_co_fermion_pairs[%d] = {", pairs);
+  for (int f = 0; f < pairs; ++f)
+    hg_strbuf_printf(&b, "%uu,", co->quark_line ? co->fermion_pairs[f] : 0u);
   hg_strbuf_printf(&b,
                    "};\n\n/* the external wavefunctions of configuration config */\n"
                    "HG_INLINE void hg_co_externals(const hg_fourvec *p, hg_u32 config,\n"

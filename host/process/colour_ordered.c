@@ -139,13 +139,18 @@ static int colour_matrix(hg_colour_ordered *co, const unsigned char *letters) {
  * them) that can be non-zero: with all particles crossed to outgoing (an incoming particle's
  * helicity flips), a massless quark line has opposite helicities at its ends, and a tree
  * amplitude of massless particles vanishes with fewer than two of either helicity (n >= 4). A
- * top line keeps every configuration. */
+ * top line keeps every configuration. For a quark line the list holds the gluons' part of those
+ * configurations once each, and fermion_pairs the ends' helicity pairs the line allows (the
+ * kernel makes the gluon currents once for all pairs). */
 static int helicities(hg_colour_ordered *co) {
   const hg_process_spec *s = &co->spec;
   const uint32_t all = 1u << s->n;
+  uint32_t ends = 0;
+  if (co->quark_line) ends = 1u << co->o_particle | 1u << co->i_particle;
   co->helicities = malloc(all * sizeof *co->helicities);
   if (co->helicities == NULL) return -1;
   co->n_helicities = 0;
+  co->n_fermion_pairs = 0;
   for (uint32_t config = 0; config < all; ++config) {
     int plus = 0, minus = 0, h[HG_PROCESS_MAX_EXTERNAL] = {0};
     for (int i = 0; i < s->n; ++i) {
@@ -154,12 +159,20 @@ static int helicities(hg_colour_ordered *co) {
       plus += h[i] > 0;
       minus += h[i] < 0;
     }
-    int zero = 0;
-    if (!co->quark_top) {
-      if (co->quark_line && h[co->o_particle] == h[co->i_particle]) zero = 1;
-      if (s->n >= 4 && (plus < 2 || minus < 2)) zero = 1;
+    const int line_zero =
+        co->quark_line && !co->quark_top && h[co->o_particle] == h[co->i_particle];
+    const int zero = line_zero || (!co->quark_top && s->n >= 4 && (plus < 2 || minus < 2));
+    if (co->quark_line && !line_zero) {
+      int seen = 0;
+      for (int f = 0; f < co->n_fermion_pairs; ++f) seen |= co->fermion_pairs[f] == (config & ends);
+      if (!seen) co->fermion_pairs[co->n_fermion_pairs++] = config & ends;
     }
-    if (!zero) co->helicities[co->n_helicities++] = config;
+    if (zero) continue;
+    const uint32_t kept = co->quark_line ? config & ~ends : config;
+    int seen = 0;
+    for (size_t k = 0; k < co->n_helicities && co->quark_line; ++k)
+      seen |= co->helicities[k] == kept;
+    if (!seen) co->helicities[co->n_helicities++] = kept;
   }
   return 0;
 }

@@ -30,8 +30,11 @@ typedef struct {
   size_t n_orderings;
   unsigned char *orderings; /* n_orderings x n_letters particle indices, the string's order */
   double *colour;           /* n_orderings^2, symmetric and real */
-  uint32_t *helicities;     /* configurations that can be non-zero (bit i: particle i is +1) */
+  uint32_t *helicities;     /* configurations that can be non-zero (bit i: particle i is +1);
+                               for a quark line their gluon part, each once */
   size_t n_helicities;
+  uint32_t fermion_pairs[4]; /* quark line: the ends' helicity masks the line allows */
+  int n_fermion_pairs;
   double iden;              /* hg_process_iden */
 } hg_colour_ordered;
 

@@ -145,8 +145,12 @@ static void check_filter(const char *text) {
     for (size_t c = 0; c < configs; ++c) {
       const double v = h[c * n_points + e];
       total += v;
-      int kept = 0;
-      for (size_t j = 0; j < co.n_helicities; ++j) kept |= co.helicities[j] == c;
+      /* a quark line sums its gluon configurations times its ends' allowed pairs */
+      const uint32_t ends = co.quark_line ? 1u << co.o_particle | 1u << co.i_particle : 0;
+      int gluons_kept = 0, pair_kept = !co.quark_line;
+      for (size_t j = 0; j < co.n_helicities; ++j) gluons_kept |= co.helicities[j] == (c & ~ends);
+      for (int f = 0; f < co.n_fermion_pairs; ++f) pair_kept |= co.fermion_pairs[f] == (c & ends);
+      const int kept = gluons_kept && pair_kept;
       if (!kept && !(fabs(v) <= 1e-20 * sum[e]))
         fail_msg("%s: configuration %zu is left out of the sum but gives %.3e (sum %.3e)", text, c,
                  v, sum[e]);
@@ -155,7 +159,8 @@ static void check_filter(const char *text) {
       fail_msg("%s, point %zu: the 2^%u configurations add up to %.17g, the sum is %.17g", text, e,
                n, total, sum[e]);
   }
-  printf("# %s: %zu of %zu helicity configurations summed\n", text, co.n_helicities, configs);
+  printf("# %s: %zu of %zu helicity configurations summed\n", text,
+         co.n_helicities * (size_t)(co.quark_line ? co.n_fermion_pairs : 1), configs);
   hg_colour_ordered_free(&co);
   free(h);
   free(helicity);
