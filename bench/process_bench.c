@@ -14,6 +14,7 @@
 #include "commit.h"
 #include "hegetcl/hegetcl.h"
 #include "io/json_writer.h"
+#include "process/colour_ordered.h"
 #include "process/diagrams.h"
 #include "process/model.h"
 #include "rambo.h"
@@ -28,7 +29,8 @@ typedef struct {
   const char *device, *json;
   const char *processes[MAX_PROCESSES];
   int n_processes;
-  int precisions[2];
+  int precisions[3]; /* double, float, mixed (float amplitudes, colour sum in double) */
+  int engines[2];    /* diagrams, recursive; none given: the process's default */
   int repeats;
   double max_seconds;
   size_t max_events;
@@ -37,7 +39,10 @@ typedef struct {
 typedef struct {
   const char *process;
   hegetcl_precision precision;
+  int mixed;
+  hegetcl_engine engine;
   size_t diagrams, flows, events;
+  int repeats; /* timed repeats done (fewer than asked where the time budget ran out) */
   double build_s, kernel_s, e2e_s;
   int skipped;
   char reason[512];
@@ -48,14 +53,18 @@ static int usage(FILE *out) {
           "usage: hegetcl-bench --process PROCESS [--process PROCESS ...] [OPTIONS]\n"
           "\n"
           "|M|^2 summed over helicities and colours per second for processes written as\n"
-          "MadGraph users write them (\"g g > t t~ g g\"), diagrams engine, at seeded RAMBO\n"
+          "MadGraph users write them (\"g g > t t~ g g\"), at seeded RAMBO\n"
           "points of sqrt(s) = 1 TeV: kernel time from OpenCL profiling events, end to end\n"
           "(upload, kernels, download) from the wall clock, the median of the repeats after a\n"
           "warm-up; program build time apart.\n"
           "\n"
           "options:\n"
           "  --device SPEC      auto (default), gpu, cpu, P:D or part of a device name\n"
-          "  --precision LIST   float,double (default both)\n"
+          "  --precision LIST   float,double,mixed (default float,double); mixed: the\n"
+          "                     recursive engine's float amplitudes with the colour sum in\n"
+          "                     double\n"
+          "  --engines LIST     recursive,diagrams (default: the process's own, recursive\n"
+          "                     where it takes the process)\n"
           "  --repeats R        timed repeats, 5 to %d (default 5)\n"
           "  --max-seconds S    time budget of one case, build excluded (default 60)\n"
           "  --max-events N     largest batch (default 4194304)\n"
@@ -65,7 +74,7 @@ static int usage(FILE *out) {
 }
 
 static int parse(int argc, char **argv, bench_options *o) {
-  *o = (bench_options){NULL, NULL, {NULL}, 0, {1, 1}, 5, 60, (size_t)1 << 22};
+  *o = (bench_options){NULL, NULL, {NULL}, 0, {1, 1, 0}, {0, 0}, 5, 60, (size_t)1 << 22};
   for (int i = 0; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0) return usage(stdout) + 100;
@@ -88,16 +97,25 @@ static int parse(int argc, char **argv, bench_options *o) {
     } else if (strcmp(arg, "--precision") == 0) {
       o->precisions[0] = strstr(value, "double") != NULL;
       o->precisions[1] = strstr(value, "float") != NULL;
-      if (!o->precisions[0] && !o->precisions[1]) {
-        fprintf(stderr, "hegetcl-bench: error: --precision %s: give float, double or both\n",
+      o->precisions[2] = strstr(value, "mixed") != NULL;
+      if (!o->precisions[0] && !o->precisions[1] && !o->precisions[2]) {
+        fprintf(stderr, "hegetcl-bench: error: --precision %s: give float, double and/or mixed\n",
+                value);
+        return 2;
+      }
+    } else if (strcmp(arg, "--engines") == 0) {
+      o->engines[0] = strstr(value, "diagrams") != NULL;
+      o->engines[1] = strstr(value, "recursive") != NULL;
+      if (!o->engines[0] && !o->engines[1]) {
+        fprintf(stderr, "hegetcl-bench: error: --engines %s: give recursive and/or diagrams\n",
                 value);
         return 2;
       }
     } else if (strcmp(arg, "--repeats") == 0) {
       const long r = strtol(value, &end, 10);
       if (end == value || *end != '\0' || r < 5 || r > MAX_REPEATS) {
-        fprintf(stderr, "hegetcl-bench: error: --repeats %s: a whole number from 5 to %d\n",
-                value, MAX_REPEATS);
+        fprintf(stderr, "hegetcl-bench: error: --repeats %s: a whole number from 5 to %d\n", value,
+                MAX_REPEATS);
         return 2;
       }
       o->repeats = (int)r;
@@ -173,25 +191,41 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   char message[1024];
   hegetcl_process_from_text(&process, r->process, message, sizeof message);
   process.precision = r->precision;
+  process.engine = r->engine;
   hg_process_spec spec;
   hg_diagram_set set;
-  if (hg_process_parse(r->process, &spec, message, sizeof message) == 0 &&
+  hg_colour_ordered co;
+  hg_process_parse(r->process, &spec, message, sizeof message);
+  if (r->engine == HEGETCL_ENGINE_DIAGRAMS &&
       hg_diagrams_build(&spec, 0, &set, message, sizeof message) == 0) {
     r->diagrams = set.n_diagrams;
     r->flows = set.n_flows;
     hg_diagrams_free(&set);
+  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE &&
+             hg_colour_ordered_build(&spec, &co, message, sizeof message) == 0) {
+    r->flows = co.n_orderings; /* the colour basis: one ordering per element */
+    hg_colour_ordered_free(&co);
   }
   hegetcl_amplitude *amp = NULL;
+  /* mixed: a float program whose colour sum runs in double (colour_ordered_amplitude.c) */
+  if (r->mixed) setenv("HEGETCL_CO_MIXED", "1", 1);
   const double t0 = hg_now_seconds();
   hegetcl_status status = hegetcl_amplitude_create(ctx, &process, &amp);
   r->build_s = hg_now_seconds() - t0;
+  if (r->mixed) unsetenv("HEGETCL_CO_MIXED");
   if (status != HEGETCL_OK) {
     r->skipped = 1;
     snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
     return;
   }
   const double budget_start = hg_now_seconds();
-  size_t events = 256;
+  /* start from a batch that fills the device (512 work-items per compute unit): a slow process
+   * whose first small batch already takes the target time would else be timed on a few warps */
+  hegetcl_device_info info;
+  hegetcl_context_device(ctx, &info);
+  size_t events = (size_t)info.compute_units * 512;
+  if (events < 256) events = 256;
+  if (events > o->max_events) events = o->max_events;
   double *momenta = NULL, *me = NULL;
   double kernel = 0;
   /* the batch grows until its kernels take the target time or it reaches the cap */
@@ -222,9 +256,12 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   int done = 0;
   for (int k = 0; k < o->repeats && !r->skipped; ++k) {
     if (hg_now_seconds() - budget_start > o->max_seconds) {
-      r->skipped = 1;
-      snprintf(r->reason, sizeof r->reason, "over the time budget of %g s after %d repeats",
-               o->max_seconds, k);
+      /* a slow process keeps the repeats that fit (at least one), and says how many */
+      if (k == 0) {
+        r->skipped = 1;
+        snprintf(r->reason, sizeof r->reason, "over the time budget of %g s before a repeat",
+                 o->max_seconds);
+      }
       break;
     }
     status = hg_amplitude_upload(amp, events, momenta, NULL);
@@ -241,6 +278,7 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   }
   if (!r->skipped) {
     r->events = events;
+    r->repeats = done;
     r->kernel_s = median(kernel_s, done);
     r->e2e_s = median(e2e_s, done);
   }
@@ -273,15 +311,20 @@ static int write_json(const char *path, const hegetcl_device_info *info, const b
     const bench_result *r = &rs[k];
     fprintf(f, "    {\"process\": ");
     hg_json_write_string(f, r->process);
-    fprintf(f, ", \"precision\": \"%s\", \"mode\": \"summed\", \"diagrams\": %zu, \"flows\": %zu, "
-               "\"build_s\": %.6g, ",
-            hegetcl_precision_name(r->precision), r->diagrams, r->flows, r->build_s);
+    fprintf(f,
+            ", \"engine\": \"%s\", \"precision\": \"%s\", \"mode\": \"summed\", "
+            "\"diagrams\": %zu, \"%s\": %zu, \"build_s\": %.6g, ",
+            hegetcl_engine_name(r->engine),
+            r->mixed ? "mixed" : hegetcl_precision_name(r->precision), r->diagrams,
+            r->engine == HEGETCL_ENGINE_RECURSIVE ? "orderings" : "flows", r->flows, r->build_s);
     if (r->skipped) {
       fprintf(f, "\"skipped\": ");
       hg_json_write_string(f, r->reason);
     } else {
-      fprintf(f, "\"events\": %zu, \"kernel_s\": %.6g, \"e2e_s\": %.6g, \"kernel_per_s\": %.6g, "
-                 "\"e2e_per_s\": %.6g",
+      fprintf(f, "\"repeats\": %d, ", r->repeats);
+      fprintf(f,
+              "\"events\": %zu, \"kernel_s\": %.6g, \"e2e_s\": %.6g, \"kernel_per_s\": %.6g, "
+              "\"e2e_per_s\": %.6g",
               r->events, r->kernel_s, r->e2e_s, (double)r->events / r->kernel_s,
               (double)r->events / r->e2e_s);
     }
@@ -307,31 +350,42 @@ int hg_bench_processes(int argc, char **argv) {
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
   printf("hegetcl-bench --process (commit %s)\ndevice: %s (%s; %s; driver %s)\n"
-         "|M|^2 summed over helicities and colours, diagrams engine, sqrt(s) = %g GeV, median of "
+         "|M|^2 summed over helicities and colours, sqrt(s) = %g GeV, median of "
          "%d repeats\n\n",
          HG_BENCH_COMMIT, info.name, info.platform, info.device_version, info.driver_version,
          SQRT_S_GEV, o.repeats);
-  printf("%-24s %-6s %8s %6s %9s %9s %12s %12s\n", "process", "prec", "diagrams", "flows",
-         "events", "build s", "kernel ev/s", "e2e ev/s");
-  bench_result results[2 * MAX_PROCESSES];
+  printf("%-24s %-9s %-6s %8s %9s %9s %9s %12s %12s\n", "process", "engine", "prec", "diagrams",
+         "flows/ord", "events", "build s", "kernel ev/s", "e2e ev/s");
+  bench_result results[6 * MAX_PROCESSES];
   int n = 0, failed = 0;
   for (int k = 0; k < o.n_processes; ++k)
-    for (int p = 0; p < 2; ++p) {
-      if (!o.precisions[p]) continue;
-      bench_result *r = &results[n++];
-      memset(r, 0, sizeof *r);
-      r->process = o.processes[k];
-      r->precision = (hegetcl_precision)p;
-      run_case(&o, ctx, r);
-      if (r->skipped)
-        printf("%-24s %-6s %8zu %6zu  skipped: %s\n", r->process,
-               hegetcl_precision_name(r->precision), r->diagrams, r->flows, r->reason);
-      else
-        printf("%-24s %-6s %8zu %6zu %9zu %9.2f %12.3e %12.3e\n", r->process,
-               hegetcl_precision_name(r->precision), r->diagrams, r->flows, r->events, r->build_s,
-               (double)r->events / r->kernel_s, (double)r->events / r->e2e_s);
-      fflush(stdout);
-      if (o.json != NULL && !write_json(o.json, &info, results, n)) failed = 1;
+    for (int e = 0; e < 2; ++e) {
+      hegetcl_process given;
+      char message[1024];
+      hegetcl_process_from_text(&given, o.processes[k], message, sizeof message);
+      const hegetcl_engine engine = e == 0 ? HEGETCL_ENGINE_DIAGRAMS : HEGETCL_ENGINE_RECURSIVE;
+      if (o.engines[0] || o.engines[1] ? !o.engines[e] : given.engine != engine) continue;
+      for (int p = 0; p < 3; ++p) {
+        if (!o.precisions[p]) continue;
+        if (p == 2 && engine != HEGETCL_ENGINE_RECURSIVE) continue; /* mixed: recursive only */
+        bench_result *r = &results[n++];
+        memset(r, 0, sizeof *r);
+        r->process = o.processes[k];
+        r->precision = p == 0 ? HEGETCL_PRECISION_DOUBLE : HEGETCL_PRECISION_FLOAT;
+        r->mixed = p == 2;
+        r->engine = engine;
+        run_case(&o, ctx, r);
+        const char *prec = r->mixed ? "mixed" : hegetcl_precision_name(r->precision);
+        if (r->skipped)
+          printf("%-24s %-9s %-6s %8zu %9zu  skipped: %s\n", r->process,
+                 hegetcl_engine_name(engine), prec, r->diagrams, r->flows, r->reason);
+        else
+          printf("%-24s %-9s %-6s %8zu %9zu %9zu %9.2f %12.3e %12.3e\n", r->process,
+                 hegetcl_engine_name(engine), prec, r->diagrams, r->flows, r->events, r->build_s,
+                 (double)r->events / r->kernel_s, (double)r->events / r->e2e_s);
+        fflush(stdout);
+        if (o.json != NULL && !write_json(o.json, &info, results, n)) failed = 1;
+      }
     }
   if (failed) fprintf(stderr, "hegetcl-bench: error: cannot write %s\n", o.json);
   hegetcl_context_destroy(ctx);

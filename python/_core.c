@@ -133,7 +133,9 @@ static PyObject *py_amplitude(PyObject *self, PyObject *args) {
   } else {
     hegetcl_process_defaults(&process, n_photons);
   }
-  if (hegetcl_engine_parse(engine_name, &process.engine) != HEGETCL_OK)
+  /* "default": the engine hegetcl_process_from_text chose (recursive colour where it applies) */
+  if (strcmp(engine_name, "default") != 0 &&
+      hegetcl_engine_parse(engine_name, &process.engine) != HEGETCL_OK)
     return raise_status(HEGETCL_ERR_INPUT, "engine: use permutation, unrolled, diagrams or "
                                            "recursive");
   if (hegetcl_precision_parse(precision_name, &process.precision) != HEGETCL_OK)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "amplitude_internal.h"
+#include "process/colour_ordered.h"
 #include "core/program.h"
 #include "core/strbuf.h"
 #include "diagrams_codegen.h"
@@ -51,7 +52,10 @@ hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, c
     p->n_photons = n_photons;
     p->quark_charge = charge;
   } else {
-    p->engine = HEGETCL_ENGINE_DIAGRAMS;
+    /* the recursive colour engine where it takes the process: its code does not grow with the
+     * diagrams (README.md, "Processes and engines") */
+    p->engine = hg_colour_ordered_supports(&spec) ? HEGETCL_ENGINE_RECURSIVE
+                                                  : HEGETCL_ENGINE_DIAGRAMS;
   }
   return HEGETCL_OK;
 }
@@ -326,6 +330,7 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   if (amp == NULL) return;
   release_buffers(amp);
   if (amp->params != NULL) clReleaseMemObject(amp->params);
+  if (amp->colour != NULL) clReleaseMemObject(amp->colour);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
   for (unsigned p = 0; amp->parts != NULL && p < amp->n_parts; ++p)

@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/program.h"
 #include "hegetcl/amplitude.h"
+#include "process/process_spec.h"
 
 struct hegetcl_amplitude {
   hegetcl_context *ctx;
@@ -32,6 +33,7 @@ struct hegetcl_amplitude {
   double me_factor;               /* 1 / IDEN: hegetcl_me_factor(n) for the photon family */
   int general;                    /* a process given as text other than the photon family */
   cl_mem params;                  /* its model parameters (process_common.cl's order) */
+  cl_mem colour;                  /* the recursive colour engine's colour matrix */
   char process_text[160];         /* its normalised text, for messages */
 };
 
@@ -41,6 +43,13 @@ struct hegetcl_amplitude {
  * by its momentum (tests of the Ward identity), -1 for the physical amplitude. */
 hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *text,
                                           int gauge_particle);
+
+/* The recursive colour engine's program, kernels and colour matrix for spec (called by
+ * hg_process_amplitude_build for the recursive engine; colour_ordered_amplitude.c): fills
+ * options, program, summed, helicity, colour and me_factor. */
+hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
+                                                 const hg_process_spec *spec,
+                                                 int gauge_particle);
 
 /* hegetcl_amplitude_create for a general process whose external vector gauge_particle has its
  * polarisation replaced by its momentum: every |M|^2 vanishes by gauge invariance. */

@@ -14,10 +14,11 @@
 #include "process/model.h"
 
 static hegetcl_status check_parameters(hegetcl_context *ctx, const hegetcl_process *p) {
-  if (p->engine != HEGETCL_ENGINE_DIAGRAMS)
+  if (p->engine != HEGETCL_ENGINE_DIAGRAMS && p->engine != HEGETCL_ENGINE_RECURSIVE)
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "process \"%s\": the %s engine computes q q~ > n photons only; use the "
-                   "diagrams engine (--engine diagrams) for this process",
+                   "recursive or the diagrams engine (--engine recursive|diagrams) for this "
+                   "process",
                    p->text, hegetcl_engine_name(p->engine));
   if (p->precision != HEGETCL_PRECISION_DOUBLE && p->precision != HEGETCL_PRECISION_FLOAT)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "precision %d is not float or double",
@@ -37,37 +38,22 @@ static hegetcl_status check_parameters(hegetcl_context *ctx, const hegetcl_proce
   return HEGETCL_OK;
 }
 
-hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *text,
-                                          int gauge_particle) {
+/* The diagram engine's program and kernels (generated straight-line diagram code). */
+static hegetcl_status diagrams_build(hegetcl_amplitude *amp, const hg_process_spec *spec,
+                                     int gauge_particle) {
   hegetcl_context *ctx = amp->ctx;
   const hegetcl_process *p = &amp->process;
-  hegetcl_status status = check_parameters(ctx, p);
-  if (status != HEGETCL_OK) return status;
-  hg_process_spec spec;
   char error[1024];
-  if (hg_process_parse(text, &spec, error, sizeof error) != 0)
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   hg_diagram_set set;
-  if (hg_diagrams_build(&spec, p->width_scheme == HEGETCL_WIDTH_ALL, &set, error, sizeof error) !=
+  if (hg_diagrams_build(spec, p->width_scheme == HEGETCL_WIDTH_ALL, &set, error, sizeof error) !=
       0)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
-  amp->general = 1;
-  amp->n_particles = (unsigned)spec.n;
   amp->me_factor = 1.0 / set.iden;
-  snprintf(amp->process_text, sizeof amp->process_text, "%s", spec.text);
-  amp->process.text = amp->process_text; /* the caller's string need not outlive the call */
-  if (gauge_particle >= spec.n ||
-      (gauge_particle >= 0 && hg_species_particle(spec.species[gauge_particle]) !=
-                                  hg_species_particle(hg_species_from_name("g")))) {
-    hg_diagrams_free(&set);
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "gauge check: particle %d of %s is not a gluon",
-                   gauge_particle, spec.text);
-  }
   char *generated = gauge_particle >= 0 ? hg_process_source_gauge_check(&set, gauge_particle)
                                         : hg_process_source(&set);
   hg_diagrams_free(&set);
   if (generated == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the diagram code");
-  status = hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
+  hegetcl_status status = hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
   if (status == HEGETCL_OK) {
     const hg_source_part parts[] = {{"amplitudes/process_common.cl", NULL},
                                     {NULL, generated},
@@ -79,6 +65,31 @@ hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *te
     status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
   if (status == HEGETCL_OK)
     status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
+  return status;
+}
+
+hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *text,
+                                          int gauge_particle) {
+  hegetcl_context *ctx = amp->ctx;
+  const hegetcl_process *p = &amp->process;
+  hegetcl_status status = check_parameters(ctx, p);
+  if (status != HEGETCL_OK) return status;
+  hg_process_spec spec;
+  char error[1024];
+  if (hg_process_parse(text, &spec, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
+  amp->general = 1;
+  amp->n_particles = (unsigned)spec.n;
+  snprintf(amp->process_text, sizeof amp->process_text, "%s", spec.text);
+  amp->process.text = amp->process_text; /* the caller's string need not outlive the call */
+  if (gauge_particle >= spec.n ||
+      (gauge_particle >= 0 && hg_species_particle(spec.species[gauge_particle]) !=
+                                  hg_species_particle(hg_species_from_name("g"))))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "gauge check: particle %d of %s is not a gluon",
+                   gauge_particle, spec.text);
+  status = p->engine == HEGETCL_ENGINE_RECURSIVE
+               ? hg_colour_ordered_amplitude_build(amp, &spec, gauge_particle)
+               : diagrams_build(amp, &spec, gauge_particle);
   if (status != HEGETCL_OK) return status;
   /* the model parameters in process_common.cl's order: g_s, e, top mass and width */
   const double pi = 3.14159265358979323846;

@@ -9,6 +9,8 @@
 
 #include "cli/commands.h"
 #include "hegetcl/hegetcl.h"
+#include "process/colour_ordered.h"
+#include "process/process_spec.h"
 #include "io/mg5_points.h"
 
 /* The defaults --tolerance states: a relative difference to the reference. Double precision
@@ -268,12 +270,23 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
   for (unsigned i = 0; i < points.n_particles && i < 32; ++i)
     masses[i] = hegetcl_process_mass(&given, i);
   int rc = check_momenta(&points, path, masses, o->momentum_tolerance) > 0;
-  /* a process other than the photon family has the diagrams engine only: "all" means that one
-   * (hegetcl_process_from_text chose it) */
-  const int general = o->process != NULL && given.engine == HEGETCL_ENGINE_DIAGRAMS;
+  /* a process other than the photon family: "all" means the diagrams engine and, where it takes
+   * the process, the recursive colour engine */
+  int general = 0, recursive_too = 0;
+  if (o->process != NULL) {
+    hg_process_spec spec;
+    char error[8];
+    unsigned n_photons = 0;
+    double charge = 0;
+    general = hg_process_parse(o->process, &spec, error, sizeof error) == 0 &&
+              !hg_process_is_photon_family(&spec, &n_photons, &charge);
+    recursive_too = general && hg_colour_ordered_supports(&spec);
+  }
   for (int engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     if (!o->all_engines && engine != (int)o->engine) continue;
-    if (o->all_engines && general && engine != HEGETCL_ENGINE_DIAGRAMS) continue;
+    if (o->all_engines && general && engine != HEGETCL_ENGINE_DIAGRAMS &&
+        !(recursive_too && engine == HEGETCL_ENGINE_RECURSIVE))
+      continue;
     hegetcl_process process = given;
     process.engine = (hegetcl_engine)engine;
     process.precision = o->precision;

@@ -479,35 +479,12 @@ static void add_externals(builder *b) {
   }
 }
 
-static double factorial(int k) {
-  double f = 1;
-  for (int i = 2; i <= k; ++i) f *= i;
-  return f;
-}
-
-static double iden_of(const hg_process_spec *spec) {
-  double iden = 1;
-  for (int i = 0; i < spec->n_in; ++i) {
-    const hg_particle *p = particle_of(spec->species[i]);
-    iden *= 2 * p->colour; /* two spin states of a massless vector or a fermion */
-  }
-  for (int i = spec->n_in; i < spec->n; ++i) {
-    int same = 0, first = 1;
-    for (int k = spec->n_in; k < spec->n; ++k) {
-      if (spec->species[k] == spec->species[i]) ++same;
-      if (k < i && spec->species[k] == spec->species[i]) first = 0;
-    }
-    if (first) iden *= factorial(same);
-  }
-  return iden;
-}
-
 int hg_diagrams_build(const hg_process_spec *spec, int width_all, hg_diagram_set *out,
                       char *error, size_t error_size) {
   memset(out, 0, sizeof *out);
   out->spec = *spec;
   out->width_all = width_all;
-  out->iden = iden_of(spec);
+  out->iden = hg_process_iden(spec);
   const int n = spec->n, last = n - 1;
   const unsigned full = (1u << last) - 1u;
   builder b = {out, calloc((size_t)full + 1, sizeof(wf_range)), error, error_size, 0};

@@ -119,3 +119,26 @@ int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons
   *charge = p->charge;
   return 1;
 }
+
+static double factorial(int k) {
+  double f = 1;
+  for (int i = 2; i <= k; ++i) f *= i;
+  return f;
+}
+
+double hg_process_iden(const hg_process_spec *spec) {
+  double iden = 1;
+  for (int i = 0; i < spec->n_in; ++i) {
+    const hg_particle *p = hg_model_particle(hg_species_particle(spec->species[i]));
+    iden *= 2 * p->colour; /* two spin states of a massless vector or a fermion */
+  }
+  for (int i = spec->n_in; i < spec->n; ++i) {
+    int same = 0, first = 1;
+    for (int k = spec->n_in; k < spec->n; ++k) {
+      if (spec->species[k] == spec->species[i]) ++same;
+      if (k < i && spec->species[k] == spec->species[i]) first = 0;
+    }
+    if (first) iden *= factorial(same);
+  }
+  return iden;
+}

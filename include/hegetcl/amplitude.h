@@ -21,7 +21,9 @@ typedef enum {
   HEGETCL_ENGINE_UNROLLED = 1,    /* the same with the last three levels written out */
   HEGETCL_ENGINE_DIAGRAMS = 2,    /* generated straight-line diagram code, MadGraph style; the
                                      engine of every process other than q qbar -> n photons */
-  HEGETCL_ENGINE_RECURSIVE = 3    /* Berends-Giele currents over photon subsets, ~n 2^n */
+  HEGETCL_ENGINE_RECURSIVE = 3    /* Berends-Giele currents over photon subsets, ~n 2^n; for
+                                     gluons with at most one quark line, one recursion per
+                                     colour ordering and the colour matrix */
 } hegetcl_engine;
 #define HEGETCL_ENGINE_COUNT 4
 
@@ -56,7 +58,8 @@ typedef struct {
 void hegetcl_process_defaults(hegetcl_process *p, unsigned n_photons);
 
 /* Fills *p with the defaults for the process text (kept, not copied): the photon family with the
- * recursive engine, any other process with the diagrams engine. HEGETCL_ERR_INPUT, with the
+ * recursive engine, gluons with at most one quark line with the recursive colour engine
+ * (HEGETCL_ENGINE_RECURSIVE), any other process with the diagrams engine. HEGETCL_ERR_INPUT, with the
  * problem and its fix in message (may be NULL), for text that does not parse, particles the
  * model does not know, or charge, colour or a flavour not conserved. */
 hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, char *message,

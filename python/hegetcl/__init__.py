@@ -195,9 +195,10 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
     device : str, optional
         "gpu", "cpu", "P:D" or part of a device name; None: HEGETCL_DEVICE, else a GPU if any.
     engine : {"recursive", "permutation", "unrolled", "diagrams"}, optional
-        How the sum over photon orderings is evaluated (the same numbers to rounding); default
-        "recursive" for the photon family, "diagrams" (the only one) for any other process,
-        e.g. ``matrix_element("g g > t t~ g", p)`` with p of shape (events, 5, 4).
+        How the amplitudes are evaluated (the same numbers to rounding); default "recursive"
+        for the photon family and, as the recursive colour engine, for gluons with at most one
+        quark line, e.g. ``matrix_element("g g > t t~ g", p)`` with p of shape (events, 5, 4);
+        "diagrams" for any other process (and, on request, for those).
     alpha : float
         The fine-structure constant (default 1/132.507, MadGraph's sm).
 
@@ -244,7 +245,7 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
         h = np.ascontiguousarray(h_in, dtype=np.uint32)
     general = isinstance(proc, GeneralProcess)
     if engine is None:
-        engine = "diagrams" if general else "recursive"
+        engine = "default" if general else "recursive"
     if general:
         key = (device, proc.text, engine, precision, float(alpha))
     else:

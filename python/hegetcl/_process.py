@@ -46,7 +46,7 @@ def photon_process(process: str) -> PhotonProcess:
 @dataclass(frozen=True)
 class GeneralProcess:
     """A process other than the photon family, as MadGraph users write it ("g g > t t~ g"):
-    its particles in the order written, the two incoming first; the diagrams engine."""
+    its particles in the order written, the two incoming first; the library's engine for it."""
 
     text: str
     n_particles: int

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "process/colour_loops.h"
+#include "process/colour_ordered.h"
 #include "process/diagrams.h"
 #include "process/process_spec.h"
 #include "test_support.h"
@@ -56,10 +58,14 @@ static void the_photon_family_keeps_its_engines(void **state) {
   assert_true(fabs(p.quark_charge + 1.0 / 3.0) < 1e-15);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_particles(&p), 5);
+  /* gluons with one quark line: the recursive colour engine; two quark lines: diagrams */
   assert_int_equal(hegetcl_process_from_text(&p, "g g > t t~ g", message, sizeof message),
                    HEGETCL_OK);
-  assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_particles(&p), 5);
+  assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ g", message, sizeof message),
+                   HEGETCL_OK);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
 }
 
 /* Colour flows: (n-1)! traces for n gluons, n! strings for a quark line with n gluons (MadGraph's
@@ -95,12 +101,59 @@ static void colour_bases_and_diagram_counts_are_madgraphs(void **state) {
   }
 }
 
+/* Colour sums by index loops (colour_loops.c) against textbook values, N = 3, Tr(T^a T^b) =
+ * delta/2: Tr(T^a T^a) = C_F N = 4; Tr(T^a T^a T^b T^b) = C_F^2 N = 16/3; Tr(T^a T^b T^a T^b) =
+ * C_F (C_F - N/2) N = -2/3; f^abc f^abc = N (N^2 - 1) = 24 as |2 Tr([T^a,T^b] T^c)|^2 summed, which
+ * U(N) generators give too (the commutator kills the U(1) part); and the recursive engine's
+ * colour matrices: g g > t t~ g's 2x2 block {16/3, -2/3}, g g > g g's DDM entries. */
+static void colour_loops_give_the_textbook_values(void **state) {
+  (void)state;
+  const unsigned char aa[] = {0, 0}, aabb[] = {0, 0, 1, 1}, abab[] = {0, 1, 0, 1};
+  const int two = 2, four = 4;
+  assert_true(fabs(hg_colour_loops(aa, &two, 1, 1) - 4.0) < 1e-14);
+  assert_true(fabs(hg_colour_loops(aabb, &four, 1, 1) - 16.0 / 3) < 1e-14);
+  assert_true(fabs(hg_colour_loops(abab, &four, 1, 1) + 2.0 / 3) < 1e-14);
+  /* sum |Tr([T^a,T^b] T^c)|^2 = Tr(abc)Tr(cba) - Tr(abc)Tr(cab)... as four products of traces */
+  const int threes[2] = {3, 3};
+  const unsigned char t1[] = {0, 1, 2, 2, 1, 0}, t2[] = {0, 1, 2, 2, 0, 1};
+  const unsigned char t3[] = {1, 0, 2, 2, 1, 0}, t4[] = {1, 0, 2, 2, 0, 1};
+  for (int su = 0; su < 2; ++su) {
+    const double f2 = 4 * (hg_colour_loops(t1, threes, 2, su) - hg_colour_loops(t2, threes, 2, su) -
+                           hg_colour_loops(t3, threes, 2, su) + hg_colour_loops(t4, threes, 2, su));
+    if (!(fabs(f2 - 24.0) < 1e-12)) fail_msg("f^abc f^abc = %.17g (su = %d), expected 24", f2, su);
+  }
+  hg_process_spec spec;
+  hg_colour_ordered co;
+  char error[512];
+  assert_int_equal(hg_process_parse("g g > t t~ g", &spec, error, sizeof error), 0);
+  assert_int_equal(hg_colour_ordered_build(&spec, &co, error, sizeof error), 0);
+  assert_int_equal((int)co.n_orderings, 6);
+  assert_true(fabs(co.colour[0] - 64.0 / 9) < 1e-13); /* Tr(T^a T^b T^c T^c T^b T^a) = C_F^3 N */
+  hg_colour_ordered_free(&co);
+  assert_int_equal(hg_process_parse("g g > t t~", &spec, error, sizeof error), 0);
+  assert_int_equal(hg_colour_ordered_build(&spec, &co, error, sizeof error), 0);
+  assert_true(fabs(co.colour[0] - 16.0 / 3) < 1e-14 && fabs(co.colour[1] + 2.0 / 3) < 1e-14);
+  hg_colour_ordered_free(&co);
+  /* g g > g g: one DDM element, Tr(T^c [T^1, [T^2, T^0]]) summed squared = N^2 (N^2 - 1) / 4 */
+  assert_int_equal(hg_process_parse("g g > g g", &spec, error, sizeof error), 0);
+  assert_int_equal(hg_colour_ordered_build(&spec, &co, error, sizeof error), 0);
+  assert_int_equal((int)co.n_orderings, 2);
+  if (!(fabs(co.colour[0] - 18.0) < 1e-12))
+    fail_msg("g g > g g: DDM C_00 = %.17g, expected N^2 (N^2 - 1) / 4 = 18", co.colour[0]);
+  hg_colour_ordered_free(&co);
+  /* refused with the other engine named */
+  assert_int_equal(hg_process_parse("u u~ > d d~ g", &spec, error, sizeof error), 0);
+  assert_int_equal(hg_colour_ordered_build(&spec, &co, error, sizeof error), -1);
+  assert_non_null(strstr(error, "--engine diagrams"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bad_processes_are_refused_with_the_fix),
       cmocka_unit_test(a_process_without_tree_diagrams_is_refused),
       cmocka_unit_test(the_photon_family_keeps_its_engines),
       cmocka_unit_test(colour_bases_and_diagram_counts_are_madgraphs),
+      cmocka_unit_test(colour_loops_give_the_textbook_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

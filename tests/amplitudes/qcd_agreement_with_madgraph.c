@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Every QCD process of ../shared/refs/mg5-qcd through the diagrams engine: |M|^2 equals
+/* Every QCD process of ../shared/refs/mg5-qcd through the diagrams engine and, where it takes
+ * the process, the recursive colour engine: |M|^2 equals
  * MadGraph5_aMC@NLO's to 1e-12 relative in double (Gamma_t = 0 files with the default, resonant
  * width scheme; the default-width files with MadGraph's scheme, every top propagator) and 1e-4
  * in float. */
@@ -27,7 +28,7 @@ static int teardown(void **state) {
 
 /* Compares the process with file (in HEGETCL_QCD_REFS_DIR); width_all for MadGraph's scheme. */
 static void check(const char *text, const char *file, hegetcl_width_scheme scheme,
-                  hegetcl_precision precision) {
+                  hegetcl_precision precision, hegetcl_engine engine) {
   ts_skip_without_fp64(ctx, precision);
 
   if (precision == HEGETCL_PRECISION_DOUBLE && !ts_has_fp64(ctx)) return;
@@ -48,6 +49,7 @@ static void check(const char *text, const char *file, hegetcl_width_scheme schem
     fail_msg("%s", message);
   process.precision = precision;
   process.width_scheme = scheme;
+  process.engine = engine;
   assert_int_equal(hegetcl_process_particles(&process), points.n_particles);
   hegetcl_amplitude *amp = NULL;
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
@@ -69,9 +71,9 @@ static void check(const char *text, const char *file, hegetcl_width_scheme schem
                                     : 0;
     const double tolerance_here = tolerance > cancellation ? tolerance : cancellation;
     if (!(rel <= tolerance_here))
-      fail_msg("%s (%s, %s width scheme) on %s, point %zu: hegetcl %.17g, MadGraph %.17g, ratio "
-               "%.17g (tolerance %g)",
-               text, hegetcl_precision_name(precision),
+      fail_msg("%s (%s engine, %s, %s width scheme) on %s, point %zu: hegetcl %.17g, MadGraph "
+               "%.17g, ratio %.17g (tolerance %g)",
+               text, hegetcl_engine_name(engine), hegetcl_precision_name(precision),
                scheme == HEGETCL_WIDTH_ALL ? "MadGraph's" : "resonant", ts_device_name(ctx), e + 1,
                me[e], points.me[e], me[e] / points.me[e], tolerance_here);
   }
@@ -81,15 +83,19 @@ static void check(const char *text, const char *file, hegetcl_width_scheme schem
   hg_mg5_points_free(&points);
 }
 
-#define CASE(name, text, file, scheme)                                                             \
+#define CASE_ENGINE(name, text, file, scheme, engine)                                              \
   static void name##_matches_madgraph_double(void **state) {                                      \
     (void)state;                                                                                   \
-    check(text, file, scheme, HEGETCL_PRECISION_DOUBLE);                                           \
+    check(text, file, scheme, HEGETCL_PRECISION_DOUBLE, engine);                                   \
   }                                                                                                \
   static void name##_matches_madgraph_float(void **state) {                                       \
     (void)state;                                                                                   \
-    check(text, file, scheme, HEGETCL_PRECISION_FLOAT);                                            \
+    check(text, file, scheme, HEGETCL_PRECISION_FLOAT, engine);                                    \
   }
+/* name: the diagrams engine; name_rec: the recursive colour engine */
+#define CASE(name, text, file, scheme)                                                             \
+  CASE_ENGINE(name, text, file, scheme, HEGETCL_ENGINE_DIAGRAMS)                                   \
+  CASE_ENGINE(name##_rec, text, file, scheme, HEGETCL_ENGINE_RECURSIVE)
 CASE(gg_ttx, "g g > t t~", "me_gg_ttx_WT0.txt", HEGETCL_WIDTH_RESONANT)
 CASE(gg_ttxg, "g g > t t~ g", "me_gg_ttxg_WT0.txt", HEGETCL_WIDTH_RESONANT)
 CASE(gg_ttxgg, "g g > t t~ g g", "me_gg_ttxgg_WT0.txt", HEGETCL_WIDTH_RESONANT)
@@ -98,33 +104,45 @@ CASE(gg_ttx_width, "g g > t t~", "me_gg_ttx.txt", HEGETCL_WIDTH_ALL)
 CASE(gg_ttxg_width, "g g > t t~ g", "me_gg_ttxg.txt", HEGETCL_WIDTH_ALL)
 CASE(gg_ttxgg_width, "g g > t t~ g g", "me_gg_ttxgg.txt", HEGETCL_WIDTH_ALL)
 CASE(gg_ttxggg_width, "g g > t t~ g g g", "me_gg_ttxggg.txt", HEGETCL_WIDTH_ALL)
-CASE(uux_ttx, "u u~ > t t~", "me_uux_ttx.txt", HEGETCL_WIDTH_RESONANT)
+CASE_ENGINE(uux_ttx, "u u~ > t t~", "me_uux_ttx.txt", HEGETCL_WIDTH_RESONANT,
+            HEGETCL_ENGINE_DIAGRAMS)
 CASE(gg_gg, "g g > g g", "me_gg_gg.txt", HEGETCL_WIDTH_RESONANT)
 CASE(gg_ggg, "g g > g g g", "me_gg_ggg.txt", HEGETCL_WIDTH_RESONANT)
 CASE(gg_gggg, "g g > g g g g", "me_gg_gggg.txt", HEGETCL_WIDTH_RESONANT)
 CASE(uux_gg, "u u~ > g g", "me_uux_gg.txt", HEGETCL_WIDTH_RESONANT)
 CASE(uux_ggg, "u u~ > g g g", "me_uux_ggg.txt", HEGETCL_WIDTH_RESONANT)
-CASE(uux_ddxg, "u u~ > d d~ g", "me_uux_ddxg.txt", HEGETCL_WIDTH_RESONANT)
+CASE_ENGINE(uux_ddxg, "u u~ > d d~ g", "me_uux_ddxg.txt", HEGETCL_WIDTH_RESONANT,
+            HEGETCL_ENGINE_DIAGRAMS)
 
 #define BOTH(name)                                                                                 \
   cmocka_unit_test(name##_matches_madgraph_double), cmocka_unit_test(name##_matches_madgraph_float)
 
 int main(void) {
-  /* the default run (meant for minutes on 2 cores) takes the processes whose programs PoCL
-   * builds in seconds; the exhaustive suite (HEGETCL_TEST_EXHAUSTIVE=1) adds g g > t t~ g g and
-   * g g > g g g g (minutes each) */
+  /* the default run (meant for minutes on 2 cores): every process through the recursive colour
+   * engine where it takes it (each program builds in about a second), and the diagrams engine
+   * for the processes whose programs PoCL builds in seconds; the exhaustive suite
+   * (HEGETCL_TEST_EXHAUSTIVE=1) adds the diagrams engine's g g > t t~ g g and g g > g g g g
+   * (minutes each) */
   const struct CMUnitTest tests[] = {
+      BOTH(gg_ttx_rec),   BOTH(gg_ttxg_rec),       BOTH(gg_ttxgg_rec),   BOTH(gg_ttxggg_rec),
+      BOTH(gg_ttx_width_rec), BOTH(gg_ttxg_width_rec), BOTH(gg_ttxgg_width_rec),
+      BOTH(gg_ttxggg_width_rec), BOTH(gg_gg_rec),  BOTH(gg_ggg_rec),     BOTH(gg_gggg_rec),
+      BOTH(uux_gg_rec),   BOTH(uux_ggg_rec),
       BOTH(gg_ttx),  BOTH(gg_ttxg), BOTH(gg_ttx_width), BOTH(gg_ttxg_width), BOTH(uux_ttx),
       BOTH(gg_gg),   BOTH(gg_ggg),  BOTH(uux_gg),       BOTH(uux_ggg),       BOTH(uux_ddxg),
   };
   const struct CMUnitTest exhaustive[] = {
+      BOTH(gg_ttx_rec),   BOTH(gg_ttxg_rec),       BOTH(gg_ttxgg_rec),   BOTH(gg_ttxggg_rec),
+      BOTH(gg_ttx_width_rec), BOTH(gg_ttxg_width_rec), BOTH(gg_ttxgg_width_rec),
+      BOTH(gg_ttxggg_width_rec), BOTH(gg_gg_rec),  BOTH(gg_ggg_rec),     BOTH(gg_gggg_rec),
+      BOTH(uux_gg_rec),   BOTH(uux_ggg_rec),
       BOTH(gg_ttx),  BOTH(gg_ttxg), BOTH(gg_ttxgg), BOTH(gg_ttx_width), BOTH(gg_ttxg_width),
       BOTH(gg_ttxgg_width), BOTH(uux_ttx), BOTH(gg_gg), BOTH(gg_ggg), BOTH(gg_gggg),
       BOTH(uux_gg),  BOTH(uux_ggg), BOTH(uux_ddxg),
   };
-  /* g g > t t~ g g g (1890 diagrams): its four programs take PoCL 27 minutes and NVIDIA's
-   * compiler longer, so the suite large (HEGETCL_TEST_LARGE=1, run by hand: README, "Processes")
-   * checks it alone */
+  /* g g > t t~ g g g through the diagrams engine (1890 diagrams): its four programs take PoCL 27
+   * minutes and NVIDIA's compiler longer, so the suite large (HEGETCL_TEST_LARGE=1, run by hand:
+   * README, "Processes") checks it alone */
   const struct CMUnitTest large[] = {BOTH(gg_ttxggg), BOTH(gg_ttxggg_width)};
   const char *only_large = getenv("HEGETCL_TEST_LARGE");
   if (only_large != NULL && strcmp(only_large, "1") == 0)

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: MIT */
+/* The recursive colour engine: for each helicity configuration and each ordering of the gluons,
+ * one Berends-Giele recursion over the ordering's contiguous substrings gives the
+ * colour-ordered amplitude; the colour matrix sums them. The process's generated header
+ * (host/amplitude/colour_ordered_amplitude.c) comes before this file: N_PARTICLES, CO_LETTERS,
+ * CO_ORDERINGS, CO_HELICITIES, CO_QUARK_LINE, CO_CLOSING, CO_O, CO_I, CO_QUARK_MASS,
+ * CO_QUARK_WIDTH, the tables hg_co_orderings and hg_co_helicities (for a quark line: the gluons'
+ * configurations, and CO_FERMION_PAIRS masks hg_co_fermion_pairs of the line's ends), and
+ * hg_co_externals.
+ * Conventions: CONVENTIONS.md, "Colour-ordered amplitudes". */
+
+/* The colour sum's precision: double also in a float program with HG_CO_COLOUR_DOUBLE. */
+#ifdef HG_CO_COLOUR_DOUBLE
+typedef double hg_co_sum_t;
+#else
+typedef REAL hg_co_sum_t;
+#endif
+
+/* Substring (start i, length l) of an ordering: currents of length l follow those of length
+ * l - 1, CO_LETTERS - m + 1 substrings of each length m. */
+#define CO_SUB(i, l) (((l) - 1) * (CO_LETTERS + 1) - ((l) - 1) * (l) / 2 + (i))
+#define CO_N_SUB (CO_LETTERS * (CO_LETTERS + 1) / 2)
+
+/* acc += the colour-ordered three-gluon vertex of currents a, b (a first) before the propagator:
+ * g [(p1 - p2)^mu (a.b) + ((p1 + 2 p2).a) b^mu - ((2 p1 + p2).b) a^mu], p1, p2 their momenta
+ * (HELAS slots). This is -s jvvxxx(a, b) of the off-shell gluon, s its virtuality: the colour
+ * factor -[X_a, X_b] of a three-gluon current (diagrams.c) read for the order a b. */
+HG_INLINE void hg_co_v3(hg_wave a, hg_wave b, REAL g, hg_complex *acc) {
+  const hg_fourvec p1 = hg_wave_momentum(a), p2 = hg_wave_momentum(b);
+  const hg_fourvec t1 = hg_fourvec_make(p1.v[0] + 2 * p2.v[0], p1.v[1] + 2 * p2.v[1],
+                                        p1.v[2] + 2 * p2.v[2], p1.v[3] + 2 * p2.v[3]);
+  const hg_fourvec t2 = hg_fourvec_make(2 * p1.v[0] + p2.v[0], 2 * p1.v[1] + p2.v[1],
+                                        2 * p1.v[2] + p2.v[2], 2 * p1.v[3] + p2.v[3]);
+  const hg_complex ab = hg_cscale(g, hg_wave_dot(a, b));
+  const hg_complex ta = hg_cscale(g, hg_momentum_dot(t1, a));
+  const hg_complex tb = hg_cscale(-g, hg_momentum_dot(t2, b));
+  for (int mu = 0; mu < 4; ++mu)
+    acc[mu] = hg_cadd(acc[mu], hg_cadd(hg_cscale(p1.v[mu] - p2.v[mu], ab),
+                                       hg_cadd(hg_cmul(ta, b.w[mu]), hg_cmul(tb, a.w[mu]))));
+}
+
+/* acc += the colour-ordered four-gluon vertex of currents a, b, c in this order:
+ * g^2 [2 b^mu (a.c) - a^mu (b.c) - c^mu (a.b)] (jgggxx(b, c, a) - jgggxx(a, b, c) times s). */
+HG_INLINE void hg_co_v4(hg_wave a, hg_wave b, hg_wave c, REAL g, hg_complex *acc) {
+  const REAL g2 = g * g;
+  const hg_complex ac = hg_cscale(2 * g2, hg_wave_dot(a, c));
+  const hg_complex bc = hg_cscale(-g2, hg_wave_dot(b, c));
+  const hg_complex ab = hg_cscale(-g2, hg_wave_dot(a, b));
+  for (int mu = 0; mu < 4; ++mu)
+    acc[mu] = hg_cadd(acc[mu], hg_cadd(hg_cmul(ac, b.w[mu]),
+                                       hg_cadd(hg_cmul(bc, a.w[mu]), hg_cmul(ab, c.w[mu]))));
+}
+
+/* The off-shell gluon of substring (i, l) from its vertices' sum: acc / s (Feynman gauge, as
+ * jvvxxx), momentum slots the sum of the first split's. */
+HG_INLINE hg_wave hg_co_gluon(const hg_complex *acc, hg_wave first, hg_wave rest) {
+  hg_wave j;
+  j.w[4] = hg_cadd(first.w[4], rest.w[4]);
+  j.w[5] = hg_cadd(first.w[5], rest.w[5]);
+  const hg_fourvec q = hg_wave_momentum(j);
+  const REAL inv = (REAL)1 / hg_minkowski(q, q);
+  for (int mu = 0; mu < 4; ++mu) j.w[mu] = hg_cscale(inv, acc[mu]);
+  return j;
+}
+
+/* The gluon currents of ordering o's contiguous substrings (the whole ordering too for a quark
+ * line) from the external wavefunctions ext. */
+HG_INLINE void hg_co_gluon_currents(const hg_wave *ext, hg_u32 o, const REAL g, hg_wave *J) {
+#pragma unroll
+  for (int i = 0; i < CO_LETTERS; ++i) J[CO_SUB(i, 1)] = ext[hg_co_orderings[o * CO_LETTERS + i]];
+#pragma unroll
+  for (int l = 2; l <= CO_LETTERS - 1 + CO_QUARK_LINE; ++l) {
+#pragma unroll
+    for (int i = 0; i + l <= CO_LETTERS; ++i) {
+      hg_complex acc[4] = {hg_czero(), hg_czero(), hg_czero(), hg_czero()};
+#pragma unroll
+      for (int m = 1; m < l; ++m) hg_co_v3(J[CO_SUB(i, m)], J[CO_SUB(i + m, l - m)], g, acc);
+#pragma unroll
+      for (int m1 = 1; m1 < l - 1; ++m1)
+#pragma unroll
+        for (int m2 = 1; m1 + m2 < l; ++m2)
+          hg_co_v4(J[CO_SUB(i, m1)], J[CO_SUB(i + m1, m2)], J[CO_SUB(i + m1 + m2, l - m1 - m2)], g,
+                   acc);
+      J[CO_SUB(i, l)] = hg_co_gluon(acc, J[CO_SUB(i, 1)], J[CO_SUB(i + 1, l - 1)]);
+    }
+  }
+}
+
+#if CO_QUARK_LINE
+/* A quark line's colour-ordered amplitude from the gluon currents J: the flowing-out end absorbs
+ * the gluons in the ordering's order (Q[l] has the first l), the flowing-in end closes it. */
+HG_INLINE hg_complex hg_co_line_amplitude(const hg_wave *J, hg_wave out_end, hg_wave in_end,
+                                          const hg_process_params pp) {
+  const hg_coupling gs = hg_coupling_both(pp.g_s);
+  hg_wave Q[CO_LETTERS];
+  Q[0] = out_end;
+#pragma unroll
+  for (int l = 1; l < CO_LETTERS; ++l) {
+    hg_wave q = fvoxxx(Q[0], J[CO_SUB(0, l)], gs, CO_QUARK_MASS, CO_QUARK_WIDTH);
+#pragma unroll
+    for (int m = 1; m < l; ++m) {
+      const hg_wave t = fvoxxx(Q[m], J[CO_SUB(m, l - m)], gs, CO_QUARK_MASS, CO_QUARK_WIDTH);
+      for (int c = 0; c < 4; ++c) q.w[c] = hg_cadd(q.w[c], t.w[c]);
+    }
+    Q[l] = q;
+  }
+  hg_complex amp = hg_czero();
+#pragma unroll
+  for (int m = 0; m < CO_LETTERS; ++m)
+    amp = hg_cadd(amp, iovxxx(in_end, Q[m], J[CO_SUB(m, CO_LETTERS - m)], gs));
+  return amp;
+}
+#else
+/* Gluons only: the whole ordering's vertices contracted with the closing gluon, A = 2 acc.e
+ * (the factor 2 Tr(X T^c) that closes a gluon current, diagrams.c). */
+HG_INLINE hg_complex hg_co_gluon_amplitude(const hg_wave *J, hg_wave e, const REAL g) {
+  hg_complex acc[4] = {hg_czero(), hg_czero(), hg_czero(), hg_czero()};
+  const int l = CO_LETTERS;
+#pragma unroll
+  for (int m = 1; m < l; ++m) hg_co_v3(J[CO_SUB(0, m)], J[CO_SUB(m, l - m)], g, acc);
+#pragma unroll
+  for (int m1 = 1; m1 < l - 1; ++m1)
+#pragma unroll
+    for (int m2 = 1; m1 + m2 < l; ++m2)
+      hg_co_v4(J[CO_SUB(0, m1)], J[CO_SUB(m1, m2)], J[CO_SUB(m1 + m2, l - m1 - m2)], g, acc);
+  hg_complex amp = hg_cmul(acc[0], e.w[0]);
+  for (int mu = 1; mu < 4; ++mu) amp = hg_csub(amp, hg_cmul(acc[mu], e.w[mu]));
+  return hg_cscale((REAL)2, amp);
+}
+#endif
+
+/* sum_ab Re(A_a* C_ab A_b) with the symmetric real colour matrix. */
+HG_INLINE hg_co_sum_t hg_co_colour_sum(const hg_complex *A,
+                                       __global const hg_co_sum_t *restrict colour) {
+  hg_co_sum_t sum = 0;
+#pragma unroll 1
+  for (hg_u32 a = 0; a < CO_ORDERINGS; ++a) {
+    __global const hg_co_sum_t *row = colour + (size_t)a * CO_ORDERINGS;
+    hg_co_sum_t zr = row[a] * (hg_co_sum_t)A[a].re, zi = row[a] * (hg_co_sum_t)A[a].im;
+    for (hg_u32 b = 0; b < a; ++b) {
+      zr += 2 * row[b] * (hg_co_sum_t)A[b].re;
+      zi += 2 * row[b] * (hg_co_sum_t)A[b].im;
+    }
+    sum += (hg_co_sum_t)A[a].re * zr + (hg_co_sum_t)A[a].im * zi;
+  }
+  return sum;
+}
+
+#if CO_QUARK_LINE
+/* |M|^2 summed over colours and over the quark line's helicity pairs pairs[0..n_pairs-1] (bit
+ * masks of its two ends) with the gluons in configuration gluons: the gluon currents of each
+ * ordering are made once for all pairs, which do not change them. */
+HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 gluons, const hg_u32 *pairs,
+                            hg_u32 n_pairs, const hg_process_params pp,
+                            __global const hg_co_sum_t *restrict colour) {
+  hg_wave ext[N_PARTICLES], out_end[CO_FERMION_PAIRS], in_end[CO_FERMION_PAIRS];
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_pairs; ++f) {
+    hg_co_externals(p, gluons | pairs[f], pp, ext);
+    out_end[f] = ext[CO_O];
+    in_end[f] = ext[CO_I];
+  }
+  hg_complex A[CO_FERMION_PAIRS][CO_ORDERINGS];
+#pragma unroll 1
+  for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) {
+    hg_wave J[CO_N_SUB];
+    hg_co_gluon_currents(ext, o, pp.g_s, J);
+#pragma unroll 1
+    for (hg_u32 f = 0; f < n_pairs; ++f) A[f][o] = hg_co_line_amplitude(J, out_end[f], in_end[f], pp);
+  }
+  hg_co_sum_t sum = 0;
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_pairs; ++f) sum += hg_co_colour_sum(A[f], colour);
+  return (REAL)sum;
+}
+#else
+/* |M|^2 of helicity configuration config summed over colours. */
+HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
+                            __global const hg_co_sum_t *restrict colour) {
+  hg_wave ext[N_PARTICLES];
+  hg_co_externals(p, config, pp, ext);
+  hg_complex A[CO_ORDERINGS];
+#pragma unroll 1
+  for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) {
+    hg_wave J[CO_N_SUB];
+    hg_co_gluon_currents(ext, o, pp.g_s, J);
+    A[o] = hg_co_gluon_amplitude(J, ext[CO_CLOSING], pp.g_s);
+  }
+  return (REAL)hg_co_colour_sum(A, colour);
+}
+#endif
+
+HG_INLINE void hg_co_load_event(__global const REAL *momenta, hg_u32 n_events, size_t event,
+                                hg_fourvec *p) {
+  for (int i = 0; i < N_PARTICLES; ++i)
+    p[i] = hg_fourvec_make(momenta[HG_SOA_INDEX(0, i, N_PARTICLES, n_events, event)],
+                           momenta[HG_SOA_INDEX(1, i, N_PARTICLES, n_events, event)],
+                           momenta[HG_SOA_INDEX(2, i, N_PARTICLES, n_events, event)],
+                           momenta[HG_SOA_INDEX(3, i, N_PARTICLES, n_events, event)]);
+}
+
+HG_INLINE hg_process_params hg_co_load_params(__global const REAL *params) {
+  hg_process_params pp;
+  pp.g_s = params[0];
+  pp.e = params[1];
+  pp.top_mass = params[2];
+  pp.top_width = params[3];
+  return pp;
+}
+
+/* |M|^2 summed over the configurations that can be non-zero (for a quark line: every gluon
+ * configuration with a non-zero one times every helicity pair the line allows) and over colours,
+ * times me_factor
+ * = 1/IDEN (MadGraph's normalisation). */
+__kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
+                               __global const REAL *restrict params, const REAL me_factor,
+                               __global REAL *restrict me,
+                               __global const hg_co_sum_t *restrict colour) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_co_load_event(momenta, n_events, event, p);
+  const hg_process_params pp = hg_co_load_params(params);
+  REAL sum = (REAL)0;
+#if CO_QUARK_LINE
+  hg_u32 pairs[CO_FERMION_PAIRS];
+  for (int f = 0; f < CO_FERMION_PAIRS; ++f) pairs[f] = hg_co_fermion_pairs[f];
+#pragma unroll 1
+  for (hg_u32 h = 0; h < CO_HELICITIES; ++h)
+    sum += hg_co_config(p, hg_co_helicities[h], pairs, CO_FERMION_PAIRS, pp, colour);
+#else
+#pragma unroll 1
+  for (hg_u32 h = 0; h < CO_HELICITIES; ++h)
+    sum += hg_co_config(p, hg_co_helicities[h], pp, colour);
+#endif
+  me[event] = sum * me_factor;
+}
+
+/* The same for the configuration helicity[event] (bit i: particle i has helicity +1), any
+ * configuration, also one the sum leaves out as zero. */
+__kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg_u32 n_events,
+                                 __global const REAL *restrict params, const REAL me_factor,
+                                 __global const hg_u32 *restrict helicity,
+                                 __global REAL *restrict me,
+                                 __global const hg_co_sum_t *restrict colour) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_co_load_event(momenta, n_events, event, p);
+  const hg_process_params pp = hg_co_load_params(params);
+#if CO_QUARK_LINE
+  const hg_u32 none[1] = {0u}; /* the configuration holds the line's helicities */
+  me[event] = hg_co_config(p, helicity[event], none, 1, pp, colour) * me_factor;
+#else
+  me[event] = hg_co_config(p, helicity[event], pp, colour) * me_factor;
+#endif
+}
