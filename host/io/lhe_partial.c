@@ -191,8 +191,9 @@ static int run_pass(pass *p, const char *stream, char *message, size_t message_s
   while (status == 0 && p->at != AT_END &&
          (got = hg_text_lines_next(&r, message, message_size)) != 0) {
     if (got < 0) {
-      /* cut off: what came before it counts */
+      /* cut off after <init> (a gzip stream that ends early): the events before it count */
       status = got == HEGETCL_ERR_INPUT && p->at >= BETWEEN_EVENTS ? 0 : got;
+      if (status == 0) hg_put_message(message, message_size, "%s", "");
       break;
     }
     status = take_line(p, &r, message, message_size);

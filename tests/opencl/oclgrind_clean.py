@@ -19,15 +19,16 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        and unweighting (events_mark, events_gather) into an event file
   11   hegetcl xsec --n 2, helicities sampled (amplitude_helicity), every flavour (the channel
        sums, xsec_channel_reduce), rambo phase space, float (n = 3 took 7 minutes or more)
-  12-14 hegetcl me --process, QCD through the generated diagram code and the massive and gluon
-       HELAS functions (cl/helas/qcd.cl), at MadGraph's points (../shared/refs/mg5-qcd,
-       HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive quarks, three-gluon vertex), u u~ > d d~ g
-       (two quark lines), g g > g g g in float (four-gluon vertex)
+  12-14 hegetcl me --process, QCD with the massive and gluon HELAS functions (cl/helas/qcd.cl)
+       through the generated diagram code and, where it applies, the recursive colour engine, at
+       MadGraph's points (../shared/refs/mg5-qcd, HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive
+       quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: diagrams only), g g > g g g
+       in float (four-gluon vertex)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device test
 known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which
 misreports it (its shadow of a released buffer outlives the buffer:
 docs/opencl-implementations.md, "A second trap"). The whole suite took 4.3 minutes on 2 shared
-cores (cases 12-14 a few seconds each), with at most 1.5 GB of memory.
+cores (cases 12-14 1 to 12 seconds each), with at most 1.5 GB of memory.
 
 usage: oclgrind_clean.py HEGETCL_EXE
 """
