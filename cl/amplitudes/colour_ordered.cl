@@ -190,28 +190,9 @@ HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 config, const hg_process
 }
 #endif
 
-HG_INLINE void hg_co_load_event(__global const REAL *momenta, hg_u32 n_events, size_t event,
-                                hg_fourvec *p) {
-  for (int i = 0; i < N_PARTICLES; ++i)
-    p[i] = hg_fourvec_make(momenta[HG_SOA_INDEX(0, i, N_PARTICLES, n_events, event)],
-                           momenta[HG_SOA_INDEX(1, i, N_PARTICLES, n_events, event)],
-                           momenta[HG_SOA_INDEX(2, i, N_PARTICLES, n_events, event)],
-                           momenta[HG_SOA_INDEX(3, i, N_PARTICLES, n_events, event)]);
-}
-
-HG_INLINE hg_process_params hg_co_load_params(__global const REAL *params) {
-  hg_process_params pp;
-  pp.g_s = params[0];
-  pp.e = params[1];
-  pp.top_mass = params[2];
-  pp.top_width = params[3];
-  return pp;
-}
-
 /* |M|^2 summed over the configurations that can be non-zero (for a quark line: every gluon
  * configuration with a non-zero one times every helicity pair the line allows) and over colours,
- * times me_factor
- * = 1/IDEN (MadGraph's normalisation). */
+ * times me_factor = 1/IDEN (MadGraph's normalisation). */
 __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
                                __global const REAL *restrict params, const REAL me_factor,
                                __global REAL *restrict me,
@@ -219,8 +200,8 @@ __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u
   const size_t event = get_global_id(0);
   if (event >= n_events) return;
   hg_fourvec p[N_PARTICLES];
-  hg_co_load_event(momenta, n_events, event, p);
-  const hg_process_params pp = hg_co_load_params(params);
+  hg_load_event(momenta, N_PARTICLES, n_events, event, p);
+  const hg_process_params pp = hg_load_params(params);
   REAL sum = (REAL)0;
 #if CO_QUARK_LINE
   hg_u32 pairs[CO_FERMION_PAIRS];
@@ -246,8 +227,8 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
   const size_t event = get_global_id(0);
   if (event >= n_events) return;
   hg_fourvec p[N_PARTICLES];
-  hg_co_load_event(momenta, n_events, event, p);
-  const hg_process_params pp = hg_co_load_params(params);
+  hg_load_event(momenta, N_PARTICLES, n_events, event, p);
+  const hg_process_params pp = hg_load_params(params);
 #if CO_QUARK_LINE
   const hg_u32 none[1] = {0u}; /* the configuration holds the line's helicities */
   me[event] = hg_co_config(p, helicity[event], none, 1, pp, colour) * me_factor;

@@ -18,6 +18,26 @@ typedef struct {
   REAL g_s, e, top_mass, top_width;
 } hg_process_params;
 
+/* The model parameters from the kernel's params buffer (host order: g_s, e, top mass, width). */
+HG_INLINE hg_process_params hg_load_params(__global const REAL *params) {
+  hg_process_params pp;
+  pp.g_s = params[0];
+  pp.e = params[1];
+  pp.top_mass = params[2];
+  pp.top_width = params[3];
+  return pp;
+}
+
+/* The n_particles momenta of one event from the structure-of-arrays batch. */
+HG_INLINE void hg_load_event(__global const REAL *momenta, int n_particles, hg_u32 n_events,
+                             size_t event, hg_fourvec *p) {
+  for (int i = 0; i < n_particles; ++i)
+    p[i] = hg_fourvec_make(momenta[HG_SOA_INDEX(0, i, n_particles, n_events, event)],
+                           momenta[HG_SOA_INDEX(1, i, n_particles, n_events, event)],
+                           momenta[HG_SOA_INDEX(2, i, n_particles, n_events, event)],
+                           momenta[HG_SOA_INDEX(3, i, n_particles, n_events, event)]);
+}
+
 /* Both chiralities with the same real coupling (the vector couplings of QCD and QED). */
 HG_INLINE hg_coupling hg_coupling_both(REAL g) {
   hg_coupling gc;

@@ -2,30 +2,12 @@
 /* The kernels of a process given as data: one work-item per event; the generated diagram code
  * (host/process/codegen.c) comes before this file and defines hg_process_config. */
 
-HG_INLINE hg_process_params hg_load_params(__global const REAL *params) {
-  hg_process_params pp;
-  pp.g_s = params[0];
-  pp.e = params[1];
-  pp.top_mass = params[2];
-  pp.top_width = params[3];
-  return pp;
-}
-
-HG_INLINE void hg_load_event(__global const REAL *momenta, hg_u32 n_events, size_t event,
-                             hg_fourvec *p) {
-  for (int i = 0; i < N_PARTICLES; ++i)
-    p[i] = hg_fourvec_make(momenta[HG_SOA_INDEX(0, i, N_PARTICLES, n_events, event)],
-                           momenta[HG_SOA_INDEX(1, i, N_PARTICLES, n_events, event)],
-                           momenta[HG_SOA_INDEX(2, i, N_PARTICLES, n_events, event)],
-                           momenta[HG_SOA_INDEX(3, i, N_PARTICLES, n_events, event)]);
-}
-
 /* |M|^2 summed over colours and over n_configs helicity configurations from first on: both
  * kernels call this one function, so the compiler inlines the diagram code once. */
 HG_INLINE REAL hg_process_configs(__global const REAL *momenta, hg_u32 n_events, size_t event,
                                   __global const REAL *params, hg_u32 first, hg_u32 n_configs) {
   hg_fourvec p[N_PARTICLES];
-  hg_load_event(momenta, n_events, event, p);
+  hg_load_event(momenta, N_PARTICLES, n_events, event, p);
   const hg_process_params pp = hg_load_params(params);
   REAL sum = (REAL)0;
   /* one copy of the diagram code: unrolling the helicity loop would copy it per configuration */

@@ -44,6 +44,11 @@ struct hegetcl_amplitude {
 hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *text,
                                           int gauge_particle);
 
+/* A general process's program (process_common.cl, the generated text, kernels_file) built with
+ * amp->options, and its two kernels amplitude_summed and amplitude_helicity. */
+hegetcl_status hg_process_program(hegetcl_amplitude *amp, const char *generated,
+                                  const char *kernels_file);
+
 /* The recursive colour engine's program, kernels and colour matrix for spec (called by
  * hg_process_amplitude_build for the recursive engine; colour_ordered_amplitude.c): fills
  * options, program, summed, helicity, colour and me_factor. */

@@ -10,7 +10,6 @@
 #include "amplitude_internal.h"
 #include "core/program.h"
 #include "core/strbuf.h"
-#include "kernel_names.h"
 #include "process/colour_ordered.h"
 #include "process/model.h"
 
@@ -98,17 +97,9 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
     const size_t used = strlen(amp->options);
     snprintf(amp->options + used, sizeof amp->options - used, " -DHG_CO_COLOUR_DOUBLE");
   }
-  if (status == HEGETCL_OK) {
-    const hg_source_part parts[] = {{"amplitudes/process_common.cl", NULL},
-                                    {NULL, generated},
-                                    {"amplitudes/colour_ordered.cl", NULL}};
-    status = hg_program_get(ctx, parts, 3, amp->options, &amp->program, &amp->build_seconds);
-  }
+  if (status == HEGETCL_OK)
+    status = hg_process_program(amp, generated, "amplitudes/colour_ordered.cl");
   free(generated);
-  if (status == HEGETCL_OK)
-    status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
-  if (status == HEGETCL_OK)
-    status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
   if (status == HEGETCL_OK) {
     /* the colour matrix in the colour sum's precision, the kernels' last argument */
     const size_t n = co.n_orderings * co.n_orderings;

@@ -38,6 +38,19 @@ static hegetcl_status check_parameters(hegetcl_context *ctx, const hegetcl_proce
   return HEGETCL_OK;
 }
 
+hegetcl_status hg_process_program(hegetcl_amplitude *amp, const char *generated,
+                                  const char *kernels_file) {
+  const hg_source_part parts[] = {
+      {"amplitudes/process_common.cl", NULL}, {NULL, generated}, {kernels_file, NULL}};
+  hegetcl_status status =
+      hg_program_get(amp->ctx, parts, 3, amp->options, &amp->program, &amp->build_seconds);
+  if (status == HEGETCL_OK)
+    status = hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
+  if (status == HEGETCL_OK)
+    status = hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
+  return status;
+}
+
 /* The diagram engine's program and kernels (generated straight-line diagram code). */
 static hegetcl_status diagrams_build(hegetcl_amplitude *amp, const hg_process_spec *spec,
                                      int gauge_particle) {
@@ -45,26 +58,18 @@ static hegetcl_status diagrams_build(hegetcl_amplitude *amp, const hg_process_sp
   const hegetcl_process *p = &amp->process;
   char error[1024];
   hg_diagram_set set;
-  if (hg_diagrams_build(spec, p->width_scheme == HEGETCL_WIDTH_ALL, &set, error, sizeof error) !=
-      0)
+  if (hg_diagrams_build(spec, p->width_scheme == HEGETCL_WIDTH_ALL, &set, error, sizeof error) != 0)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   amp->me_factor = 1.0 / set.iden;
   char *generated = gauge_particle >= 0 ? hg_process_source_gauge_check(&set, gauge_particle)
                                         : hg_process_source(&set);
   hg_diagrams_free(&set);
-  if (generated == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the diagram code");
+  if (generated == NULL)
+    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the diagram code");
   hegetcl_status status = hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
-  if (status == HEGETCL_OK) {
-    const hg_source_part parts[] = {{"amplitudes/process_common.cl", NULL},
-                                    {NULL, generated},
-                                    {"amplitudes/process_kernels.cl", NULL}};
-    status = hg_program_get(ctx, parts, 3, amp->options, &amp->program, &amp->build_seconds);
-  }
+  if (status == HEGETCL_OK)
+    status = hg_process_program(amp, generated, "amplitudes/process_kernels.cl");
   free(generated);
-  if (status == HEGETCL_OK)
-    status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
-  if (status == HEGETCL_OK)
-    status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
   return status;
 }
 
@@ -106,8 +111,7 @@ hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *te
                      amp->process_text);
 }
 
-hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx,
-                                               const hegetcl_process *process,
+hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx, const hegetcl_process *process,
                                                int gauge_particle, hegetcl_amplitude **out) {
   *out = NULL;
   if (ctx == NULL || process == NULL || process->text == NULL) return HEGETCL_ERR_INPUT;
