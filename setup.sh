@@ -131,6 +131,9 @@ refs=../shared/refs/mg5
 if [ -d "$refs" ]; then
   echo "== |M|^2 against MadGraph5_aMC@NLO ($refs)"
   ./build/hegetcl me --device "$device" "$refs"/me_points_n{2,3,4,5,6}.txt | grep largest
+else
+  echo "== |M|^2 against MadGraph5_aMC@NLO: left out, no $refs beside this checkout (the tests"
+  echo "   need it too: clone the project next to its shared/ folder)"
 fi
 echo "== sigma(p p -> n photons) in the HEGET paper's set-up (14 TeV, cteq6l1, mu = 20 GeV,"
 echo "   pT > 20 GeV, |eta| < 2.5, Delta R > 0.4), counting as the paper's table does: the u"
