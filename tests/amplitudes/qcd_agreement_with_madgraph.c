@@ -120,7 +120,7 @@ CASE_ENGINE(uux_ddxg, "u u~ > d d~ g", "me_uux_ddxg.txt", HEGETCL_WIDTH_RESONANT
 int main(void) {
   /* the default run (meant for minutes on 2 cores): every process through the recursive colour
    * engine where it takes it (each program builds in about a second), and the diagrams engine
-   * for the processes whose programs PoCL builds in seconds; the exhaustive suite
+   * for a few processes whose programs PoCL builds in seconds; the exhaustive suite
    * (HEGETCL_TEST_EXHAUSTIVE=1) adds the diagrams engine's g g > t t~ g g and g g > g g g g
    * (minutes each) */
   const struct CMUnitTest tests[] = {
@@ -128,8 +128,10 @@ int main(void) {
       BOTH(gg_ttx_width_rec), BOTH(gg_ttxg_width_rec), BOTH(gg_ttxgg_width_rec),
       BOTH(gg_ttxggg_width_rec), BOTH(gg_gg_rec),  BOTH(gg_ggg_rec),     BOTH(gg_gggg_rec),
       BOTH(uux_gg_rec),   BOTH(uux_ggg_rec),
-      BOTH(gg_ttx),  BOTH(gg_ttxg), BOTH(gg_ttx_width), BOTH(gg_ttxg_width), BOTH(uux_ttx),
-      BOTH(gg_gg),   BOTH(gg_ggg),  BOTH(uux_gg),       BOTH(uux_ggg),       BOTH(uux_ddxg),
+      /* the diagrams engine: the processes only it takes, and one of each kind (a top line
+       * with each width scheme, gluons only); recursive_colour.c checks it equals the recursive
+       * engine per helicity configuration for the others, the exhaustive run against MadGraph */
+      BOTH(gg_ttxg), BOTH(gg_ttx_width), BOTH(uux_ttx), BOTH(gg_ggg), BOTH(uux_ddxg),
   };
   const struct CMUnitTest exhaustive[] = {
       BOTH(gg_ttx_rec),   BOTH(gg_ttxg_rec),       BOTH(gg_ttxgg_rec),   BOTH(gg_ttxggg_rec),
