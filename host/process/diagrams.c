@@ -37,7 +37,8 @@ typedef struct {
 } builder;
 
 static void build_fail(builder *b, const char *message) {
-  if (!b->failed) snprintf(b->error, b->error_size, "process \"%s\": %s", b->set->spec.text, message);
+  if (!b->failed)
+    snprintf(b->error, b->error_size, "process \"%s\": %s", b->set->spec.text, message);
   b->failed = 1;
 }
 
@@ -53,25 +54,39 @@ static const hg_particle *particle_of(int species) {
 static int is_gluon(int species) { return particle_of(species)->pdg == 21; }
 static int is_photon(int species) { return particle_of(species)->pdg == 22; }
 
-/* A new wavefunction slot, zeroed, or NULL (failed) when the table is full. */
-static hg_wavefunction *new_wf(builder *b) {
-  hg_diagram_set *s = b->set;
-  if (s->n_wfs == HG_MAX_WAVEFUNCTIONS) {
-    build_fail(b, "needs more than 20000 off-shell currents: too large for the diagram engine");
+/* A new zeroed slot at the end of the table *items of *n entries of size bytes, grown by doubling;
+ * NULL (failed with too_many or no memory) when it holds max entries already. */
+static void *new_slot(builder *b, void **items, size_t *n, size_t *capacity, size_t size,
+                      size_t max, const char *too_many) {
+  if (*n == max) {
+    build_fail(b, too_many);
     return NULL;
   }
-  if (s->n_wfs == s->wfs_capacity) {
-    const size_t capacity = s->wfs_capacity ? 2 * s->wfs_capacity : 64;
-    hg_wavefunction *wfs = realloc(s->wfs, capacity * sizeof *wfs);
-    if (wfs == NULL) {
+  if (*n == *capacity) {
+    const size_t grown = *capacity ? 2 * *capacity : 64;
+    void *bigger = realloc(*items, grown * size);
+    if (bigger == NULL) {
       build_fail(b, "no memory for the diagrams");
       return NULL;
     }
-    s->wfs = wfs;
-    s->wfs_capacity = capacity;
+    *items = bigger;
+    *capacity = grown;
   }
-  hg_wavefunction *w = &s->wfs[s->n_wfs++];
-  memset(w, 0, sizeof *w);
+  void *slot = (char *)*items + (*n)++ * size;
+  memset(slot, 0, size);
+  return slot;
+}
+
+/* A new wavefunction slot, zeroed, or NULL (failed) when the table is full. */
+static hg_wavefunction *new_wf(builder *b) {
+  hg_diagram_set *s = b->set;
+  void *items = s->wfs;
+  hg_wavefunction *w =
+      new_slot(b, &items, &s->n_wfs, &s->wfs_capacity, sizeof *w, HG_MAX_WAVEFUNCTIONS,
+               "needs more than 20000 off-shell currents: too large for the "
+               "diagram engine");
+  s->wfs = items;
+  if (w == NULL) return NULL;
   w->a = w->b = w->c = -1;
   w->open_fermion = -1;
   return w;
@@ -103,7 +118,8 @@ static int carries_width(const builder *b, int species, unsigned mask) {
   const unsigned incoming = mask & 3u;
   if (incoming == 1u || incoming == 2u) return 0; /* t-channel: never on its mass shell */
   for (int i = 0; i < b->set->spec.n; ++i)
-    if ((mask >> i & 1u) && hg_species_particle(b->set->spec.species[i]) == hg_species_particle(species))
+    if ((mask >> i & 1u) &&
+        hg_species_particle(b->set->spec.species[i]) == hg_species_particle(species))
       return 0; /* the line of an external particle of its own flavour: radiation, no resonance */
   return 1;
 }
@@ -224,17 +240,20 @@ static void add_three_gluons(builder *b, size_t x, size_t y, size_t z) {
 /* Every current made of two wavefunctions x and y (of disjoint masks). */
 static void combine_two(builder *b, size_t x, size_t y) {
   const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y];
-  if (a->role != HG_ROLE_VECTOR && c->role == HG_ROLE_VECTOR) add_fermion_vector(b, x, y);
-  else if (a->role == HG_ROLE_VECTOR && c->role != HG_ROLE_VECTOR) add_fermion_vector(b, y, x);
-  else if (a->role == HG_ROLE_IN && c->role == HG_ROLE_OUT) add_fermion_pair(b, x, y);
-  else if (a->role == HG_ROLE_OUT && c->role == HG_ROLE_IN) add_fermion_pair(b, y, x);
+  if (a->role != HG_ROLE_VECTOR && c->role == HG_ROLE_VECTOR)
+    add_fermion_vector(b, x, y);
+  else if (a->role == HG_ROLE_VECTOR && c->role != HG_ROLE_VECTOR)
+    add_fermion_vector(b, y, x);
+  else if (a->role == HG_ROLE_IN && c->role == HG_ROLE_OUT)
+    add_fermion_pair(b, x, y);
+  else if (a->role == HG_ROLE_OUT && c->role == HG_ROLE_IN)
+    add_fermion_pair(b, y, x);
   else if (a->role == HG_ROLE_VECTOR && is_gluon(a->species) && is_gluon(c->species))
     add_two_gluons(b, x, y);
 }
 
 static int all_gluons(const hg_diagram_set *s, size_t x, size_t y, size_t z) {
-  return is_gluon(s->wfs[x].species) && is_gluon(s->wfs[y].species) &&
-         is_gluon(s->wfs[z].species);
+  return is_gluon(s->wfs[x].species) && is_gluon(s->wfs[y].species) && is_gluon(s->wfs[z].species);
 }
 
 /* ---- diagrams ---- */
@@ -251,22 +270,11 @@ typedef struct {
 } candidate_list;
 
 static candidate *new_candidate(builder *b, candidate_list *list) {
-  if (list->n == HG_MAX_DIAGRAMS) {
-    build_fail(b, "has more than 20000 diagrams: too large for the diagram engine");
-    return NULL;
-  }
-  if (list->n == list->capacity) {
-    const size_t capacity = list->capacity ? 2 * list->capacity : 64;
-    candidate *c = realloc(list->c, capacity * sizeof *c);
-    if (c == NULL) {
-      build_fail(b, "no memory for the diagrams");
-      return NULL;
-    }
-    list->c = c;
-    list->capacity = capacity;
-  }
-  candidate *c = &list->c[list->n++];
-  memset(c, 0, sizeof *c);
+  void *items = list->c;
+  candidate *c = new_slot(b, &items, &list->n, &list->capacity, sizeof *c, HG_MAX_DIAGRAMS,
+                          "has more than 20000 diagrams: too large for the diagram engine");
+  list->c = items;
+  if (c == NULL) return NULL;
   c->d.a = c->d.b = c->d.c = c->d.d = -1;
   return c;
 }
@@ -301,8 +309,10 @@ static void root_three(builder *b, candidate_list *list, size_t x, size_t y, siz
   int in = -1, out = -1, vec = -1, n_vec = 0;
   for (int k = 0; k < 3; ++k) {
     const hg_wf_role r = s->wfs[w3[k]].role;
-    if (r == HG_ROLE_IN) in = (int)w3[k];
-    else if (r == HG_ROLE_OUT) out = (int)w3[k];
+    if (r == HG_ROLE_IN)
+      in = (int)w3[k];
+    else if (r == HG_ROLE_OUT)
+      out = (int)w3[k];
     else {
       vec = (int)w3[k];
       ++n_vec;
@@ -479,8 +489,8 @@ static void add_externals(builder *b) {
   }
 }
 
-int hg_diagrams_build(const hg_process_spec *spec, int width_all, hg_diagram_set *out,
-                      char *error, size_t error_size) {
+int hg_diagrams_build(const hg_process_spec *spec, int width_all, hg_diagram_set *out, char *error,
+                      size_t error_size) {
   memset(out, 0, sizeof *out);
   out->spec = *spec;
   out->width_all = width_all;
