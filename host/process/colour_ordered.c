@@ -21,12 +21,6 @@ int hg_colour_ordered_flows_in(const hg_process_spec *spec, int i) {
   return incoming != anti;
 }
 
-static double factorial(int k) {
-  double f = 1;
-  for (int i = 2; i <= k; ++i) f *= i;
-  return f;
-}
-
 /* Next permutation of a[0..n-1] in lexicographic order; 0 after the last. */
 static int next_permutation(unsigned char *a, int n) {
   int i = n - 2;
@@ -106,7 +100,7 @@ static double gluon_entry(const unsigned char *tau, const unsigned char *ups, in
  * computed once each. Orderings hold letters 0..k-1 here. */
 static int colour_matrix(hg_colour_ordered *co, const unsigned char *letters) {
   const int k = co->quark_line ? co->n_letters : co->n_letters - 1;
-  const size_t n = co->n_orderings, values = (size_t)factorial(k);
+  const size_t n = co->n_orderings, values = (size_t)hg_factorial(k);
   double *memo = malloc(values * sizeof *memo);
   co->colour = malloc(n * n * sizeof *co->colour);
   if (memo == NULL || co->colour == NULL) {
@@ -222,7 +216,7 @@ static int classify(const hg_process_spec *spec, hg_colour_ordered *out, char *e
     return fail(error, error_size, spec,
                 "the recursive engine needs at least one gluon on a quark line; use the diagrams "
                 "engine (--engine diagrams)");
-  out->n_orderings = (size_t)factorial(k);
+  out->n_orderings = (size_t)hg_factorial(k);
   if (out->n_orderings > HG_CO_MAX_ORDERINGS) {
     char message[400];
     snprintf(message, sizeof message,

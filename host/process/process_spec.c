@@ -120,7 +120,7 @@ int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons
   return 1;
 }
 
-static double factorial(int k) {
+double hg_factorial(int k) {
   double f = 1;
   for (int i = 2; i <= k; ++i) f *= i;
   return f;
@@ -138,7 +138,7 @@ double hg_process_iden(const hg_process_spec *spec) {
       if (spec->species[k] == spec->species[i]) ++same;
       if (k < i && spec->species[k] == spec->species[i]) first = 0;
     }
-    if (first) iden *= factorial(same);
+    if (first) iden *= hg_factorial(same);
   }
   return iden;
 }

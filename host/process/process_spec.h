@@ -23,6 +23,9 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
 int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons,
                                 double *charge);
 
+/* k! as a double (1 for k <= 1). */
+double hg_factorial(int k);
+
 /* MadGraph's IDEN: the initial state's spins (2 each) and colours times the factorial of every
  * set of identical final-state particles; |M|^2 is divided by it. */
 double hg_process_iden(const hg_process_spec *spec);
