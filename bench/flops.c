@@ -8,18 +8,19 @@
 #include <string.h>
 
 #include "amplitude/diagrams_codegen.h"
+#include "process/colour_ordered.h"
 
 /* The HELAS functions (cl/helas/ffv.cl, external.cl) and their pieces. */
-#define F_MAT2_APPLY 28.0   /* 2 complex multiplications and 2 complex multiply-adds */
-#define F_SIGMA_WAVE 16.0   /* four complex entries of sigma(V) */
-#define F_SIGMA_REAL 8.0    /* four real entries of sigma(p) */
-#define F_PROPAGATE 48.0    /* p^2 (7), -1/p^2 (1), sigma(p) (8), the product (28), scaling (4) */
-#define F_VERTEX_TERM 36.0  /* a vertex product (28), its sum (4), p minus k (4) */
-#define F_FVIXX0 200.0      /* fvixx0 / fvoxx0: 2 sigma(V), 2 sigma(p), 4 products, scalings */
-#define F_IOVXXX 186.0      /* iovxxx: 8 bilinears with their vector components */
+#define F_MAT2_APPLY 28.0  /* 2 complex multiplications and 2 complex multiply-adds */
+#define F_SIGMA_WAVE 16.0  /* four complex entries of sigma(V) */
+#define F_SIGMA_REAL 8.0   /* four real entries of sigma(p) */
+#define F_PROPAGATE 48.0   /* p^2 (7), -1/p^2 (1), sigma(p) (8), the product (28), scaling (4) */
+#define F_VERTEX_TERM 36.0 /* a vertex product (28), its sum (4), p minus k (4) */
+#define F_FVIXX0 200.0     /* fvixx0 / fvoxx0: 2 sigma(V), 2 sigma(p), 4 products, scalings */
+#define F_IOVXXX 186.0     /* iovxxx: 8 bilinears with their vector components */
 #define F_VXXXX0 23.0
-#define F_QUARKS 15.0       /* ixxxx1 and oxxxx2 */
-#define F_SQUARE 4.0        /* |A|^2 and its sum */
+#define F_QUARKS 15.0 /* ixxxx1 and oxxxx2 */
+#define F_SQUARE 4.0  /* |A|^2 and its sum */
 
 static double factorial(unsigned n) {
   double f = 1;
@@ -54,8 +55,8 @@ static double unrolled_amplitude(unsigned n) {
 static double recursive_amplitude(unsigned n) {
   const double sets = (double)((1u << n) - 2);
   const double terms = n * (double)(1u << (n - 1)) - n; /* vertex terms below the full set */
-  return n * F_SIGMA_WAVE + terms * F_VERTEX_TERM + sets * F_PROPAGATE +
-         n * (F_MAT2_APPLY + 16) + n * 6;
+  return n * F_SIGMA_WAVE + terms * F_VERTEX_TERM + sets * F_PROPAGATE + n * (F_MAT2_APPLY + 16) +
+         n * 6;
 }
 
 /* The diagram engine's generated calls, counted in its source (per configuration), and the
@@ -100,11 +101,20 @@ double hg_bench_flops_per_event(hegetcl_engine engine, unsigned n, int per_helic
   unsigned parts = 1;
   double amplitude = 0;
   switch (engine) {
-  case HEGETCL_ENGINE_PERMUTATION: amplitude = permutation_amplitude(n); break;
-  case HEGETCL_ENGINE_UNROLLED: amplitude = unrolled_amplitude(n); break;
-  case HEGETCL_ENGINE_RECURSIVE: amplitude = recursive_amplitude(n); break;
-  case HEGETCL_ENGINE_DIAGRAMS: amplitude = diagrams_amplitude(n, &parts); break;
-  default: return 0;
+  case HEGETCL_ENGINE_PERMUTATION:
+    amplitude = permutation_amplitude(n);
+    break;
+  case HEGETCL_ENGINE_UNROLLED:
+    amplitude = unrolled_amplitude(n);
+    break;
+  case HEGETCL_ENGINE_RECURSIVE:
+    amplitude = recursive_amplitude(n);
+    break;
+  case HEGETCL_ENGINE_DIAGRAMS:
+    amplitude = diagrams_amplitude(n, &parts);
+    break;
+  default:
+    return 0;
   }
   if (amplitude == 0) return 0;
   /* the split diagram engine loads the external wavefunctions in every part */
@@ -112,6 +122,42 @@ double hg_bench_flops_per_event(hegetcl_engine engine, unsigned n, int per_helic
   const double per_config = amplitude + F_SQUARE + (parts > 1 ? parts * externals : 0);
   if (per_helicity) return per_config + (parts > 1 ? 0 : externals);
   return (double)((1u << n) - 2) * per_config + (parts > 1 ? 0 : 2 * n * F_VXXXX0 + F_QUARKS);
+}
+
+/* The recursive colour engine's pieces (cl/amplitudes/colour_ordered.cl, colour_factors.h). */
+#define F_CO_V3 164.0        /* two momentum combinations (16), three dot products (64), 4 x 21 */
+#define F_CO_V4 192.0        /* three dot products with their scales (96), 4 x 24 */
+#define F_CO_GLUON 20.0      /* momentum slots (4), q^2 (7), 1/q^2 (1), the scaling (8) */
+#define F_CO_CLOSE 32.0      /* the closing gluon's contraction and its factor 2 */
+#define F_CO_FVO 200.0       /* fvoxxx, counted as the massless fvoxx0 (a lower bound for tops) */
+#define F_CO_DDM_STEP 108.0  /* 54 select-multiply-adds of f^{abc} per inner gluon */
+#define F_CO_LINE_STEP 144.0 /* 18 complex multiply-adds of T^a per gluon */
+
+double hg_bench_flops_colour_ordered(const void *colour_ordered, int per_helicity,
+                                     int colour_sampled) {
+  const hg_colour_ordered *co = colour_ordered;
+  const int L = co->n_letters, top = co->quark_line ? L : L - 1;
+  double currents = 0; /* one ordering's gluon currents */
+  for (int l = 2; l <= top; ++l)
+    currents +=
+        (double)(L - l + 1) * ((l - 1) * F_CO_V3 + (l - 1) * (l - 2) / 2.0 * F_CO_V4 + F_CO_GLUON);
+  const double pairs = co->quark_line ? (per_helicity ? 1 : co->n_fermion_pairs) : 1;
+  double amplitude = 0; /* one ordering's amplitude from the currents, per pair */
+  if (co->quark_line) {
+    for (int l = 1; l < L; ++l) amplitude += l * F_CO_FVO + (l - 1) * 8.0;
+    amplitude += L * (F_IOVXXX + 2);
+  } else {
+    amplitude = (L - 1) * F_CO_V3 + (L - 1) * (L - 2) / 2.0 * F_CO_V4 + F_CO_CLOSE;
+  }
+  const double m = (double)co->n_orderings;
+  const double colour =
+      colour_sampled
+          ? m * ((co->quark_line ? L * F_CO_LINE_STEP : (L - 1) * F_CO_DDM_STEP) + 8 * pairs) +
+                4 * pairs
+          : pairs * (3 * m * m + 3 * m);
+  const double externals = pairs * co->spec.n * F_VXXXX0;
+  const double per_config = externals + m * (currents + pairs * amplitude) + colour;
+  return per_helicity ? per_config : (double)co->n_helicities * per_config;
 }
 
 int hg_bench_peak_tflops(const char *name, double *fp32, double *fp64) {

@@ -12,6 +12,13 @@
 double hg_bench_flops_per_event(hegetcl_engine engine, unsigned n, int per_helicity,
                                 int shared_sum);
 
+/* Operations per event of the recursive colour engine (cl/amplitudes/colour_ordered.cl) for
+ * the process colour_ordered (an hg_colour_ordered): summed over its helicity configurations or one
+ * per event (per_helicity), with the exact colour sum (orderings^2 per configuration) or one
+ * sampled colour assignment (colour_sampled). */
+double hg_bench_flops_colour_ordered(const void *colour_ordered, int per_helicity,
+                                     int colour_sampled);
+
 /* The vendor's peak FP32 and FP64 rates [TFLOP/s] for a device name (H100 SXM, H100 PCIe, H200);
  * 0 when the name is not known. */
 int hg_bench_peak_tflops(const char *device_name, double *fp32, double *fp64);

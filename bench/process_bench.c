@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* hegetcl-bench --process "g g > t t~ g g": |M|^2 summed over helicities and colours per second
  * (kernel time from profiling events, end to end from the wall clock, median of the repeats after
- * a warm-up), program build time apart, at seeded RAMBO points of sqrt(s) = 1 TeV; table and
- * JSON. */
+ * a warm-up), program build time apart, at seeded RAMBO points of sqrt(s) = 1 TeV; or with
+ * sampled colours and/or helicities (one uniformly drawn assignment or configuration per
+ * event); the operations per event, TFLOP/s and share of the peak; table and JSON. */
 #include "process_bench.h"
 
 #include <stdint.h>
@@ -12,6 +13,7 @@
 
 #include "amplitude/amplitude_internal.h"
 #include "commit.h"
+#include "flops.h"
 #include "hegetcl/hegetcl.h"
 #include "io/json_writer.h"
 #include "process/colour_ordered.h"
@@ -31,6 +33,10 @@ typedef struct {
   int n_processes;
   int precisions[3]; /* double, float, mixed (float amplitudes, colour sum in double) */
   int engines[2];    /* diagrams, recursive; none given: the process's default */
+  int colours[2];    /* full, sampled (the recursive engine) */
+  int per_helicity;  /* one configuration per event, drawn uniformly from those that can be
+                        non-zero */
+  double peak_fp32, peak_fp64; /* TFLOP/s, 0 when unknown */
   int repeats;
   double max_seconds;
   size_t max_events;
@@ -41,6 +47,8 @@ typedef struct {
   hegetcl_precision precision;
   int mixed;
   hegetcl_engine engine;
+  int colour_sampled, per_helicity;
+  double flops; /* per event, 0 when not counted (the diagrams engine) */
   size_t diagrams, flows, events;
   int repeats; /* timed repeats done (fewer than asked where the time budget ran out) */
   double build_s, kernel_s, e2e_s;
@@ -65,6 +73,13 @@ static int usage(FILE *out) {
           "                     double\n"
           "  --engines LIST     recursive,diagrams (default: the process's own, recursive\n"
           "                     where it takes the process)\n"
+          "  --colour LIST      full,sampled (default full): the exact colour sum, or one\n"
+          "                     uniformly drawn colour assignment per event (recursive\n"
+          "                     engine; the only way beyond 720 orderings: g g > 7 g, 8 g)\n"
+          "  --helicity MODE    summed (default) or sampled: one configuration per event,\n"
+          "                     drawn from those that can be non-zero (recursive engine)\n"
+          "  --peak-tflops F,D  the device's FP32 and FP64 peaks for the %% of peak column\n"
+          "                     (default: known for H100 and H200)\n"
           "  --repeats R        timed repeats, 5 to %d (default 5)\n"
           "  --max-seconds S    time budget of one case, build excluded (default 60)\n"
           "  --max-events N     largest batch (default 4194304)\n"
@@ -74,7 +89,8 @@ static int usage(FILE *out) {
 }
 
 static int parse(int argc, char **argv, bench_options *o) {
-  *o = (bench_options){NULL, NULL, {NULL}, 0, {1, 1, 0}, {0, 0}, 5, 60, (size_t)1 << 22};
+  *o = (bench_options){NULL, NULL, {NULL}, 0, {1, 1, 0}, {0, 0},         {1, 0},
+                       0,    0,    0,      5, 60,        (size_t)1 << 22};
   for (int i = 0; i < argc; ++i) {
     const char *arg = argv[i];
     if (strcmp(arg, "--help") == 0) return usage(stdout) + 100;
@@ -108,6 +124,29 @@ static int parse(int argc, char **argv, bench_options *o) {
       o->engines[1] = strstr(value, "recursive") != NULL;
       if (!o->engines[0] && !o->engines[1]) {
         fprintf(stderr, "hegetcl-bench: error: --engines %s: give recursive and/or diagrams\n",
+                value);
+        return 2;
+      }
+    } else if (strcmp(arg, "--colour") == 0) {
+      o->colours[0] = strstr(value, "full") != NULL;
+      o->colours[1] = strstr(value, "sampled") != NULL;
+      if (!o->colours[0] && !o->colours[1]) {
+        fprintf(stderr, "hegetcl-bench: error: --colour %s: give full and/or sampled\n", value);
+        return 2;
+      }
+    } else if (strcmp(arg, "--helicity") == 0) {
+      if (strcmp(value, "summed") != 0 && strcmp(value, "sampled") != 0) {
+        fprintf(stderr, "hegetcl-bench: error: --helicity %s: give summed or sampled\n", value);
+        return 2;
+      }
+      o->per_helicity = strcmp(value, "sampled") == 0;
+    } else if (strcmp(arg, "--peak-tflops") == 0) {
+      o->peak_fp32 = strtod(value, &end);
+      if (end != value && *end == ',') o->peak_fp64 = strtod(end + 1, &end);
+      if (end == value || *end != '\0' || !(o->peak_fp32 > 0) || !(o->peak_fp64 > 0)) {
+        fprintf(stderr,
+                "hegetcl-bench: error: --peak-tflops %s: give the FP32 and FP64 peaks in "
+                "TFLOP/s, as 67,34\n",
                 value);
         return 2;
       }
@@ -186,6 +225,57 @@ static double *make_points(const hg_process_spec *spec, double top_mass, size_t 
   return momenta;
 }
 
+/* A 64-bit mix of k (splitmix64): the seeded draws of the sampled colours and helicities. */
+static uint64_t mix(uint64_t k) {
+  k += 0x9e3779b97f4a7c15ull;
+  k = (k ^ (k >> 30)) * 0xbf58476d1ce4e5b9ull;
+  k = (k ^ (k >> 27)) * 0x94d049bb133111ebull;
+  return k ^ (k >> 31);
+}
+
+/* Per event: a colour assignment drawn uniformly (every index of every particle) and a helicity
+ * configuration drawn uniformly from those the engine can find non-zero (co's list times its
+ * quark line's pairs). */
+static void draw_samples(const hegetcl_amplitude *amp, const hg_colour_ordered *co, size_t events,
+                         uint32_t *colour, uint32_t *helicity) {
+  for (size_t e = 0; e < events; ++e) {
+    uint64_t bits = mix(e);
+    colour[e] = 0;
+    for (unsigned i = 0; i < amp->n_particles; ++i) {
+      colour[e] |= (uint32_t)(bits % amp->colour_dims[i]) << (3 * i);
+      bits /= amp->colour_dims[i];
+    }
+    const uint64_t h = mix(e + 0x5bd1e995ull);
+    helicity[e] = co->helicities[h % co->n_helicities];
+    if (co->quark_line) helicity[e] |= co->fermion_pairs[(h >> 32) % (uint64_t)co->n_fermion_pairs];
+  }
+}
+
+/* Uploads the events (with their helicities and colours where sampled) and times the kernels. */
+static hegetcl_status timed_run(hegetcl_amplitude *amp, const bench_result *r, size_t events,
+                                const double *momenta, const uint32_t *helicity,
+                                const uint32_t *colour, double *kernel) {
+  hegetcl_status status =
+      hg_amplitude_upload(amp, events, momenta, r->per_helicity ? helicity : NULL);
+  if (status == HEGETCL_OK && r->colour_sampled)
+    status = hg_amplitude_upload_colours(amp, events, colour);
+  if (status != HEGETCL_OK) return status;
+  return r->colour_sampled ? hg_amplitude_run_colour(amp, events, r->per_helicity, kernel)
+                           : hg_amplitude_run(amp, events, r->per_helicity, kernel);
+}
+
+/* The same through the public calls, end to end. */
+static hegetcl_status evaluate(hegetcl_amplitude *amp, const bench_result *r, size_t events,
+                               const double *momenta, const uint32_t *helicity,
+                               const uint32_t *colour, double *me) {
+  if (r->colour_sampled)
+    return hegetcl_amplitude_evaluate_colour(amp, events, momenta,
+                                             r->per_helicity ? helicity : NULL, colour, me);
+  if (r->per_helicity)
+    return hegetcl_amplitude_evaluate_helicity(amp, events, momenta, helicity, me);
+  return hegetcl_amplitude_evaluate(amp, events, momenta, me);
+}
+
 static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result *r) {
   hegetcl_process process;
   char message[1024];
@@ -195,6 +285,7 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   hg_process_spec spec;
   hg_diagram_set set;
   hg_colour_ordered co;
+  int have_co = 0;
   hg_process_parse(r->process, &spec, message, sizeof message);
   if (r->engine == HEGETCL_ENGINE_DIAGRAMS &&
       hg_diagrams_build(&spec, 0, &set, message, sizeof message) == 0) {
@@ -204,7 +295,8 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   } else if (r->engine == HEGETCL_ENGINE_RECURSIVE &&
              hg_colour_ordered_build(&spec, &co, message, sizeof message) == 0) {
     r->flows = co.n_orderings; /* the colour basis: one ordering per element */
-    hg_colour_ordered_free(&co);
+    r->flops = hg_bench_flops_colour_ordered(&co, r->per_helicity, r->colour_sampled);
+    have_co = 1;
   }
   hegetcl_amplitude *amp = NULL;
   /* mixed: a float program whose colour sum runs in double (colour_ordered_amplitude.c) */
@@ -213,9 +305,17 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   hegetcl_status status = hegetcl_amplitude_create(ctx, &process, &amp);
   r->build_s = hg_now_seconds() - t0;
   if (r->mixed) unsetenv("HEGETCL_CO_MIXED");
+  if (status == HEGETCL_OK && (r->colour_sampled || r->per_helicity) && !have_co) {
+    status = HEGETCL_ERR_UNSUPPORTED;
+    snprintf(r->reason, sizeof r->reason,
+             "sampled colours and helicities are benchmarked for the recursive colour engine");
+  } else if (status != HEGETCL_OK) {
+    snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
+  }
   if (status != HEGETCL_OK) {
     r->skipped = 1;
-    snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
+    if (have_co) hg_colour_ordered_free(&co);
+    hegetcl_amplitude_destroy(amp);
     return;
   }
   const double budget_start = hg_now_seconds();
@@ -227,20 +327,25 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   if (events < 256) events = 256;
   if (events > o->max_events) events = o->max_events;
   double *momenta = NULL, *me = NULL;
+  uint32_t *helicity = NULL, *colour = NULL;
   double kernel = 0;
   /* the batch grows until its kernels take the target time or it reaches the cap */
   for (;;) {
     free(momenta);
     free(me);
+    free(helicity);
+    free(colour);
     momenta = make_points(&spec, process.top_mass, events);
     me = malloc(events * sizeof *me);
-    if (momenta == NULL || me == NULL) {
+    helicity = malloc(events * sizeof *helicity);
+    colour = malloc(events * sizeof *colour);
+    if (momenta == NULL || me == NULL || helicity == NULL || colour == NULL) {
       r->skipped = 1;
       snprintf(r->reason, sizeof r->reason, "no host memory for %zu events", events);
       break;
     }
-    status = hg_amplitude_upload(amp, events, momenta, NULL);
-    if (status == HEGETCL_OK) status = hg_amplitude_run(amp, events, 0, &kernel);
+    if (have_co) draw_samples(amp, &co, events, colour, helicity);
+    status = timed_run(amp, r, events, momenta, helicity, colour, &kernel);
     if (status != HEGETCL_OK) {
       r->skipped = 1;
       snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
@@ -264,10 +369,9 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
       }
       break;
     }
-    status = hg_amplitude_upload(amp, events, momenta, NULL);
-    if (status == HEGETCL_OK) status = hg_amplitude_run(amp, events, 0, &kernel_s[k]);
+    status = timed_run(amp, r, events, momenta, helicity, colour, &kernel_s[k]);
     const double start = hg_now_seconds();
-    if (status == HEGETCL_OK) status = hegetcl_amplitude_evaluate(amp, events, momenta, me);
+    if (status == HEGETCL_OK) status = evaluate(amp, r, events, momenta, helicity, colour, me);
     e2e_s[k] = hg_now_seconds() - start;
     if (status != HEGETCL_OK) {
       r->skipped = 1;
@@ -284,11 +388,24 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   }
   free(momenta);
   free(me);
+  free(helicity);
+  free(colour);
+  if (have_co) hg_colour_ordered_free(&co);
   hegetcl_amplitude_destroy(amp);
 }
 
-static int write_json(const char *path, const hegetcl_device_info *info, const bench_result *rs,
-                      int n) {
+/* The kernel's rate [TFLOP/s] and its share of the precision's peak (0 when unknown). */
+static double kernel_tflops(const bench_result *r) {
+  return r->flops > 0 && r->kernel_s > 0 ? r->flops * (double)r->events / r->kernel_s * 1e-12 : 0;
+}
+
+static double peak_percent(const bench_result *r, const bench_options *o) {
+  const double peak = r->precision == HEGETCL_PRECISION_DOUBLE ? o->peak_fp64 : o->peak_fp32;
+  return peak > 0 ? 100 * kernel_tflops(r) / peak : 0;
+}
+
+static int write_json(const char *path, const hegetcl_device_info *info, const bench_options *o,
+                      const bench_result *rs, int n) {
   const size_t length = strlen(path) + 5;
   char *tmp = malloc(length);
   if (tmp == NULL) return 0;
@@ -311,12 +428,15 @@ static int write_json(const char *path, const hegetcl_device_info *info, const b
     const bench_result *r = &rs[k];
     fprintf(f, "    {\"process\": ");
     hg_json_write_string(f, r->process);
-    fprintf(f,
-            ", \"engine\": \"%s\", \"precision\": \"%s\", \"mode\": \"summed\", "
-            "\"diagrams\": %zu, \"%s\": %zu, \"build_s\": %.6g, ",
-            hegetcl_engine_name(r->engine),
-            r->mixed ? "mixed" : hegetcl_precision_name(r->precision), r->diagrams,
-            r->engine == HEGETCL_ENGINE_RECURSIVE ? "orderings" : "flows", r->flows, r->build_s);
+    fprintf(
+        f,
+        ", \"engine\": \"%s\", \"precision\": \"%s\", \"mode\": \"%s\", "
+        "\"helicity\": \"%s\", \"colour\": \"%s\", "
+        "\"diagrams\": %zu, \"%s\": %zu, \"build_s\": %.6g, ",
+        hegetcl_engine_name(r->engine), r->mixed ? "mixed" : hegetcl_precision_name(r->precision),
+        r->per_helicity || r->colour_sampled ? "sampled" : "summed",
+        r->per_helicity ? "sampled" : "summed", r->colour_sampled ? "sampled" : "full", r->diagrams,
+        r->engine == HEGETCL_ENGINE_RECURSIVE ? "orderings" : "flows", r->flows, r->build_s);
     if (r->skipped) {
       fprintf(f, "\"skipped\": ");
       hg_json_write_string(f, r->reason);
@@ -327,6 +447,9 @@ static int write_json(const char *path, const hegetcl_device_info *info, const b
               "\"e2e_per_s\": %.6g",
               r->events, r->kernel_s, r->e2e_s, (double)r->events / r->kernel_s,
               (double)r->events / r->e2e_s);
+      if (r->flops > 0)
+        fprintf(f, ", \"flops_per_event\": %.6g, \"tflops\": %.6g, \"percent_of_peak\": %.4g",
+                r->flops, kernel_tflops(r), peak_percent(r, o));
     }
     fprintf(f, "}%s\n", k + 1 < n ? "," : "");
   }
@@ -349,14 +472,16 @@ int hg_bench_processes(int argc, char **argv) {
   }
   hegetcl_device_info info;
   hegetcl_context_device(ctx, &info);
+  if (!(o.peak_fp32 > 0)) hg_bench_peak_tflops(info.name, &o.peak_fp32, &o.peak_fp64);
   printf("hegetcl-bench --process (commit %s)\ndevice: %s (%s; %s; driver %s)\n"
          "|M|^2 summed over helicities and colours, sqrt(s) = %g GeV, median of "
          "%d repeats\n\n",
          HG_BENCH_COMMIT, info.name, info.platform, info.device_version, info.driver_version,
          SQRT_S_GEV, o.repeats);
-  printf("%-24s %-9s %-6s %8s %9s %9s %9s %12s %12s\n", "process", "engine", "prec", "diagrams",
-         "flows/ord", "events", "build s", "kernel ev/s", "e2e ev/s");
-  bench_result results[6 * MAX_PROCESSES];
+  printf("%-24s %-9s %-6s %-8s %8s %9s %9s %9s %12s %12s %9s %7s %6s\n", "process", "engine",
+         "prec", "col/hel", "diagrams", "flows/ord", "events", "build s", "kernel ev/s", "e2e ev/s",
+         "flop/ev", "TFLOP/s", "% peak");
+  bench_result results[12 * MAX_PROCESSES];
   int n = 0, failed = 0;
   for (int k = 0; k < o.n_processes; ++k)
     for (int e = 0; e < 2; ++e) {
@@ -365,27 +490,39 @@ int hg_bench_processes(int argc, char **argv) {
       hegetcl_process_from_text(&given, o.processes[k], message, sizeof message);
       const hegetcl_engine engine = e == 0 ? HEGETCL_ENGINE_DIAGRAMS : HEGETCL_ENGINE_RECURSIVE;
       if (o.engines[0] || o.engines[1] ? !o.engines[e] : given.engine != engine) continue;
-      for (int p = 0; p < 3; ++p) {
-        if (!o.precisions[p]) continue;
-        if (p == 2 && engine != HEGETCL_ENGINE_RECURSIVE) continue; /* mixed: recursive only */
-        bench_result *r = &results[n++];
-        memset(r, 0, sizeof *r);
-        r->process = o.processes[k];
-        r->precision = p == 0 ? HEGETCL_PRECISION_DOUBLE : HEGETCL_PRECISION_FLOAT;
-        r->mixed = p == 2;
-        r->engine = engine;
-        run_case(&o, ctx, r);
-        const char *prec = r->mixed ? "mixed" : hegetcl_precision_name(r->precision);
-        if (r->skipped)
-          printf("%-24s %-9s %-6s %8zu %9zu  skipped: %s\n", r->process,
-                 hegetcl_engine_name(engine), prec, r->diagrams, r->flows, r->reason);
-        else
-          printf("%-24s %-9s %-6s %8zu %9zu %9zu %9.2f %12.3e %12.3e\n", r->process,
-                 hegetcl_engine_name(engine), prec, r->diagrams, r->flows, r->events, r->build_s,
-                 (double)r->events / r->kernel_s, (double)r->events / r->e2e_s);
-        fflush(stdout);
-        if (o.json != NULL && !write_json(o.json, &info, results, n)) failed = 1;
-      }
+      for (int c = 0; c < 2; ++c)
+        for (int p = 0; p < 3; ++p) {
+          if (!o.precisions[p] || !o.colours[c]) continue;
+          if (p == 2 && engine != HEGETCL_ENGINE_RECURSIVE) continue; /* mixed: recursive only */
+          if (c == 1 && engine != HEGETCL_ENGINE_RECURSIVE) continue; /* sampled: recursive */
+          bench_result *r = &results[n++];
+          memset(r, 0, sizeof *r);
+          r->process = o.processes[k];
+          r->precision = p == 0 ? HEGETCL_PRECISION_DOUBLE : HEGETCL_PRECISION_FLOAT;
+          r->mixed = p == 2;
+          r->engine = engine;
+          r->colour_sampled = c == 1;
+          r->per_helicity = o.per_helicity;
+          run_case(&o, ctx, r);
+          const char *prec = r->mixed ? "mixed" : hegetcl_precision_name(r->precision);
+          char mode[12];
+          snprintf(mode, sizeof mode, "%s/%s", r->colour_sampled ? "smp" : "full",
+                   r->per_helicity ? "smp" : "sum");
+          if (r->skipped)
+            printf("%-24s %-9s %-6s %-8s %8zu %9zu  skipped: %s\n", r->process,
+                   hegetcl_engine_name(engine), prec, mode, r->diagrams, r->flows, r->reason);
+          else if (r->flops > 0)
+            printf("%-24s %-9s %-6s %-8s %8zu %9zu %9zu %9.2f %12.3e %12.3e %9.3g %7.3g %6.2g\n",
+                   r->process, hegetcl_engine_name(engine), prec, mode, r->diagrams, r->flows,
+                   r->events, r->build_s, (double)r->events / r->kernel_s,
+                   (double)r->events / r->e2e_s, r->flops, kernel_tflops(r), peak_percent(r, &o));
+          else
+            printf("%-24s %-9s %-6s %-8s %8zu %9zu %9zu %9.2f %12.3e %12.3e\n", r->process,
+                   hegetcl_engine_name(engine), prec, mode, r->diagrams, r->flows, r->events,
+                   r->build_s, (double)r->events / r->kernel_s, (double)r->events / r->e2e_s);
+          fflush(stdout);
+          if (o.json != NULL && !write_json(o.json, &info, &o, results, n)) failed = 1;
+        }
     }
   if (failed) fprintf(stderr, "hegetcl-bench: error: cannot write %s\n", o.json);
   hegetcl_context_destroy(ctx);

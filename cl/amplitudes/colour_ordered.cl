@@ -4,10 +4,16 @@
  * colour-ordered amplitude; the colour matrix sums them. The process's generated header
  * (host/amplitude/colour_ordered_amplitude.c) comes before this file: N_PARTICLES, CO_LETTERS,
  * CO_ORDERINGS, CO_HELICITIES, CO_QUARK_LINE, CO_CLOSING, CO_O, CO_I, CO_QUARK_MASS,
- * CO_QUARK_WIDTH, the tables hg_co_orderings and hg_co_helicities (for a quark line: the gluons'
- * configurations, and CO_FERMION_PAIRS masks hg_co_fermion_pairs of the line's ends), and
- * hg_co_externals.
- * Conventions: CONVENTIONS.md, "Colour-ordered amplitudes". */
+ * CO_QUARK_WIDTH, CO_PERMUTED (the letters the orderings permute: every one for a quark line,
+ * all but the last, particle 0, for gluons), CO_FULL_COLOUR (1: the colour matrix is the
+ * kernels' last argument), the tables hg_co_letter_particle and hg_co_helicities (for a quark
+ * line: the gluons' configurations, and CO_FERMION_PAIRS masks hg_co_fermion_pairs of the line's
+ * ends), and hg_co_externals. The orderings are the lexicographic permutations of the letters,
+ * stepped through in the kernel; the colour matrix's rows follow the same order.
+ * Conventions: CONVENTIONS.md, "Colour-ordered amplitudes" and "Colour sampling". */
+
+#include "amplitudes/colour_factors.h"
+#include "amplitudes/next_permutation.h"
 
 /* The colour sum's precision: double also in a float program with HG_CO_COLOUR_DOUBLE. */
 #ifdef HG_CO_COLOUR_DOUBLE
@@ -18,7 +24,7 @@ typedef REAL hg_co_sum_t;
 
 /* Substring (start i, length l) of an ordering: currents of length l follow those of length
  * l - 1, CO_LETTERS - m + 1 substrings of each length m. */
-#define CO_SUB(i, l) (((l) - 1) * (CO_LETTERS + 1) - ((l) - 1) * (l) / 2 + (i))
+#define CO_SUB(i, l) (((l)-1) * (CO_LETTERS + 1) - ((l)-1) * (l) / 2 + (i))
 #define CO_N_SUB (CO_LETTERS * (CO_LETTERS + 1) / 2)
 
 /* acc += the colour-ordered three-gluon vertex of currents a, b (a first) before the propagator:
@@ -63,11 +69,16 @@ HG_INLINE hg_wave hg_co_gluon(const hg_complex *acc, hg_wave first, hg_wave rest
   return j;
 }
 
-/* The gluon currents of ordering o's contiguous substrings (the whole ordering too for a quark
- * line) from the external wavefunctions ext. */
-HG_INLINE void hg_co_gluon_currents(const hg_wave *ext, hg_u32 o, const REAL g, hg_wave *J) {
+/* The first ordering: the letters in their order. */
+HG_INLINE void hg_co_first_ordering(int *perm) {
+  for (int i = 0; i < CO_LETTERS; ++i) perm[i] = i;
+}
+
+/* The gluon currents of the ordering perm's contiguous substrings (the whole ordering too for a
+ * quark line) from the external wavefunctions ext. */
+HG_INLINE void hg_co_gluon_currents(const hg_wave *ext, const int *perm, const REAL g, hg_wave *J) {
 #pragma unroll
-  for (int i = 0; i < CO_LETTERS; ++i) J[CO_SUB(i, 1)] = ext[hg_co_orderings[o * CO_LETTERS + i]];
+  for (int i = 0; i < CO_LETTERS; ++i) J[CO_SUB(i, 1)] = ext[hg_co_letter_particle[perm[i]]];
 #pragma unroll
   for (int l = 2; l <= CO_LETTERS - 1 + CO_QUARK_LINE; ++l) {
 #pragma unroll
@@ -129,6 +140,67 @@ HG_INLINE hg_complex hg_co_gluon_amplitude(const hg_wave *J, hg_wave e, const RE
 }
 #endif
 
+/* The colour index of particle i in a colour assignment (3 bits each: CONVENTIONS.md, "Colour
+ * sampling"). */
+#define HG_CO_COLOUR_OF(colours, i) (((colours) >> (3 * (i))) & 7u)
+
+#if CO_QUARK_LINE
+/* The colour-ordered amplitudes of the ordering perm for the line's end wavefunctions of each
+ * helicity pair: the gluon currents are made once for all pairs, which do not change them. */
+HG_INLINE void hg_co_ordering_amplitudes(const hg_wave *ext, const int *perm,
+                                         const hg_wave *out_end, const hg_wave *in_end,
+                                         hg_u32 n_pairs, const hg_process_params pp,
+                                         hg_complex *a) {
+  hg_wave J[CO_N_SUB];
+  hg_co_gluon_currents(ext, perm, pp.g_s, J);
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_pairs; ++f) a[f] = hg_co_line_amplitude(J, out_end[f], in_end[f], pp);
+}
+
+/* The external wavefunctions of the gluon configuration gluons and the line's ends of each pair
+ * pairs[0..n_pairs-1]. */
+HG_INLINE void hg_co_line_externals(const hg_fourvec *p, hg_u32 gluons, const hg_u32 *pairs,
+                                    hg_u32 n_pairs, const hg_process_params pp, hg_wave *ext,
+                                    hg_wave *out_end, hg_wave *in_end) {
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_pairs; ++f) {
+    hg_co_externals(p, gluons | pairs[f], pp, ext);
+    out_end[f] = ext[CO_O];
+    in_end[f] = ext[CO_I];
+  }
+}
+
+/* The colour factor (T^x1 ... T^xk)_{o i} of the ordering perm in the colour assignment
+ * colours. */
+HG_INLINE hg_complex hg_co_colour_factor(const int *perm, hg_u32 colours) {
+  hg_u32 x[CO_LETTERS];
+  for (int j = 0; j < CO_LETTERS; ++j)
+    x[j] = HG_CO_COLOUR_OF(colours, hg_co_letter_particle[perm[j]]);
+  return hg_cf_quark_line(x, CO_LETTERS, HG_CO_COLOUR_OF(colours, CO_O),
+                          HG_CO_COLOUR_OF(colours, CO_I));
+}
+#else
+/* The colour-ordered amplitude of the ordering perm. */
+HG_INLINE hg_complex hg_co_ordering_amplitude(const hg_wave *ext, const int *perm,
+                                              const hg_process_params pp) {
+  hg_wave J[CO_N_SUB];
+  hg_co_gluon_currents(ext, perm, pp.g_s, J);
+  return hg_co_gluon_amplitude(J, ext[CO_CLOSING], pp.g_s);
+}
+
+/* The DDM coefficient (without its phase) of the ordering perm in the colour assignment
+ * colours: the inner gluons in the ordering's order, particle 0 innermost, the closing gluon's
+ * colour picked by the trace. */
+HG_INLINE REAL hg_co_colour_factor(const int *perm, hg_u32 colours) {
+  hg_u32 x[CO_PERMUTED];
+  for (int j = 0; j < CO_PERMUTED; ++j)
+    x[j] = HG_CO_COLOUR_OF(colours, hg_co_letter_particle[perm[j]]);
+  return hg_cf_ddm(x, CO_PERMUTED, HG_CO_COLOUR_OF(colours, hg_co_letter_particle[CO_PERMUTED]),
+                   HG_CO_COLOUR_OF(colours, CO_CLOSING));
+}
+#endif
+
+#if CO_FULL_COLOUR
 /* sum_ab Re(A_a* C_ab A_b) with the symmetric real colour matrix. */
 HG_INLINE hg_co_sum_t hg_co_colour_sum(const hg_complex *A,
                                        __global const hg_co_sum_t *restrict colour) {
@@ -148,25 +220,22 @@ HG_INLINE hg_co_sum_t hg_co_colour_sum(const hg_complex *A,
 
 #if CO_QUARK_LINE
 /* |M|^2 summed over colours and over the quark line's helicity pairs pairs[0..n_pairs-1] (bit
- * masks of its two ends) with the gluons in configuration gluons: the gluon currents of each
- * ordering are made once for all pairs, which do not change them. */
-HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 gluons, const hg_u32 *pairs,
-                            hg_u32 n_pairs, const hg_process_params pp,
+ * masks of its two ends) with the gluons in configuration gluons. */
+HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 gluons, const hg_u32 *pairs, hg_u32 n_pairs,
+                            const hg_process_params pp,
                             __global const hg_co_sum_t *restrict colour) {
   hg_wave ext[N_PARTICLES], out_end[CO_FERMION_PAIRS], in_end[CO_FERMION_PAIRS];
-#pragma unroll 1
-  for (hg_u32 f = 0; f < n_pairs; ++f) {
-    hg_co_externals(p, gluons | pairs[f], pp, ext);
-    out_end[f] = ext[CO_O];
-    in_end[f] = ext[CO_I];
-  }
+  hg_co_line_externals(p, gluons, pairs, n_pairs, pp, ext, out_end, in_end);
   hg_complex A[CO_FERMION_PAIRS][CO_ORDERINGS];
+  int perm[CO_LETTERS];
+  hg_co_first_ordering(perm);
 #pragma unroll 1
   for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) {
-    hg_wave J[CO_N_SUB];
-    hg_co_gluon_currents(ext, o, pp.g_s, J);
+    hg_complex a[CO_FERMION_PAIRS];
+    hg_co_ordering_amplitudes(ext, perm, out_end, in_end, n_pairs, pp, a);
 #pragma unroll 1
-    for (hg_u32 f = 0; f < n_pairs; ++f) A[f][o] = hg_co_line_amplitude(J, out_end[f], in_end[f], pp);
+    for (hg_u32 f = 0; f < n_pairs; ++f) A[f][o] = a[f];
+    hg_next_permutation(perm, CO_PERMUTED);
   }
   hg_co_sum_t sum = 0;
 #pragma unroll 1
@@ -180,11 +249,12 @@ HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 config, const hg_process
   hg_wave ext[N_PARTICLES];
   hg_co_externals(p, config, pp, ext);
   hg_complex A[CO_ORDERINGS];
+  int perm[CO_LETTERS];
+  hg_co_first_ordering(perm);
 #pragma unroll 1
   for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) {
-    hg_wave J[CO_N_SUB];
-    hg_co_gluon_currents(ext, o, pp.g_s, J);
-    A[o] = hg_co_gluon_amplitude(J, ext[CO_CLOSING], pp.g_s);
+    A[o] = hg_co_ordering_amplitude(ext, perm, pp);
+    hg_next_permutation(perm, CO_PERMUTED);
   }
   return (REAL)hg_co_colour_sum(A, colour);
 }
@@ -235,4 +305,86 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
 #else
   me[event] = hg_co_config(p, helicity[event], pp, colour) * me_factor;
 #endif
+}
+#endif /* CO_FULL_COLOUR */
+
+/* Sampled colours: |M|^2 of one colour assignment, |sum_o c_o(colours) A_o|^2, whose sum over
+ * every assignment is the colour-summed |M|^2; no colour matrix, orderings^1 per configuration. */
+#if CO_QUARK_LINE
+HG_INLINE REAL hg_co_config_colour(const hg_fourvec *p, hg_u32 gluons, const hg_u32 *pairs,
+                                   hg_u32 n_pairs, const hg_process_params pp, hg_u32 colours) {
+  hg_wave ext[N_PARTICLES], out_end[CO_FERMION_PAIRS], in_end[CO_FERMION_PAIRS];
+  hg_co_line_externals(p, gluons, pairs, n_pairs, pp, ext, out_end, in_end);
+  hg_complex M[CO_FERMION_PAIRS];
+  for (int f = 0; f < CO_FERMION_PAIRS; ++f) M[f] = hg_czero();
+  int perm[CO_LETTERS];
+  hg_co_first_ordering(perm);
+#pragma unroll 1
+  for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) {
+    hg_complex a[CO_FERMION_PAIRS];
+    hg_co_ordering_amplitudes(ext, perm, out_end, in_end, n_pairs, pp, a);
+    const hg_complex c = hg_co_colour_factor(perm, colours);
+#pragma unroll 1
+    for (hg_u32 f = 0; f < n_pairs; ++f) M[f] = hg_cfma(c, a[f], M[f]);
+    hg_next_permutation(perm, CO_PERMUTED);
+  }
+  REAL sum = (REAL)0;
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_pairs; ++f) sum += hg_cabs2(M[f]);
+  return sum;
+}
+#else
+HG_INLINE REAL hg_co_config_colour(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
+                                   hg_u32 colours) {
+  hg_wave ext[N_PARTICLES];
+  hg_co_externals(p, config, pp, ext);
+  hg_complex M = hg_czero();
+  int perm[CO_LETTERS];
+  hg_co_first_ordering(perm);
+#pragma unroll 1
+  for (hg_u32 o = 0; o < CO_ORDERINGS; ++o) {
+    const hg_complex a = hg_co_ordering_amplitude(ext, perm, pp);
+    M = hg_cadd(M, hg_cscale(hg_co_colour_factor(perm, colours), a));
+    hg_next_permutation(perm, CO_PERMUTED);
+  }
+  return hg_cabs2(M);
+}
+#endif
+
+/* |M|^2 of the colour assignment colour[event] (CONVENTIONS.md, "Colour sampling") summed over
+ * the helicity configurations that can be non-zero, or with per_helicity for the configuration
+ * helicity[event], times me_factor: summed over every colour assignment it is the
+ * colour-summed |M|^2 of amplitude_summed or amplitude_helicity. */
+__kernel void amplitude_colour(__global const REAL *restrict momenta, const hg_u32 n_events,
+                               __global const REAL *restrict params, const REAL me_factor,
+                               __global const hg_u32 *restrict helicity, const hg_u32 per_helicity,
+                               __global const hg_u32 *restrict colour, __global REAL *restrict me) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_load_event(momenta, N_PARTICLES, n_events, event, p);
+  const hg_process_params pp = hg_load_params(params);
+  const hg_u32 colours = colour[event];
+  REAL sum = (REAL)0;
+  if (per_helicity) {
+#if CO_QUARK_LINE
+    const hg_u32 none[1] = {0u}; /* the configuration holds the line's helicities */
+    sum = hg_co_config_colour(p, helicity[event], none, 1, pp, colours);
+#else
+    sum = hg_co_config_colour(p, helicity[event], pp, colours);
+#endif
+  } else {
+#if CO_QUARK_LINE
+    hg_u32 pairs[CO_FERMION_PAIRS];
+    for (int f = 0; f < CO_FERMION_PAIRS; ++f) pairs[f] = hg_co_fermion_pairs[f];
+#pragma unroll 1
+    for (hg_u32 h = 0; h < CO_HELICITIES; ++h)
+      sum += hg_co_config_colour(p, hg_co_helicities[h], pairs, CO_FERMION_PAIRS, pp, colours);
+#else
+#pragma unroll 1
+    for (hg_u32 h = 0; h < CO_HELICITIES; ++h)
+      sum += hg_co_config_colour(p, hg_co_helicities[h], pp, colours);
+#endif
+  }
+  me[event] = sum * me_factor;
 }

@@ -5,6 +5,8 @@
 
 #define HG_KERNEL_AMPLITUDE_SUMMED "amplitude_summed"
 #define HG_KERNEL_AMPLITUDE_HELICITY "amplitude_helicity"
+/* the recursive colour engine: one colour assignment per event (colour_ordered.cl) */
+#define HG_KERNEL_AMPLITUDE_COLOUR "amplitude_colour"
 /* The split diagram engine: part p's kernel is this prefix followed by p (kernels.cl). */
 #define HG_KERNEL_AMPLITUDE_DIAGRAMS_PART "amplitude_diagrams_part_"
 #define HG_KERNEL_AMPLITUDE_ACCUMULATE "amplitude_accumulate"

@@ -7,12 +7,12 @@
 #include <string.h>
 
 #include "amplitude_internal.h"
-#include "process/colour_ordered.h"
 #include "core/program.h"
 #include "core/strbuf.h"
 #include "diagrams_codegen.h"
 #include "kernel_names.h"
 #include "layout.h"
+#include "process/colour_ordered.h"
 #include "process/model.h"
 #include "process/process_spec.h"
 #include "recursive_shared.h"
@@ -54,8 +54,8 @@ hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, c
   } else {
     /* the recursive colour engine where it takes the process: its code does not grow with the
      * diagrams (README.md, "Processes and engines") */
-    p->engine = hg_colour_ordered_supports(&spec) ? HEGETCL_ENGINE_RECURSIVE
-                                                  : HEGETCL_ENGINE_DIAGRAMS;
+    p->engine =
+        hg_colour_ordered_supports(&spec) ? HEGETCL_ENGINE_RECURSIVE : HEGETCL_ENGINE_DIAGRAMS;
   }
   return HEGETCL_OK;
 }
@@ -95,9 +95,9 @@ unsigned hegetcl_engine_max_photons(hegetcl_engine engine) {
 }
 
 const char *hegetcl_precision_name(hegetcl_precision precision) {
-  return precision == HEGETCL_PRECISION_DOUBLE ? "double"
+  return precision == HEGETCL_PRECISION_DOUBLE  ? "double"
          : precision == HEGETCL_PRECISION_FLOAT ? "float"
-                                                 : "unknown";
+                                                : "unknown";
 }
 
 hegetcl_status hegetcl_precision_parse(const char *name, hegetcl_precision *out) {
@@ -163,8 +163,7 @@ static hegetcl_status create_part_kernels(hegetcl_amplitude *amp) {
     const hegetcl_status status = hg_kernel_create(amp->ctx, amp->program, name, &amp->parts[p]);
     if (status != HEGETCL_OK) return status;
   }
-  return hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_ACCUMULATE,
-                          &amp->accumulate);
+  return hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_ACCUMULATE, &amp->accumulate);
 }
 
 hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, unsigned n_photons,
@@ -190,8 +189,7 @@ hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, un
         n_photons, hg_diagrams_part_count(n_photons) > 1 ? HG_DIAGRAMS_PER_PART : 0, generated,
         n_diagram_parts);
     if (status != HEGETCL_OK)
-      return hg_fail(ctx, status, "generating the diagram code for %u photons failed",
-                     n_photons);
+      return hg_fail(ctx, status, "generating the diagram code for %u photons failed", n_photons);
     parts[(*n_parts)++] = (hg_source_part){"amplitudes/engine_common.cl", NULL};
     parts[(*n_parts)++] = (hg_source_part){NULL, *generated};
     return HEGETCL_OK;
@@ -213,8 +211,9 @@ static hegetcl_status env_count(hegetcl_context *ctx, const char *name, unsigned
   const unsigned long v = strtoul(text, &end, 10);
   if (errno != 0 || *end != '\0' || text[0] == '-' || v < 1 || v > max ||
       (power_of_two && (v & (v - 1)) != 0))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s=%s: must be a whole number from 1 to %u%s (or unset)",
-                   name, text, max, power_of_two ? ", a power of two" : "");
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "%s=%s: must be a whole number from 1 to %u%s (or unset)", name, text, max,
+                   power_of_two ? ", a power of two" : "");
   *out = (unsigned)v;
   return HEGETCL_OK;
 }
@@ -276,8 +275,8 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   hg_source_part parts[5];
   size_t n_parts = 0;
   unsigned n_diagram_parts = 0;
-  status = hg_engine_sources(ctx, process->engine, process->n_photons, parts, &n_parts,
-                             &generated, &n_diagram_parts);
+  status = hg_engine_sources(ctx, process->engine, process->n_photons, parts, &n_parts, &generated,
+                             &n_diagram_parts);
   if (status != HEGETCL_OK) goto fail;
   amp->n_parts = n_diagram_parts > 1 ? n_diagram_parts : 0;
   /* the recursive engine sums helicities in a work-group where an event's currents fit */
@@ -320,7 +319,8 @@ static void release_buffers(hegetcl_amplitude *amp) {
   if (amp->helicities != NULL) clReleaseMemObject(amp->helicities);
   if (amp->me != NULL) clReleaseMemObject(amp->me);
   if (amp->partial != NULL) clReleaseMemObject(amp->partial);
-  amp->momenta = amp->helicities = amp->me = amp->partial = NULL;
+  if (amp->colours != NULL) clReleaseMemObject(amp->colours);
+  amp->momenta = amp->helicities = amp->me = amp->partial = amp->colours = NULL;
   free(amp->staging);
   amp->staging = NULL;
   amp->capacity = 0;
@@ -333,6 +333,7 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   if (amp->colour != NULL) clReleaseMemObject(amp->colour);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
+  if (amp->colour_kernel != NULL) clReleaseKernel(amp->colour_kernel);
   for (unsigned p = 0; amp->parts != NULL && p < amp->n_parts; ++p)
     if (amp->parts[p] != NULL) clReleaseKernel(amp->parts[p]);
   free(amp->parts);
@@ -368,23 +369,28 @@ hegetcl_status hg_amplitude_reserve(hegetcl_amplitude *amp, size_t n_events) {
                    ctx->info.name, (double)limit / 1073741824.0,
                    (unsigned long long)(limit / per_event));
   cl_int err = CL_SUCCESS;
-  amp->momenta =
-      clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 4 * n_particles * n_events * real, NULL, &err);
+  amp->momenta = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 4 * n_particles * n_events * real,
+                                NULL, &err);
   hegetcl_status status =
       hg_cl_check(ctx, err, "clCreateBuffer", "allocating momenta for %zu events", n_events);
   if (status != HEGETCL_OK) return status;
   amp->helicities =
       clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, n_events * sizeof(cl_uint), NULL, &err);
-  status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating helicities for %zu events",
-                       n_events);
+  status =
+      hg_cl_check(ctx, err, "clCreateBuffer", "allocating helicities for %zu events", n_events);
   if (status != HEGETCL_OK) return status;
   /* read and written: amplitude_accumulate adds to it */
   amp->me = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, n_events * real, NULL, &err);
   status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating |M|^2 for %zu events", n_events);
   if (status != HEGETCL_OK) return status;
+  if (amp->colour_kernel != NULL) {
+    amp->colours =
+        clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, n_events * sizeof(cl_uint), NULL, &err);
+    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating colours for %zu events", n_events);
+    if (status != HEGETCL_OK) return status;
+  }
   if (amp->n_parts > 0) {
-    amp->partial =
-        clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 2 * n_events * real, NULL, &err);
+    amp->partial = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, 2 * n_events * real, NULL, &err);
     status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating partial amplitudes for %zu events",
                          n_events);
     if (status != HEGETCL_OK) return status;
@@ -419,18 +425,17 @@ static size_t private_array_bytes(const hegetcl_amplitude *amp) {
 hegetcl_status hg_amplitude_local_size(hegetcl_amplitude *amp, cl_kernel kernel, size_t *local) {
   hegetcl_context *ctx = amp->ctx;
   size_t max = 0, multiple = 1;
-  hegetcl_status status = hg_cl_check(
-      ctx,
-      clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof max, &max,
-                               NULL),
-      "clGetKernelWorkGroupInfo", "asking CL_KERNEL_WORK_GROUP_SIZE");
+  hegetcl_status status =
+      hg_cl_check(ctx,
+                  clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                           sizeof max, &max, NULL),
+                  "clGetKernelWorkGroupInfo", "asking CL_KERNEL_WORK_GROUP_SIZE");
   if (status != HEGETCL_OK) return status;
-  status = hg_cl_check(ctx,
-                       clGetKernelWorkGroupInfo(kernel, ctx->device,
-                                                CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
-                                                sizeof multiple, &multiple, NULL),
-                       "clGetKernelWorkGroupInfo",
-                       "asking CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE");
+  status = hg_cl_check(
+      ctx,
+      clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
+                               sizeof multiple, &multiple, NULL),
+      "clGetKernelWorkGroupInfo", "asking CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE");
   if (status != HEGETCL_OK) return status;
   if (kernel == amp->summed && amp->summed_group != 0) {
     /* the shared helicity sum is compiled for its work-group (reqd_work_group_size) */
@@ -538,8 +543,8 @@ hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_event
   else
     for (size_t i = 0; i < count; ++i) ((float *)amp->staging)[i] = (float)momenta[i];
   status = hg_cl_check(amp->ctx,
-                       clEnqueueWriteBuffer(amp->ctx->queue, amp->momenta, CL_TRUE, 0,
-                                            count * real, amp->staging, 0, NULL, NULL),
+                       clEnqueueWriteBuffer(amp->ctx->queue, amp->momenta, CL_TRUE, 0, count * real,
+                                            amp->staging, 0, NULL, NULL),
                        "clEnqueueWriteBuffer", "uploading momenta of %zu events", n_events);
   if (status != HEGETCL_OK || helicity == NULL) return status;
   return hg_cl_check(amp->ctx,
@@ -556,13 +561,12 @@ static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const cha
   const size_t per_group =
       kernel == amp->summed && amp->summed_group != 0 ? amp->summed_group_events : local;
   const size_t global = (n_events + per_group - 1) / per_group * local;
-  return hg_cl_check(amp->ctx,
-                     clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0,
-                                            NULL, event),
-                     "clEnqueueNDRangeKernel",
-                     "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
-                     hegetcl_engine_name(amp->process.engine), amp->process_text,
-                     hegetcl_precision_name(amp->process.precision), n_events, local);
+  return hg_cl_check(
+      amp->ctx,
+      clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL, event),
+      "clEnqueueNDRangeKernel", "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
+      hegetcl_engine_name(amp->process.engine), amp->process_text,
+      hegetcl_precision_name(amp->process.precision), n_events, local);
 }
 
 /* The part kernels' arguments but the helicity configuration (4), and amplitude_accumulate's
@@ -632,13 +636,45 @@ static hegetcl_status run_split(hegetcl_amplitude *amp, size_t n_events, int per
   return status;
 }
 
+/* HEGETCL_ERR_UNSUPPORTED, saying what to call instead, for the exact colour sum of a process
+ * whose amplitude has sampled colours only. */
+static hegetcl_status check_full_colour(hegetcl_amplitude *amp) {
+  if (amp->n_parts > 0 || amp->summed != NULL) return HEGETCL_OK;
+  return hg_fail(amp->ctx, HEGETCL_ERR_UNSUPPORTED,
+                 "%s: %zu colour orderings, more than the recursive engine's exact colour sum "
+                 "takes (%d): evaluate it with sampled colours (hegetcl_amplitude_evaluate_colour, "
+                 "hegetcl-bench --colour sampled), or take fewer gluons",
+                 amp->process_text, amp->n_orderings, HG_CO_MAX_ORDERINGS);
+}
+
+/* Waits for last (or first) and stores the time from first's start to its end. */
+static hegetcl_status profiled_seconds(hegetcl_context *ctx, cl_event first, cl_event last,
+                                       double *seconds) {
+  cl_event end = last != NULL ? last : first;
+  cl_ulong start_ns = 0, end_ns = 0;
+  hegetcl_status status = hg_cl_check(ctx, clWaitForEvents(1, &end), "clWaitForEvents",
+                                      "waiting for the amplitude kernels");
+  if (status == HEGETCL_OK)
+    status = hg_cl_check(ctx,
+                         clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start_ns,
+                                                 &start_ns, NULL),
+                         "clGetEventProfilingInfo", "reading the first kernel's start");
+  if (status == HEGETCL_OK)
+    status = hg_cl_check(
+        ctx, clGetEventProfilingInfo(end, CL_PROFILING_COMMAND_END, sizeof end_ns, &end_ns, NULL),
+        "clGetEventProfilingInfo", "reading the last kernel's end");
+  *seconds = status == HEGETCL_OK ? (double)(end_ns - start_ns) * 1e-9 : 0;
+  return status;
+}
+
 hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per_helicity,
                                 double *kernel_seconds) {
   hegetcl_context *ctx = amp->ctx;
   cl_event first = NULL, last = NULL;
   cl_event *first_event = kernel_seconds != NULL ? &first : NULL;
   cl_event *last_event = kernel_seconds != NULL ? &last : NULL;
-  hegetcl_status status = HEGETCL_OK;
+  hegetcl_status status = check_full_colour(amp);
+  if (status != HEGETCL_OK) return status;
   if (amp->n_parts > 0) {
     status = run_split(amp, n_events, per_helicity, first_event, last_event);
   } else {
@@ -655,26 +691,60 @@ hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per
     if (status == HEGETCL_OK) status = hg_amplitude_local_size(amp, kernel, &local);
     if (status == HEGETCL_OK) status = launch(amp, kernel, name, n_events, local, first_event);
   }
-  if (status == HEGETCL_OK && kernel_seconds != NULL) {
-    cl_event end = last != NULL ? last : first;
-    cl_ulong start_ns = 0, end_ns = 0;
-    status = hg_cl_check(ctx, clWaitForEvents(1, &end), "clWaitForEvents",
-                         "waiting for the amplitude kernels");
-    if (status == HEGETCL_OK)
-      status = hg_cl_check(ctx,
-                           clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START,
-                                                   sizeof start_ns, &start_ns, NULL),
-                           "clGetEventProfilingInfo", "reading the first kernel's start");
-    if (status == HEGETCL_OK)
-      status = hg_cl_check(ctx,
-                           clGetEventProfilingInfo(end, CL_PROFILING_COMMAND_END, sizeof end_ns,
-                                                   &end_ns, NULL),
-                           "clGetEventProfilingInfo", "reading the last kernel's end");
-    *kernel_seconds = status == HEGETCL_OK ? (double)(end_ns - start_ns) * 1e-9 : 0;
-  }
+  if (status == HEGETCL_OK && kernel_seconds != NULL)
+    status = profiled_seconds(ctx, first, last, kernel_seconds);
   if (first != NULL) clReleaseEvent(first);
   if (last != NULL) clReleaseEvent(last);
   return status;
+}
+
+hegetcl_status hg_amplitude_run_colour(hegetcl_amplitude *amp, size_t n_events, int per_helicity,
+                                       double *kernel_seconds) {
+  hegetcl_context *ctx = amp->ctx;
+  cl_kernel kernel = amp->colour_kernel;
+  if (kernel == NULL)
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "%s (%s engine): sampled colours are for the recursive colour engine (gluons "
+                   "with at most one quark line); evaluate this one summed over colours "
+                   "(hegetcl_amplitude_evaluate)",
+                   amp->general ? amp->process_text : "the photon family",
+                   hegetcl_engine_name(amp->process.engine));
+  cl_uint next = 0;
+  size_t local = 0;
+  const cl_uint flag = per_helicity ? 1u : 0u;
+  hegetcl_status status =
+      hg_amplitude_set_common_args(amp, kernel, amp->momenta, (cl_uint)n_events, &next);
+  cl_int err = clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->helicities);
+  err |= clSetKernelArg(kernel, next++, sizeof(cl_uint), &flag);
+  err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->colours);
+  err |= clSetKernelArg(kernel, next, sizeof(cl_mem), &amp->me);
+  if (status == HEGETCL_OK)
+    status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the buffers of %s",
+                         HG_KERNEL_AMPLITUDE_COLOUR);
+  if (status == HEGETCL_OK) status = hg_amplitude_local_size(amp, kernel, &local);
+  cl_event first = NULL;
+  if (status == HEGETCL_OK)
+    status = launch(amp, kernel, HG_KERNEL_AMPLITUDE_COLOUR, n_events, local,
+                    kernel_seconds != NULL ? &first : NULL);
+  if (status == HEGETCL_OK && kernel_seconds != NULL)
+    status = profiled_seconds(ctx, first, NULL, kernel_seconds);
+  if (first != NULL) clReleaseEvent(first);
+  return status;
+}
+
+hegetcl_status hg_amplitude_upload_colours(hegetcl_amplitude *amp, size_t n_events,
+                                           const uint32_t *colour) {
+  hegetcl_context *ctx = amp->ctx;
+  if (amp->colours == NULL)
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "%s (%s engine): sampled colours are for the recursive colour engine (gluons "
+                   "with at most one quark line)",
+                   amp->general ? amp->process_text : "the photon family",
+                   hegetcl_engine_name(amp->process.engine));
+  return hg_cl_check(ctx,
+                     clEnqueueWriteBuffer(ctx->queue, amp->colours, CL_TRUE, 0,
+                                          n_events * sizeof(cl_uint), colour, 0, NULL, NULL),
+                     "clEnqueueWriteBuffer", "uploading colours of %zu events", n_events);
 }
 
 hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double *me) {
@@ -685,8 +755,8 @@ hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double
   status = hg_cl_check(ctx,
                        clEnqueueReadBuffer(ctx->queue, amp->me, CL_TRUE, 0, n_events * real,
                                            amp->staging, 0, NULL, NULL),
-                       "clEnqueueReadBuffer", "reading |M|^2 of %zu events (%s, %s, %s)",
-                       n_events, hegetcl_engine_name(amp->process.engine), amp->process_text,
+                       "clEnqueueReadBuffer", "reading |M|^2 of %zu events (%s, %s, %s)", n_events,
+                       hegetcl_engine_name(amp->process.engine), amp->process_text,
                        hegetcl_precision_name(amp->process.precision));
   if (status != HEGETCL_OK) return status;
   size_t bad = 0, first_bad = 0;
@@ -713,9 +783,7 @@ hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double
 
 hegetcl_status hg_amplitude_launch_local_size(hegetcl_amplitude *amp, int per_helicity,
                                               size_t *local) {
-  cl_kernel kernel = amp->n_parts > 0 ? amp->parts[0]
-                     : per_helicity   ? amp->helicity
-                                      : amp->summed;
+  cl_kernel kernel = amp->n_parts > 0 ? amp->parts[0] : per_helicity ? amp->helicity : amp->summed;
   return hg_amplitude_local_size(amp, kernel, local);
 }
 
@@ -751,8 +819,8 @@ static hegetcl_status check_helicities(hegetcl_amplitude *amp, size_t n_events,
 }
 
 hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_t n_events,
-                                                   const double *momenta,
-                                                   const uint32_t *helicity, double *me) {
+                                                   const double *momenta, const uint32_t *helicity,
+                                                   double *me) {
   hegetcl_status status = check_batch(amp, n_events, momenta, me);
   if (status != HEGETCL_OK) return status;
   if (helicity == NULL) return hg_fail(amp->ctx, HEGETCL_ERR_INPUT, "helicity must not be NULL");
@@ -767,11 +835,48 @@ hegetcl_status hegetcl_amplitude_evaluate_events(hegetcl_amplitude *amp, size_t 
                                                  const double *momenta, const uint32_t *helicity,
                                                  double *me) {
   hegetcl_status status = check_batch(amp, n_events, momenta, me);
-  if (status == HEGETCL_OK && helicity != NULL)
-    status = check_helicities(amp, n_events, helicity);
+  if (status == HEGETCL_OK && helicity != NULL) status = check_helicities(amp, n_events, helicity);
   if (status == HEGETCL_OK)
     status = hg_amplitude_upload_layout(amp, n_events, momenta, 1, helicity);
   if (status == HEGETCL_OK) status = hg_amplitude_run(amp, n_events, helicity != NULL, NULL);
+  if (status == HEGETCL_OK) status = hg_amplitude_read(amp, n_events, me);
+  return status;
+}
+
+/* HEGETCL_ERR_INPUT naming the first colour assignment with an index out of range. */
+static hegetcl_status check_colours(hegetcl_amplitude *amp, size_t n_events,
+                                    const uint32_t *colour) {
+  const unsigned n = amp->n_particles;
+  for (size_t e = 0; e < n_events; ++e) {
+    for (unsigned i = 0; i < n; ++i) {
+      const unsigned index = colour[e] >> (3 * i) & 7u;
+      if (index >= amp->colour_dims[i])
+        return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,
+                       "colour[%zu] = 0x%x: particle %u of %s has colour index %u; a %s takes "
+                       "0..%u (3 bits per particle, CONVENTIONS.md, \"Colour sampling\")",
+                       e, colour[e], i, amp->process_text, index,
+                       amp->colour_dims[i] == 8 ? "gluon" : "quark", amp->colour_dims[i] - 1u);
+    }
+    if (3 * n < 32 && colour[e] >> (3 * n) != 0)
+      return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,
+                     "colour[%zu] = 0x%x: bits above particle %u's set; %s has %u particles", e,
+                     colour[e], n - 1, amp->process_text, n);
+  }
+  return HEGETCL_OK;
+}
+
+hegetcl_status hegetcl_amplitude_evaluate_colour(hegetcl_amplitude *amp, size_t n_events,
+                                                 const double *momenta, const uint32_t *helicity,
+                                                 const uint32_t *colour, double *me) {
+  hegetcl_status status = check_batch(amp, n_events, momenta, me);
+  if (status != HEGETCL_OK) return status;
+  if (amp->colour_kernel == NULL) return hg_amplitude_run_colour(amp, 0, 0, NULL);
+  if (colour == NULL) return hg_fail(amp->ctx, HEGETCL_ERR_INPUT, "colour must not be NULL");
+  status = check_colours(amp, n_events, colour);
+  if (status == HEGETCL_OK && helicity != NULL) status = check_helicities(amp, n_events, helicity);
+  if (status == HEGETCL_OK) status = hg_amplitude_upload(amp, n_events, momenta, helicity);
+  if (status == HEGETCL_OK) status = hg_amplitude_upload_colours(amp, n_events, colour);
+  if (status == HEGETCL_OK) status = hg_amplitude_run_colour(amp, n_events, helicity != NULL, NULL);
   if (status == HEGETCL_OK) status = hg_amplitude_read(amp, n_events, me);
   return status;
 }
@@ -782,9 +887,9 @@ static hegetcl_status check_user_buffer(hegetcl_amplitude *amp, cl_mem buffer, c
   hegetcl_context *ctx = amp->ctx;
   cl_context owner = NULL;
   size_t size = 0;
-  hegetcl_status status = hg_cl_check(
-      ctx, clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL),
-      "clGetMemObjectInfo", "asking the OpenCL context of the %s buffer", what);
+  hegetcl_status status =
+      hg_cl_check(ctx, clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL),
+                  "clGetMemObjectInfo", "asking the OpenCL context of the %s buffer", what);
   if (status == HEGETCL_OK)
     status = hg_cl_check(ctx, clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof size, &size, NULL),
                          "clGetMemObjectInfo", "asking the size of the %s buffer", what);

@@ -15,12 +15,19 @@ struct hegetcl_amplitude {
   hegetcl_context *ctx;
   hegetcl_process process;
   char options[512];
-  cl_program program;             /* owned by the context's cache */
-  cl_kernel summed, helicity;     /* NULL for the split diagram engine */
+  cl_program program;         /* owned by the context's cache */
+  cl_kernel summed, helicity; /* NULL for the split diagram engine, and for the recursive
+                                 colour engine with sampled colours only */
+  cl_kernel colour_kernel;    /* the recursive colour engine: one colour assignment per
+                                 event (hegetcl_amplitude_evaluate_colour); else NULL */
+  size_t n_orderings;         /* the recursive colour engine's colour orderings */
+  unsigned char colour_dims[HG_PROCESS_MAX_EXTERNAL]; /* its particles' colour indices: 8 for a
+                                     gluon, 3 for a quark (hegetcl_amplitude_evaluate_colour) */
   cl_kernel *parts, accumulate;   /* the split diagram engine's kernels (n_parts > 0) */
   size_t *part_local;             /* their local sizes, set at each run */
   unsigned n_parts;               /* 0 unless the diagram engine is split */
   cl_mem momenta, helicities, me; /* kept between calls, grown as needed */
+  cl_mem colours;                 /* the colour assignments, with the above (colour engine) */
   cl_mem partial;                 /* the split engine's partial amplitudes, 2 REALs per event */
   void *staging;                  /* host copy in the program's precision */
   size_t capacity;                /* events the buffers hold */
@@ -45,21 +52,21 @@ hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *te
                                           int gauge_particle);
 
 /* A general process's program (process_common.cl, the generated text, kernels_file) built with
- * amp->options, and its two kernels amplitude_summed and amplitude_helicity. */
+ * amp->options, and (summed_kernels = 1) its two kernels amplitude_summed and
+ * amplitude_helicity. */
 hegetcl_status hg_process_program(hegetcl_amplitude *amp, const char *generated,
-                                  const char *kernels_file);
+                                  const char *kernels_file, int summed_kernels);
 
 /* The recursive colour engine's program, kernels and colour matrix for spec (called by
  * hg_process_amplitude_build for the recursive engine; colour_ordered_amplitude.c): fills
- * options, program, summed, helicity, colour and me_factor. */
+ * options, program, summed, helicity (not beyond HG_CO_MAX_ORDERINGS orderings), colour_kernel,
+ * colour, n_orderings and me_factor. */
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
-                                                 const hg_process_spec *spec,
-                                                 int gauge_particle);
+                                                 const hg_process_spec *spec, int gauge_particle);
 
 /* hegetcl_amplitude_create for a general process whose external vector gauge_particle has its
  * polarisation replaced by its momentum: every |M|^2 vanishes by gauge invariance. */
-hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx,
-                                               const hegetcl_process *process,
+hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx, const hegetcl_process *process,
                                                int gauge_particle, hegetcl_amplitude **out);
 
 /* The sources of an engine's hg_engine_amplitude (or, for the split diagram engine, its part
@@ -110,6 +117,15 @@ hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_event
  * per photon helicity configuration in the summed mode, once in the per-helicity mode. */
 hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per_helicity,
                                 double *kernel_seconds);
+
+/* The recursive colour engine with one colour assignment per event (the uploaded colours),
+ * helicity-summed or with per_helicity one configuration per event; kernel_seconds as above.
+ * HEGETCL_ERR_UNSUPPORTED for an amplitude of another engine. */
+hegetcl_status hg_amplitude_run_colour(hegetcl_amplitude *amp, size_t n_events, int per_helicity,
+                                       double *kernel_seconds);
+/* Uploads n_events colour assignments (buffers reserved for them). */
+hegetcl_status hg_amplitude_upload_colours(hegetcl_amplitude *amp, size_t n_events,
+                                           const uint32_t *colour);
 
 /* Reads the n_events |M|^2 back as doubles into me, HEGETCL_ERR_NONFINITE naming the first
  * non-finite one. */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The recursive colour engine's amplitude: the process's orderings, colour matrix and helicity
- * list (host/process/colour_ordered.c) as a small generated header ahead of
- * cl/amplitudes/colour_ordered.cl, whose code does not grow with the number of diagrams. */
+/* The recursive colour engine's amplitude: the process's letters, helicity list and colour
+ * matrix (host/process/colour_ordered.c) as a small generated header and a buffer for
+ * cl/amplitudes/colour_ordered.cl, whose code does not grow with the number of diagrams. Beyond
+ * HG_CO_MAX_ORDERINGS orderings only the sampled-colour kernel is built. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "amplitude_internal.h"
 #include "core/program.h"
 #include "core/strbuf.h"
+#include "kernel_names.h"
 #include "process/colour_ordered.h"
 #include "process/model.h"
 
@@ -32,7 +34,8 @@ static void external(hg_strbuf *b, const hg_colour_ordered *co, int i, int gauge
   }
 }
 
-static char *source(const hg_colour_ordered *co, int width_all, int gauge_particle) {
+static char *source(const hg_colour_ordered *co, int width_all, int gauge_particle,
+                    int full_colour) {
   hg_strbuf b = {0};
   const hg_process_spec *s = &co->spec;
   hg_strbuf_printf(&b,
@@ -42,6 +45,8 @@ static char *source(const hg_colour_ordered *co, int width_all, int gauge_partic
   hg_strbuf_printf(&b, "#define N_PARTICLES %d\n#define CO_LETTERS %d\n", s->n, co->n_letters);
   hg_strbuf_printf(&b, "#define CO_ORDERINGS %zuu\n#define CO_HELICITIES %zuu\n", co->n_orderings,
                    co->n_helicities);
+  hg_strbuf_printf(&b, "#define CO_PERMUTED %d\n#define CO_FULL_COLOUR %d\n",
+                   co->quark_line ? co->n_letters : co->n_letters - 1, full_colour);
   hg_strbuf_printf(&b, "#define CO_QUARK_LINE %d\n#define CO_CLOSING %d\n", co->quark_line,
                    co->quark_line ? 0 : co->closing);
   hg_strbuf_printf(&b, "#define CO_O %d\n#define CO_I %d\n", co->quark_line ? co->o_particle : 0,
@@ -49,10 +54,8 @@ static char *source(const hg_colour_ordered *co, int width_all, int gauge_partic
   hg_strbuf_printf(&b, "#define CO_QUARK_MASS %s\n#define CO_QUARK_WIDTH %s\n",
                    co->quark_top ? "pp.top_mass" : "(REAL)0",
                    co->quark_top && width_all ? "pp.top_width" : "(REAL)0");
-  hg_strbuf_printf(&b, "__constant uchar hg_co_orderings[%zu] = {",
-                   co->n_orderings * (size_t)co->n_letters);
-  for (size_t k = 0; k < co->n_orderings * (size_t)co->n_letters; ++k)
-    hg_strbuf_printf(&b, "%s%d,", k % 24 == 0 ? "\n  " : "", co->orderings[k]);
+  hg_strbuf_printf(&b, "__constant int hg_co_letter_particle[%d] = {", co->n_letters);
+  for (int j = 0; j < co->n_letters; ++j) hg_strbuf_printf(&b, "%d,", co->letter_particle[j]);
   hg_strbuf_printf(&b, "};\n__constant hg_u32 hg_co_helicities[%zu] = {", co->n_helicities);
   for (size_t k = 0; k < co->n_helicities; ++k)
     hg_strbuf_printf(&b, "%s%uu,", k % 12 == 0 ? "\n  " : "", co->helicities[k]);
@@ -83,7 +86,12 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
   if (hg_colour_ordered_build(spec, &co, error, sizeof error) != 0)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   amp->me_factor = 1.0 / co.iden;
-  char *generated = source(&co, p->width_scheme == HEGETCL_WIDTH_ALL, gauge_particle);
+  amp->n_orderings = co.n_orderings;
+  for (int i = 0; i < spec->n; ++i)
+    amp->colour_dims[i] =
+        hg_model_particle(hg_species_particle(spec->species[i]))->pdg == 21 ? 8 : 3;
+  const int full_colour = co.colour != NULL;
+  char *generated = source(&co, p->width_scheme == HEGETCL_WIDTH_ALL, gauge_particle, full_colour);
   if (generated == NULL) {
     hg_colour_ordered_free(&co);
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
@@ -98,9 +106,11 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
     snprintf(amp->options + used, sizeof amp->options - used, " -DHG_CO_COLOUR_DOUBLE");
   }
   if (status == HEGETCL_OK)
-    status = hg_process_program(amp, generated, "amplitudes/colour_ordered.cl");
+    status = hg_process_program(amp, generated, "amplitudes/colour_ordered.cl", full_colour);
   free(generated);
-  if (status == HEGETCL_OK) {
+  if (status == HEGETCL_OK)
+    status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_COLOUR, &amp->colour_kernel);
+  if (status == HEGETCL_OK && full_colour) {
     /* the colour matrix in the colour sum's precision, the kernels' last argument */
     const size_t n = co.n_orderings * co.n_orderings;
     void *values = colour_double ? (void *)co.colour : malloc(n * sizeof(float));

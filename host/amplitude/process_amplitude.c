@@ -39,13 +39,13 @@ static hegetcl_status check_parameters(hegetcl_context *ctx, const hegetcl_proce
 }
 
 hegetcl_status hg_process_program(hegetcl_amplitude *amp, const char *generated,
-                                  const char *kernels_file) {
+                                  const char *kernels_file, int summed_kernels) {
   const hg_source_part parts[] = {
       {"amplitudes/process_common.cl", NULL}, {NULL, generated}, {kernels_file, NULL}};
   hegetcl_status status =
       hg_program_get(amp->ctx, parts, 3, amp->options, &amp->program, &amp->build_seconds);
-  if (status == HEGETCL_OK)
-    status = hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
+  if (status != HEGETCL_OK || !summed_kernels) return status;
+  status = hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_SUMMED, &amp->summed);
   if (status == HEGETCL_OK)
     status = hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
   return status;
@@ -68,7 +68,7 @@ static hegetcl_status diagrams_build(hegetcl_amplitude *amp, const hg_process_sp
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the diagram code");
   hegetcl_status status = hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
   if (status == HEGETCL_OK)
-    status = hg_process_program(amp, generated, "amplitudes/process_kernels.cl");
+    status = hg_process_program(amp, generated, "amplitudes/process_kernels.cl", 1);
   free(generated);
   return status;
 }

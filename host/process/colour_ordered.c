@@ -217,12 +217,12 @@ static int classify(const hg_process_spec *spec, hg_colour_ordered *out, char *e
                 "the recursive engine needs at least one gluon on a quark line; use the diagrams "
                 "engine (--engine diagrams)");
   out->n_orderings = (size_t)hg_factorial(k);
-  if (out->n_orderings > HG_CO_MAX_ORDERINGS) {
+  if (out->n_orderings > HG_CO_MAX_SAMPLED_ORDERINGS) {
     char message[400];
     snprintf(message, sizeof message,
-             "%zu colour orderings; the recursive engine's exact colour sum takes at most %d "
-             "(g g > 6 g, g g > t t~ g g g g): fewer gluons, or the diagrams engine",
-             out->n_orderings, HG_CO_MAX_ORDERINGS);
+             "%zu colour orderings; the recursive engine takes at most %d (g g > 8 g, with "
+             "sampled colours): fewer gluons",
+             out->n_orderings, HG_CO_MAX_SAMPLED_ORDERINGS);
     return fail(error, error_size, spec, message);
   }
   for (int j = 0; j < out->n_letters; ++j)
@@ -260,7 +260,8 @@ int hg_colour_ordered_build(const hg_process_spec *spec, hg_colour_ordered *out,
       out->orderings[o * (size_t)L + j] = (unsigned char)out->letter_particle[perm[j]];
     ++o;
   } while (next_permutation(perm, k));
-  if (colour_matrix(out, letters) != 0 || helicities(out) != 0) {
+  if ((out->n_orderings <= HG_CO_MAX_ORDERINGS && colour_matrix(out, letters) != 0) ||
+      helicities(out) != 0) {
     free(letters);
     hg_colour_ordered_free(out);
     return fail(error, error_size, spec, "no memory for the colour matrix");

@@ -42,14 +42,14 @@ typedef enum {
  * "g g > t t~ g g" (README.md, "Processes"), and "q q~ > a a ..." (q = d u s c b) is again the
  * photon family with q's charge. */
 typedef struct {
-  unsigned n_photons;          /* 2..8 for every engine, up to 12 for the recursive one */
+  unsigned n_photons; /* 2..8 for every engine, up to 12 for the recursive one */
   hegetcl_engine engine;
-  hegetcl_precision precision; /* double needs cl_khr_fp64 */
-  double alpha;                /* fine-structure constant, default 1/132.507 (MadGraph sm) */
-  double quark_charge;         /* in units of e, default 2/3 (up quark) */
-  const char *text;            /* NULL, or the process (not copied: keep it alive) */
-  double alpha_s;              /* strong coupling, fixed, default 0.118 */
-  double top_mass, top_width;  /* GeV, default 173.0 and 1.4915 (MadGraph sm) */
+  hegetcl_precision precision;       /* double needs cl_khr_fp64 */
+  double alpha;                      /* fine-structure constant, default 1/132.507 (MadGraph sm) */
+  double quark_charge;               /* in units of e, default 2/3 (up quark) */
+  const char *text;                  /* NULL, or the process (not copied: keep it alive) */
+  double alpha_s;                    /* strong coupling, fixed, default 0.118 */
+  double top_mass, top_width;        /* GeV, default 173.0 and 1.4915 (MadGraph sm) */
   hegetcl_width_scheme width_scheme; /* default HEGETCL_WIDTH_RESONANT */
 } hegetcl_process;
 
@@ -59,8 +59,8 @@ void hegetcl_process_defaults(hegetcl_process *p, unsigned n_photons);
 
 /* Fills *p with the defaults for the process text (kept, not copied): the photon family with the
  * recursive engine, gluons with at most one quark line with the recursive colour engine
- * (HEGETCL_ENGINE_RECURSIVE), any other process with the diagrams engine. HEGETCL_ERR_INPUT, with the
- * problem and its fix in message (may be NULL), for text that does not parse, particles the
+ * (HEGETCL_ENGINE_RECURSIVE), any other process with the diagrams engine. HEGETCL_ERR_INPUT, with
+ * the problem and its fix in message (may be NULL), for text that does not parse, particles the
  * model does not know, or charge, colour or a flavour not conserved. */
 hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, char *message,
                                          size_t message_size);
@@ -105,8 +105,8 @@ hegetcl_status hegetcl_amplitude_evaluate(hegetcl_amplitude *amp, size_t n_event
  * particle i (0: -1, 1: +1; incoming particles with their physical helicity, as MadGraph), with
  * the same normalisation. Summed over all 2^N configurations it equals the above. */
 hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_t n_events,
-                                                   const double *momenta,
-                                                   const uint32_t *helicity, double *me);
+                                                   const double *momenta, const uint32_t *helicity,
+                                                   double *me);
 
 /* The same as the two calls above with momenta event by event, as numpy's C-contiguous
  * (events, n + 2, 4) array holds them: component c of particle i of event e at
@@ -116,6 +116,20 @@ hegetcl_status hegetcl_amplitude_evaluate_helicity(hegetcl_amplitude *amp, size_
 hegetcl_status hegetcl_amplitude_evaluate_events(hegetcl_amplitude *amp, size_t n_events,
                                                  const double *momenta, const uint32_t *helicity,
                                                  double *me);
+
+/* Sampled colours (the recursive colour engine: gluons with at most one quark line): me[e]
+ * receives |M|^2 of the one colour assignment colour[e], summed over helicities (helicity NULL)
+ * or for the configuration helicity[e], with the normalisation above, so that summed over every
+ * assignment it equals hegetcl_amplitude_evaluate (or _helicity): an event generator draws the
+ * assignment uniformly and weights me[e] by the number of assignments, 8 per gluon and 3 per
+ * quark. colour[e] holds 3 bits per particle, particle i's at bits 3i..3i+2: a gluon's adjoint
+ * index a - 1 (0..7), a quark's or antiquark's fundamental index (0..2; CONVENTIONS.md, "Colour
+ * sampling"); other bits zero. The only way to evaluate processes beyond the exact colour sum's
+ * 720 orderings (g g > 7 g, g g > 8 g). HEGETCL_ERR_INPUT for an index out of range,
+ * HEGETCL_ERR_UNSUPPORTED for the other engines. */
+hegetcl_status hegetcl_amplitude_evaluate_colour(hegetcl_amplitude *amp, size_t n_events,
+                                                 const double *momenta, const uint32_t *helicity,
+                                                 const uint32_t *colour, double *me);
 
 /* Zero copy: the kernels read and write the caller's OpenCL buffers, made in the context's
  * cl_context (hegetcl_context_opencl). momenta holds 4 (n + 2) n_events values of the program's
