@@ -231,6 +231,15 @@ static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, s
     free(log);
     goto fail;
   }
+  /* studies: HEGETCL_BUILD_LOG=1 prints a successful build's log to stderr (with
+   * HEGETCL_CL_OPTIONS=-cl-nv-verbose NVIDIA's gives each kernel's registers and spills) */
+  const char *show = getenv("HEGETCL_BUILD_LOG");
+  if (show != NULL && strcmp(show, "1") == 0) {
+    char *log = build_log(ctx, program);
+    fprintf(stderr, "hegetcl: build log of %s with '%s' on %s:\n%s\n", files, options,
+            ctx->info.name, log != NULL ? log : "(none)");
+    free(log);
+  }
   *out = program;
   program = NULL;
 fail:
