@@ -71,9 +71,14 @@ static const option options[O_COUNT] = {
     [O_ENGINE] = {"engine", "E", "recursive (default), permutation, unrolled, diagrams"},
     [O_PRECISION] = {"precision", "P", "double (default) or float (|M|^2 only; phase space, PDFs\n"
                                        "and sums stay double)"},
-    [O_HELICITY] = {"helicity", "H", "summed (default) or sampled (one configuration per event;\n"
-                                     "unweighted events then carry helicities)"},
-    [O_PHASE_SPACE] = {"phase-space", "M", "collider (default: pT, eta, phi per photon) or rambo"},
+    [O_HELICITY] = {"helicity", "H", "summed (default), sampled (one configuration per event,\n"
+                                     "uniformly; unweighted events then carry helicities) or\n"
+                                     "adaptive (one per event, with probabilities learnt from\n"
+                                     "each configuration's share of sigma while VEGAS adapts)"},
+    [O_PHASE_SPACE] = {"phase-space", "M", "collider (default: pT, eta, phi per photon, the last\n"
+                                           "balancing pT), multichannel (n collider channels, each\n"
+                                           "photon balancing in turn, adaptive channel weights)\n"
+                                           "or rambo (n <= 3)"},
     [O_DEVICE] = {"device", "SPEC",
                   "auto (a GPU, else the CPU), gpu, cpu, P:D or a name part; A,B,... several "
                   "devices; all-gpus; per-rank (hegetcl-mpi)"},
@@ -291,10 +296,10 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
            bad(at, v, "use double or float");
   case O_HELICITY:
     return hegetcl_helicity_mode_parse(v, &c->helicity) == HEGETCL_OK ||
-           bad(at, v, "use summed or sampled");
+           bad(at, v, "use summed, sampled or adaptive");
   case O_PHASE_SPACE:
     return hegetcl_phase_space_parse(v, &c->phase_space) == HEGETCL_OK ||
-           bad(at, v, "use collider or rambo");
+           bad(at, v, "use collider, multichannel or rambo");
   case O_DEVICE:
     return copy_text(at, v, o->device, sizeof o->device);
   case O_SEED:
