@@ -654,6 +654,15 @@ static int check_together(const hg_xsec_options *o) {
             v->min_iterations, v->max_iterations, v->min_iterations);
     return 0;
   }
+  const unsigned n = o->config.process.n_photons;
+  if (o->config.phase_space == HEGETCL_PHASE_SPACE_RAMBO && n > HEGETCL_RAMBO_MAX_PHOTONS) {
+    report("hegetcl: error: --phase-space rambo with --n %u: RAMBO's quoted error is no honest "
+           "error beyond %d photons (its points seldom reach the cuts' soft and collinear edges, "
+           "which carry most of sigma: 20 seeds scatter 2 to 4000 times their errors); use "
+           "--phase-space multichannel (or collider)\n",
+           n, HEGETCL_RAMBO_MAX_PHOTONS);
+    return 0;
+  }
   const char *flags[] = {"--json", "--yoda", "--csv", "--lhe", "--checkpoint"};
   const char *paths[] = {o->json, o->yoda, o->csv, o->lhe,
                          strcmp(o->checkpoint, "none") == 0 ? "" : o->checkpoint};

@@ -283,6 +283,16 @@ static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_xsec_config *
                    "phase space %d, orientation %d or helicity mode %d unknown: use the "
                    "HEGETCL_PHASE_SPACE_, HEGETCL_ORIENTATION_ and HEGETCL_HELICITY_ values",
                    (int)c->phase_space, (int)c->orientation, (int)c->helicity);
+  /* measured (CONVENTIONS.md, "Phase space"): 20 seeds give pulls of standard deviation 0.98
+   * and 1.03 for n = 2 and 3, 2.2 for n = 4 and 3800 for n = 5 */
+  if (c->phase_space == HEGETCL_PHASE_SPACE_RAMBO && n > HEGETCL_RAMBO_MAX_PHOTONS)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "phase-space rambo with n = %u photons: RAMBO spreads its points evenly over "
+                   "phase space, so for n > %d the few points near the cuts' soft and collinear "
+                   "edges carry most of sigma and its quoted error is no honest error (20 seeds "
+                   "scatter 2 to 4000 times their errors, and sigma comes out low); use "
+                   "--phase-space multichannel (or collider)",
+                   n, HEGETCL_RAMBO_MAX_PHOTONS);
   if (c->histograms) {
     const hegetcl_status status = hg_histograms_check(ctx, &c->binning);
     if (status != HEGETCL_OK) return status;

@@ -22,8 +22,8 @@ extern "C" {
 /* How the phase space is mapped onto the unit hypercube (README.md, "Cross sections"). */
 typedef enum {
   HEGETCL_PHASE_SPACE_COLLIDER = 0, /* pT, eta, phi of n - 1 photons and the last one's rapidity */
-  HEGETCL_PHASE_SPACE_RAMBO = 1,    /* log tau, pair rapidity, RAMBO in the parton frame (n <= 3:
-                                       beyond, its weights have no honest error; refused) */
+  HEGETCL_PHASE_SPACE_RAMBO = 1,    /* log tau, pair rapidity, RAMBO in the parton frame; n <= 3
+                                       (beyond, its errors are not honest: refused) */
   HEGETCL_PHASE_SPACE_MULTICHANNEL = 2 /* n collider channels, photon k balancing in channel k,
                                           Kleiss-Pittau channel weights (CONVENTIONS.md) */
 } hegetcl_phase_space;
@@ -48,6 +48,10 @@ typedef enum {
 #define HEGETCL_ALL_FLAVOURS 0x1fu
 /* The largest n the cross section accepts (the recursive engine's). */
 #define HEGETCL_MAX_XSEC_PHOTONS 12
+
+/* The largest n for which RAMBO gives honest errors (CONVENTIONS.md, "Phase space"); beyond it
+ * HEGETCL_PHASE_SPACE_RAMBO is refused. */
+#define HEGETCL_RAMBO_MAX_PHOTONS 3
 
 /* Channels of a run at most: q qbar and qbar q for each of the five flavours. */
 #define HEGETCL_XSEC_MAX_CHANNELS 10
