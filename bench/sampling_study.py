@@ -25,12 +25,13 @@ def run(hegetcl, n, ps, hel, seed, args):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "run.json")
         cmd = [hegetcl, "xsec", "--n", str(n), "--orientation", "u-first", "--device", args.device,
-               "--phase-space", ps, "--helicity", hel, "--seed", str(seed),
-               "--events", str(args.events), "--adapt-events", str(args.adapt_events),
-               "--adapt-iterations", str(args.adapt_iterations), "--min-iterations",
-               str(args.iterations), "--max-iterations", str(args.iterations),
-               "--target-error", "0", "--batch", str(args.batch), "--json", out, "--quiet",
-               "--checkpoint", "none"]
+               "--phase-space", ps, "--helicity", hel, "--seed", str(seed), "--json", out,
+               "--quiet", "--checkpoint", "none"]
+        if not args.defaults:
+            cmd += ["--events", str(args.events), "--adapt-events", str(args.adapt_events),
+                    "--adapt-iterations", str(args.adapt_iterations), "--min-iterations",
+                    str(args.iterations), "--max-iterations", str(args.iterations),
+                    "--target-error", "0", "--batch", str(args.batch)]
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
         with open(out) as f:
             return json.load(f)
@@ -47,6 +48,8 @@ def main():
     p.add_argument("--iterations", type=int, default=3)
     p.add_argument("--batch", type=int, default=65536)
     p.add_argument("--seeds", type=int, default=1)
+    p.add_argument("--defaults", action="store_true",
+                   help="hegetcl xsec's default VEGAS settings (ignore --events ... --batch)")
     p.add_argument("--settings", default=",".join(f"{a}:{b}" for a, b in SETTINGS))
     args = p.parse_args()
     settings = [tuple(s.split(":")) for s in args.settings.split(",")]
