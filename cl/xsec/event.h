@@ -32,7 +32,7 @@ typedef struct {
   double factor;    /* the weight is factor |M|^2 (|M|^2 of the momenta scaled by 1/sqrt(shat));
                        0 outside the cuts or the PDF grid */
   hg_u32 helicity;  /* the sampled configuration (CONVENTIONS.md), 0 when summed */
-  hg_u32 ps_channel; /* the phase-space channel the event was made in (0 with one map) */
+  hg_u32 ps_channel;   /* the phase-space channel the event was made in (0 with one map) */
   int bin[VEGAS_DIMS]; /* the VEGAS bin of every dimension */
 #if CHANNELS
   /* each channel's factor (they add up to factor; 0 where it is): flavour slot k gives channel
@@ -82,11 +82,10 @@ HG_INLINE hg_xsec_event hg_xsec_make_event(HG_GLOBAL const double *params,
   /* 1 / (sum_k alpha_k g_k) replaces the one channel's Jacobian times weight (1 outside the
    * cuts, where the factor is 0 anyway) */
   (void)jacobian;
-  const double jw =
-      pass ? hg_multichannel_weight(&ev.pt, N_PHOTONS, grid, VEGAS_BINS,
-                                    sampling + HG_SAMPLING_CHANNEL_TABLE(N_PHOTONS), sqrt_s,
-                                    pt_min, eta_max)
-           : 1.0;
+  const double jw = pass ? hg_multichannel_weight(&ev.pt, N_PHOTONS, grid, VEGAS_BINS,
+                                                  sampling + HG_SAMPLING_CHANNEL_TABLE(N_PHOTONS),
+                                                  sqrt_s, pt_min, eta_max)
+                         : 1.0;
 #else
   const double jw = jacobian * ev.pt.weight;
 #endif

@@ -20,7 +20,8 @@ struct hg_sampling {
 };
 
 static void make_table(hg_sampling *s) {
-  hg_helicity_table(s->shares, s->configs, HG_HELICITY_FLOOR, s->table + HG_SAMPLING_HELICITY_TABLE);
+  hg_helicity_table(s->shares, s->configs, HG_HELICITY_FLOOR,
+                    s->table + HG_SAMPLING_HELICITY_TABLE);
   hg_channel_weights_table(s->alpha, s->n, s->table + HG_SAMPLING_CHANNEL_TABLE(s->n));
 }
 
@@ -101,5 +102,6 @@ void hg_sampling_report(const hg_sampling *s, hegetcl_xsec_result *result) {
   }
   result->n_channel_weights = s->channels ? s->n : 0;
   for (unsigned k = 0; k < result->n_channel_weights; ++k)
-    result->channel_weights[k] = hg_table_probability(s->table + HG_SAMPLING_CHANNEL_TABLE(s->n), k);
+    result->channel_weights[k] =
+        hg_table_probability(s->table + HG_SAMPLING_CHANNEL_TABLE(s->n), k);
 }

@@ -114,20 +114,19 @@ hegetcl_status hg_xsec_device_open(hg_xsec_device *d, hegetcl_context *ctx,
                          "the adaptive sampling's tables", &d->sampling);
   if (status == HEGETCL_OK)
     status = make_buffer(ctx, CL_MEM_READ_WRITE,
-                         config->phase_space == HEGETCL_PHASE_SPACE_MULTICHANNEL ? batch : 1,
-                         NULL, "phase-space channel indices", &d->ps_channel);
+                         config->phase_space == HEGETCL_PHASE_SPACE_MULTICHANNEL ? batch : 1, NULL,
+                         "phase-space channel indices", &d->ps_channel);
   if (status == HEGETCL_OK && adapts)
-    status = make_buffer(ctx, CL_MEM_READ_WRITE,
-                         groups * HG_SAMPLING_SUMS(n) * sizeof(double), NULL,
-                         "the adaptive sampling's partial sums", &d->sampling_partial);
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, groups * HG_SAMPLING_SUMS(n) * sizeof(double),
+                         NULL, "the adaptive sampling's partial sums", &d->sampling_partial);
   if (status == HEGETCL_OK && adapts)
     status = make_buffer(ctx, CL_MEM_READ_WRITE, HG_SAMPLING_SUMS(n) * sizeof(double), NULL,
                          "the adaptive sampling's sums", &d->sampling_sums);
   if (status == HEGETCL_OK && adapts)
     status = hg_kernel_create(ctx, d->program, HG_KERNEL_XSEC_SAMPLING_REDUCE, &d->sampling_reduce);
   if (status == HEGETCL_OK && adapts)
-    status = hg_kernel_create(ctx, d->program, HG_KERNEL_HISTOGRAM_ACCUMULATE,
-                              &d->sampling_accumulate);
+    status =
+        hg_kernel_create(ctx, d->program, HG_KERNEL_HISTOGRAM_ACCUMULATE, &d->sampling_accumulate);
   if (status == HEGETCL_OK && config->histograms)
     status = hg_histograms_create(ctx, d->program, n, &config->binning, batch, d->params,
                                   d->obs_value, d->obs_bin, &d->histograms);
@@ -151,9 +150,12 @@ void hg_xsec_device_close(hg_xsec_device *d) {
   if (d->sample) clReleaseKernel(d->sample);
   if (d->sampling_reduce) clReleaseKernel(d->sampling_reduce);
   if (d->sampling_accumulate) clReleaseKernel(d->sampling_accumulate);
-  cl_mem buffers[] = {d->params,     d->pdf,        d->factor,           d->bins,
-                      d->obs_value,  d->obs_bin,    d->channel_factor,   d->sampling,
-                      d->ps_channel, d->sampling_partial, d->sampling_sums};
+  cl_mem buffers[] = {d->params,         d->pdf,
+                      d->factor,         d->bins,
+                      d->obs_value,      d->obs_bin,
+                      d->channel_factor, d->sampling,
+                      d->ps_channel,     d->sampling_partial,
+                      d->sampling_sums};
   for (size_t i = 0; i < sizeof buffers / sizeof *buffers; ++i)
     if (buffers[i]) clReleaseMemObject(buffers[i]);
   hegetcl_amplitude_destroy(d->amp);
@@ -185,7 +187,8 @@ hegetcl_status hg_xsec_device_upload_sampling(hg_xsec_device *d, const double *t
   const size_t bytes = HG_SAMPLING_TABLE_SIZE(d->setup->config->process.n_photons) * sizeof(double);
   const cl_int err =
       clEnqueueWriteBuffer(d->ctx->queue, d->sampling, CL_TRUE, 0, bytes, table, 0, NULL, NULL);
-  return hg_cl_check(d->ctx, err, "clEnqueueWriteBuffer", "uploading the adaptive sampling's table");
+  return hg_cl_check(d->ctx, err, "clEnqueueWriteBuffer",
+                     "uploading the adaptive sampling's table");
 }
 
 size_t hg_xsec_device_extra_sums(const hg_xsec_device *d) {
@@ -221,8 +224,8 @@ static hegetcl_status sampling_sums(hg_xsec_device *d, size_t n_events, double *
   if (status != HEGETCL_OK) return status;
   /* histogram_accumulate stores every sum: the buffer is never cleared */
   const size_t acc_local = 64, acc_global = (count + acc_local - 1) / acc_local * acc_local;
-  err = clEnqueueNDRangeKernel(ctx->queue, d->sampling_accumulate, 1, NULL, &acc_global,
-                               &acc_local, 0, NULL, NULL);
+  err = clEnqueueNDRangeKernel(ctx->queue, d->sampling_accumulate, 1, NULL, &acc_global, &acc_local,
+                               0, NULL, NULL);
   status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s for the sampling sums",
                        HG_KERNEL_HISTOGRAM_ACCUMULATE);
   if (status != HEGETCL_OK) return status;

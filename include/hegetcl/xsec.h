@@ -284,7 +284,6 @@ hegetcl_status hegetcl_run_card_read(const char *path, hegetcl_run_card *out, ch
 hegetcl_status hegetcl_xsec_write_lhe(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                       const char *path, hegetcl_xsec_result *result);
 
-
 /* GeV^-2 in fb: (hbar c)^2 = 0.3893793721 mb GeV^2 (PDG). */
 #define HEGETCL_GEV2_TO_FB 3.893793721e11
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Adaptive helicity sampling and the multichannel phase space on the device under test
  * (CONVENTIONS.md, "Adaptive sampling"): for n = 3, 4, 5 they reproduce the helicity-summed
- * collider-map cross section within 2 sigma (n = 6, 7 on a GPU: README, "Adaptive sampling"); 20 seeds at n = 5 give pulls against their mean
- * with a standard deviation between 0.7 and 1.4 for every map offered (RAMBO is refused there);
- * a run stopped while it learns resumes with the same numbers bit for bit. */
+ * collider-map cross section within 2 sigma (n = 6, 7 on a GPU: README, "Adaptive sampling"); 20
+ * seeds at n = 5 give pulls against their mean with a standard deviation between 0.7 and 1.4 for
+ * every map offered (RAMBO is refused there); a run stopped while it learns resumes with the same
+ * numbers bit for bit. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,8 +92,8 @@ static void agree_with_summed_collider(unsigned n) {
   for (size_t i = n < 5 ? 0 : 1; i < sizeof settings / sizeof *settings; ++i) {
     const hegetcl_xsec_config c = config_of(n, settings[i].ps, settings[i].h, 100000, 4);
     hegetcl_xsec_result r = run(&c, 1);
-    const double pull = (r.vegas.estimate - reference.vegas.estimate) /
-                        hypot(r.vegas.error, reference.vegas.error);
+    const double pull =
+        (r.vegas.estimate - reference.vegas.estimate) / hypot(r.vegas.error, reference.vegas.error);
     char label[128];
     if (fabs(pull) > 2.0)
       fail_msg("%s: %.6e +- %.2e fb against the summed collider map's %.6e +- %.2e: %.2f sigma "
@@ -153,7 +154,8 @@ static void seeds_scatter_as_their_errors(hegetcl_phase_space ps, hegetcl_helici
     hegetcl_xsec_result_free(&r);
   }
   double sum2 = 0.0;
-  for (int s = 0; s < seeds; ++s) sum2 += (sigma[s] - mean) * (sigma[s] - mean) / (error[s] * error[s]);
+  for (int s = 0; s < seeds; ++s)
+    sum2 += (sigma[s] - mean) * (sigma[s] - mean) / (error[s] * error[s]);
   const double sd = sqrt(sum2 / seeds);
   print_message("# n = 5, %s, helicities %s: 20 seeds, mean %.6e fb, pulls' standard deviation "
                 "%.2f on %s\n",
@@ -176,9 +178,8 @@ static void multichannel_errors_are_honest_at_five_photons(void **state) {
 
 static void rambo_is_refused_where_its_error_is_not_honest(void **state) {
   (void)state;
-  const hegetcl_xsec_config c =
-      config_of(HEGETCL_RAMBO_MAX_PHOTONS + 1, HEGETCL_PHASE_SPACE_RAMBO, HEGETCL_HELICITY_SUMMED,
-                50000, 1);
+  const hegetcl_xsec_config c = config_of(HEGETCL_RAMBO_MAX_PHOTONS + 1, HEGETCL_PHASE_SPACE_RAMBO,
+                                          HEGETCL_HELICITY_SUMMED, 50000, 1);
   hegetcl_xsec_result r;
   const hegetcl_status status = hegetcl_xsec_run(ctx, &c, NULL, NULL, &r);
   if (status != HEGETCL_ERR_INPUT ||
@@ -208,8 +209,8 @@ static void a_run_stopped_while_learning_resumes_exactly(void **state) {
   unlink(path);
   for (int resume = 0; resume <= 1; ++resume) {
     stop_flag = 0;
-    const hegetcl_xsec_checkpointing cp = {.path = path, .resume = resume, .stop = &stop_flag,
-                                           .writer = "adaptive_sampling"};
+    const hegetcl_xsec_checkpointing cp = {
+        .path = path, .resume = resume, .stop = &stop_flag, .writer = "adaptive_sampling"};
     const hegetcl_xsec_hooks hooks = {.progress = resume ? NULL : stop_after_two,
                                       .checkpointing = &cp};
     const hegetcl_status status = hegetcl_xsec_generate(ctx, &c, &hooks, &resumed);

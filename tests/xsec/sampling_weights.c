@@ -40,8 +40,8 @@ static int setup(void **state) {
   }
   const int pids[2] = {2, -2};
   size_t n_grid = 0;
-  const hegetcl_status status = hg_pdf_pack(pdf, pids, 2, &pdf_grid, &n_grid, message,
-                                            sizeof message);
+  const hegetcl_status status =
+      hg_pdf_pack(pdf, pids, 2, &pdf_grid, &n_grid, message, sizeof message);
   hegetcl_pdf_close(pdf);
   if (status != HEGETCL_OK) {
     fprintf(stderr, "packing cteq6l1: %s\n", message);
@@ -294,17 +294,16 @@ static void both_maps_give_the_same_integral(void **state) {
     for (int j = 0; j < dims; ++j) x[j] = hg_vegas_map(grid, j, bins, u[j], &jacobian, &bin);
     for (int map = 0; map < 2; ++map) {
       double p_channel = 0.0;
-      const int k = map == 0 ? n - 1
-                             : (int)hg_table_draw(cumulative, n, ts_uniform(&rng), &p_channel);
+      const int k =
+          map == 0 ? n - 1 : (int)hg_table_draw(cumulative, n, ts_uniform(&rng), &p_channel);
       const hg_ps_point pt = hg_multichannel_point(x, n, k, 14000.0, 20.0, 2.5);
       if (!pt.physical || !hg_passes_cuts(&pt, n, 20.0, 2.5, 0.4)) continue;
       double h = 1.0;
-      for (int i = 0; i < n; ++i) h *= 400.0 / (pt.p[2 + i][1] * pt.p[2 + i][1] +
-                                                pt.p[2 + i][2] * pt.p[2 + i][2]);
-      const double w =
-          h * (map == 0 ? jacobian * pt.weight
-                        : hg_multichannel_weight(&pt, n, grid, bins, cumulative, 14000.0, 20.0,
-                                                 2.5));
+      for (int i = 0; i < n; ++i)
+        h *= 400.0 / (pt.p[2 + i][1] * pt.p[2 + i][1] + pt.p[2 + i][2] * pt.p[2 + i][2]);
+      const double w = h * (map == 0 ? jacobian * pt.weight
+                                     : hg_multichannel_weight(&pt, n, grid, bins, cumulative,
+                                                              14000.0, 20.0, 2.5));
       sum[map] += w;
       sum2[map] += w * w;
     }
