@@ -50,15 +50,16 @@ events_mark(__global const double *restrict factor, __global const AMP_REAL *res
 }
 
 /* Kept event e of group g goes to record offsets[g] + (kept events before it in the group), when
- * below capacity: the event made again from its counter (xsec/event.h) in the lab frame, with the
- * fields of events/record.h. */
+ * below capacity: the event made again from its counter (xsec/event.h, with the sampler's
+ * params, grid, pdf and sampling tables) in the lab frame, with the fields of events/record.h. */
 __kernel __attribute__((reqd_work_group_size(HG_EVENTS_LOCAL, 1, 1))) void
 events_gather(__global const double *restrict params, __global const double *restrict grid,
               __global const double *restrict pdf, const hg_u32 seed_low, const hg_u32 seed_high,
               const hg_u32 first_low, const hg_u32 first_high, const hg_u32 n_events,
               __global const uchar *restrict flags, __global const hg_u32 *restrict offsets,
               __global const double *restrict factor, __global const AMP_REAL *restrict me,
-              const double max_weight, const hg_u32 capacity, __global double *restrict records) {
+              const double max_weight, const hg_u32 capacity, __global double *restrict records,
+              __global const double *restrict sampling) {
   __local hg_u32 scan[2][HG_EVENTS_LOCAL];
   const size_t e = get_global_id(0);
   const hg_u32 t = (hg_u32)get_local_id(0), g = (hg_u32)get_group_id(0);
@@ -76,7 +77,8 @@ events_gather(__global const double *restrict params, __global const double *res
   if (!keep || slot >= capacity) return;
   const hg_u64 event = (((hg_u64)first_high << 32) | (hg_u64)first_low) + (hg_u64)e;
   const hg_xsec_event ev =
-      hg_xsec_make_event(params, grid, pdf, seed_low, seed_high, HG_ITERATION_EVENTS, event);
+      hg_xsec_make_event(params, grid, pdf, sampling, seed_low, seed_high, HG_ITERATION_EVENTS,
+                         event);
   const hg_philox_words r = hg_philox4x32_10(
       hg_philox_counter(event, HG_ITERATION_EVENTS, HG_BLOCK_ORIENTATION), seed_low, seed_high);
   __global double *out = records + (size_t)slot * HG_EVENT_RECORD(N_PHOTONS);

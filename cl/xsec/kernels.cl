@@ -3,9 +3,10 @@
  * in the amplitude's precision), its helicity configuration when sampled, the weight factor that
  * multiplies |M|^2 (0 outside the cuts), its VEGAS bins and, when histograms are filled, the
  * value and bin of every observable fill. The program also holds the VEGAS reduction, the
- * histogram reduction, the flavour channels' reduction and the unweighting kernels. Build options:
- * N_PHOTONS, VEGAS_DIMS, VEGAS_BINS, AMP_REAL, PHASE_SPACE_RAMBO (0 or 1), HELICITY_SAMPLED (0 or
- * 1), HISTOGRAMS (0 or 1), FLAVOURS and CHANNELS (xsec/event.h). */
+ * histogram reduction, the flavour channels' reduction, the adaptive sampling's sums and the
+ * unweighting kernels. Build options: N_PHOTONS, VEGAS_DIMS, VEGAS_BINS, AMP_REAL,
+ * PHASE_SPACE_RAMBO and PHASE_SPACE_MULTICHANNEL (0 or 1), HELICITY_SAMPLED and HELICITY_ADAPTIVE
+ * (0 or 1), HISTOGRAMS (0 or 1), FLAVOURS and CHANNELS (xsec/event.h). */
 #include "analysis/histogram.cl"
 #include "analysis/observables.h"
 #include "events/unweight.cl"
@@ -13,12 +14,15 @@
 #include "shared/layout.h"
 #include "xsec/channels.cl"
 #include "xsec/event.h"
+#include "xsec/sampling_sums.cl"
 
 /* Event first_event + get_global_id(0) of iteration `iteration`; momenta, helicity, factor, bins,
  * obs_value and obs_bin (written when fill_observables) and channel_factor (when CHANNELS > 0) are
  * indexed by the batch position (n_events per batch; fill f or channel c of event e at
  * f * n_events + e, c * n_events + e). pdf holds the quark (slot 0) and antiquark (slot 1) grids,
- * or with CHANNELS > 0 those of each flavour k in slots 2k and 2k + 1. */
+ * or with CHANNELS > 0 those of each flavour k in slots 2k and 2k + 1. sampling: the adaptive
+ * tables (xsec/params.h); ps_channel: each event's phase-space channel (written with
+ * PHASE_SPACE_MULTICHANNEL). */
 __kernel void xsec_sample(__global const double *restrict params,
                           __global const double *restrict grid, __global const double *restrict pdf,
                           const hg_u32 seed_low, const hg_u32 seed_high, const hg_u32 iteration,
@@ -26,12 +30,19 @@ __kernel void xsec_sample(__global const double *restrict params,
                           __global AMP_REAL *restrict momenta, __global hg_u32 *restrict helicity,
                           __global double *restrict factor, __global uchar *restrict bins,
                           __global float *restrict obs_value, __global ushort *restrict obs_bin,
-                          const hg_u32 fill_observables, __global double *restrict channel_factor) {
+                          const hg_u32 fill_observables, __global double *restrict channel_factor,
+                          __global const double *restrict sampling,
+                          __global uchar *restrict ps_channel) {
   const size_t e = get_global_id(0);
   if (e >= n_events) return;
   const hg_u64 event = (((hg_u64)first_high << 32) | (hg_u64)first_low) + (hg_u64)e;
   const hg_xsec_event ev =
-      hg_xsec_make_event(params, grid, pdf, seed_low, seed_high, iteration, event);
+      hg_xsec_make_event(params, grid, pdf, sampling, seed_low, seed_high, iteration, event);
+#if PHASE_SPACE_MULTICHANNEL
+  ps_channel[e] = (uchar)ev.ps_channel;
+#else
+  (void)ps_channel;
+#endif
   for (int j = 0; j < VEGAS_DIMS; ++j) bins[(size_t)j * n_events + e] = (uchar)ev.bin[j];
 #if HELICITY_SAMPLED
   helicity[e] = ev.helicity;

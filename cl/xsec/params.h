@@ -28,6 +28,22 @@
 #define HG_CHANNEL_LOCAL 128
 #define HG_CHANNEL_PER_GROUP 2048
 
+/* The adaptive sampling tables (one buffer of doubles, uploaded at the start of every iteration;
+ * CONVENTIONS.md, "Adaptive sampling"): the cumulative probabilities of the 2^n - 2 photon
+ * helicity configurations 1 .. 2^n - 2 (--helicity adaptive), then those of the n phase-space
+ * channels (--phase-space multichannel); each part ends in exactly 1. */
+#define HG_PHOTON_CONFIGS(n) ((1u << (n)) - 2u)
+#define HG_SAMPLING_HELICITY_TABLE 0
+#define HG_SAMPLING_CHANNEL_TABLE(n) HG_PHOTON_CONFIGS(n)
+#define HG_SAMPLING_TABLE_SIZE(n) (HG_PHOTON_CONFIGS(n) + (n))
+/* What the adaptation learns from a batch (xsec/sampling_sums.cl): per photon configuration c,
+ * the sum of the weights of the events drawn with it (slot c - 1), then per phase-space channel k
+ * the sum of the squared weights of the events made in it (slot 2^n - 2 + 2k) and their count
+ * (the next slot). */
+#define HG_SAMPLING_SUMS(n) (HG_PHOTON_CONFIGS(n) + 2u * (n))
+#define HG_SAMPLING_LOCAL 128
+#define HG_SAMPLING_PER_GROUP 4096
+
 /* Philox draw blocks: the VEGAS dimensions use blocks 0 .. (dims + 1) / 2 - 1 (two uniforms each);
  * the sampled helicity configuration uses its own block. */
 #define HG_BLOCK_HELICITY 0x10000u
@@ -36,6 +52,8 @@
 #define HG_BLOCK_ORIENTATION 0x10002u
 /* ... and, in a run over flavour channels, which channel an unweighted event takes */
 #define HG_BLOCK_CHANNEL 0x10003u
+/* The phase-space channel of an event (--phase-space multichannel). */
+#define HG_BLOCK_PS_CHANNEL 0x10004u
 /* The iteration number of the counter for unweighted-event generation (VEGAS iterations count
  * from 0 and never reach it). */
 #define HG_ITERATION_EVENTS 0x80000000u

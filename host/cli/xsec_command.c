@@ -286,6 +286,28 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
     hg_json_end_array(&j);
   }
   hg_json_end_object(&j);
+  if (r->n_helicity_probabilities > 0 || r->n_channel_weights > 0) {
+    /* what the adapting iterations learnt, fixed for the combined ones (CONVENTIONS.md,
+     * "Adaptive sampling") */
+    hg_json_object(&j, "adaptive_sampling");
+    if (r->n_helicity_probabilities > 0) {
+      hg_json_string(&j, "helicity_meaning",
+                     "probability of photon configuration c (bit i: photon i has helicity +), "
+                     "c = 1 .. 2^n - 2; the quark pair (-+ or +-) is drawn with 1/2 each");
+      hg_json_array(&j, "helicity_probabilities");
+      for (size_t c = 0; c < r->n_helicity_probabilities; ++c)
+        hg_json_number(&j, NULL, r->helicity_probabilities[c]);
+      hg_json_end_array(&j);
+    }
+    if (r->n_channel_weights > 0) {
+      hg_json_string(&j, "channel_meaning", "weight of phase-space channel k: photon k balances");
+      hg_json_array(&j, "channel_weights");
+      for (unsigned k = 0; k < r->n_channel_weights; ++k)
+        hg_json_number(&j, NULL, r->channel_weights[k]);
+      hg_json_end_array(&j);
+    }
+    hg_json_end_object(&j);
+  }
   if (r->float_checked > 0) {
     hg_json_object(&j, "float_check");
     hg_json_uint(&j, "events", r->float_checked);

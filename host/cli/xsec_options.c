@@ -71,9 +71,14 @@ static const option options[O_COUNT] = {
     [O_ENGINE] = {"engine", "E", "recursive (default), permutation, unrolled, diagrams"},
     [O_PRECISION] = {"precision", "P", "double (default) or float (|M|^2 only; phase space, PDFs\n"
                                        "and sums stay double)"},
-    [O_HELICITY] = {"helicity", "H", "summed (default) or sampled (one configuration per event;\n"
-                                     "unweighted events then carry helicities)"},
-    [O_PHASE_SPACE] = {"phase-space", "M", "collider (default: pT, eta, phi per photon) or rambo"},
+    [O_HELICITY] = {"helicity", "H", "summed (default), sampled (one configuration per event,\n"
+                                     "uniformly; unweighted events then carry helicities) or\n"
+                                     "adaptive (one per event, with probabilities learnt from\n"
+                                     "each configuration's share of sigma while VEGAS adapts)"},
+    [O_PHASE_SPACE] = {"phase-space", "M", "collider (default: pT, eta, phi per photon, the last\n"
+                                           "balancing pT), multichannel (n collider channels, each\n"
+                                           "photon balancing in turn, adaptive channel weights)\n"
+                                           "or rambo (n <= 3)"},
     [O_DEVICE] = {"device", "SPEC",
                   "auto (a GPU, else the CPU), gpu, cpu, P:D or a name part; A,B,... several "
                   "devices; all-gpus; per-rank (hegetcl-mpi)"},
@@ -291,10 +296,10 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
            bad(at, v, "use double or float");
   case O_HELICITY:
     return hegetcl_helicity_mode_parse(v, &c->helicity) == HEGETCL_OK ||
-           bad(at, v, "use summed or sampled");
+           bad(at, v, "use summed, sampled or adaptive");
   case O_PHASE_SPACE:
     return hegetcl_phase_space_parse(v, &c->phase_space) == HEGETCL_OK ||
-           bad(at, v, "use collider or rambo");
+           bad(at, v, "use collider, multichannel or rambo");
   case O_DEVICE:
     return copy_text(at, v, o->device, sizeof o->device);
   case O_SEED:
@@ -647,6 +652,15 @@ static int check_together(const hg_xsec_options *o) {
             "hegetcl: error: min-iterations %u is above max-iterations %u: give "
             "--max-iterations %u or more, or fewer --min-iterations\n",
             v->min_iterations, v->max_iterations, v->min_iterations);
+    return 0;
+  }
+  const unsigned n = o->config.process.n_photons;
+  if (o->config.phase_space == HEGETCL_PHASE_SPACE_RAMBO && n > HEGETCL_RAMBO_MAX_PHOTONS) {
+    report("hegetcl: error: --phase-space rambo with --n %u: RAMBO's quoted error is no honest "
+           "error beyond %d photons (its points seldom reach the cuts' soft and collinear edges, "
+           "which carry most of sigma: 20 seeds scatter 2 to 4000 times their errors); use "
+           "--phase-space multichannel (or collider)\n",
+           n, HEGETCL_RAMBO_MAX_PHOTONS);
     return 0;
   }
   const char *flags[] = {"--json", "--yoda", "--csv", "--lhe", "--checkpoint"};

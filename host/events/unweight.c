@@ -116,6 +116,7 @@ static hegetcl_status gather(unweighter *u, const hg_unweight_inputs *in, size_t
   err |= clSetKernelArg(u->gather, 12, sizeof(double), &in->max_weight);
   err |= clSetKernelArg(u->gather, 13, sizeof(cl_uint), &take);
   err |= clSetKernelArg(u->gather, 14, sizeof(cl_mem), &u->records);
+  err |= clSetKernelArg(u->gather, 15, sizeof(cl_mem), &in->sampling);
   hegetcl_status status =
       hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_EVENTS_GATHER);
   if (status != HEGETCL_OK) return status;

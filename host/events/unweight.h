@@ -32,7 +32,8 @@ typedef hegetcl_status (*hg_unweight_checkpoint)(void *user, const hg_unweight_s
                                                  int stopping);
 
 /* What the unweighting needs from the run. sampler fills factor and me for a batch (its
- * iteration argument is HG_ITERATION_EVENTS); params, grid and pdf are the sampler's buffers. */
+ * iteration argument is HG_ITERATION_EVENTS); params, grid, pdf and sampling (the adaptive
+ * tables) are the sampler's buffers. */
 typedef struct {
   cl_program program;
   unsigned n_photons;
@@ -50,7 +51,7 @@ typedef struct {
   uint64_t first_event; /* a fresh run's first event (Philox counter): 0, or a rank's stream */
   hg_vegas_sampler sampler;
   void *sampler_user;
-  cl_mem params, grid, pdf, factor, me;
+  cl_mem params, grid, pdf, factor, me, sampling;
   const hg_unweight_state *resume;   /* NULL: from event 0; else go on from this state */
   uint64_t checkpoint_every;         /* events written between checkpoints (0: none but the stop) */
   hg_unweight_checkpoint checkpoint; /* NULL: none */

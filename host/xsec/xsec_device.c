@@ -35,6 +35,8 @@ static hegetcl_status prepare_sampler(hg_xsec_device *d) {
   err |= clSetKernelArg(d->sample, 13, sizeof(cl_mem), &d->obs_value);
   err |= clSetKernelArg(d->sample, 14, sizeof(cl_mem), &d->obs_bin);
   err |= clSetKernelArg(d->sample, 16, sizeof(cl_mem), &d->channel_factor);
+  err |= clSetKernelArg(d->sample, 17, sizeof(cl_mem), &d->sampling);
+  err |= clSetKernelArg(d->sample, 18, sizeof(cl_mem), &d->ps_channel);
   hegetcl_status status =
       hg_cl_check(d->ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_XSEC_SAMPLE);
   if (status != HEGETCL_OK) return status;
@@ -66,11 +68,14 @@ hegetcl_status hg_xsec_device_open(hg_xsec_device *d, hegetcl_context *ctx,
   const size_t used = strlen(options);
   snprintf(options + used, sizeof d->sampler_options - used,
            " -D VEGAS_DIMS=%u -D VEGAS_BINS=%u -D AMP_REAL=%s -D PHASE_SPACE_RAMBO=%d "
-           "-D HELICITY_SAMPLED=%d -D HISTOGRAMS=%d -D FLAVOURS=%u -D CHANNELS=%u",
+           "-D PHASE_SPACE_MULTICHANNEL=%d -D HELICITY_SAMPLED=%d -D HELICITY_ADAPTIVE=%d "
+           "-D HISTOGRAMS=%d -D FLAVOURS=%u -D CHANNELS=%u",
            dims, config->vegas.bins,
            config->process.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float",
-           config->phase_space == HEGETCL_PHASE_SPACE_RAMBO, setup->per_helicity,
-           config->histograms != 0, setup->n_flavours, setup->n_channels);
+           config->phase_space == HEGETCL_PHASE_SPACE_RAMBO,
+           config->phase_space == HEGETCL_PHASE_SPACE_MULTICHANNEL, setup->per_helicity,
+           config->helicity == HEGETCL_HELICITY_ADAPTIVE, config->histograms != 0,
+           setup->n_flavours, setup->n_channels);
   const hg_source_part part = {"xsec/kernels.cl", NULL};
   double build_seconds = 0.0;
   status = hg_program_get(ctx, &part, 1, options, &d->program, &build_seconds);
@@ -100,6 +105,28 @@ hegetcl_status hg_xsec_device_open(hg_xsec_device *d, hegetcl_context *ctx,
     status = make_buffer(ctx, CL_MEM_READ_WRITE,
                          (n_channels > 0 ? n_channels * batch : 1) * sizeof(double), NULL,
                          "channel weight factors", &d->channel_factor);
+  const int adapts = config->helicity == HEGETCL_HELICITY_ADAPTIVE ||
+                     config->phase_space == HEGETCL_PHASE_SPACE_MULTICHANNEL;
+  const size_t groups = (batch + HG_SAMPLING_PER_GROUP - 1) / HG_SAMPLING_PER_GROUP;
+  d->sampling_sums_count = adapts ? HG_SAMPLING_SUMS(n) : 0;
+  if (status == HEGETCL_OK)
+    status = make_buffer(ctx, CL_MEM_READ_ONLY, HG_SAMPLING_TABLE_SIZE(n) * sizeof(double), NULL,
+                         "the adaptive sampling's tables", &d->sampling);
+  if (status == HEGETCL_OK)
+    status = make_buffer(ctx, CL_MEM_READ_WRITE,
+                         config->phase_space == HEGETCL_PHASE_SPACE_MULTICHANNEL ? batch : 1, NULL,
+                         "phase-space channel indices", &d->ps_channel);
+  if (status == HEGETCL_OK && adapts)
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, groups * HG_SAMPLING_SUMS(n) * sizeof(double),
+                         NULL, "the adaptive sampling's partial sums", &d->sampling_partial);
+  if (status == HEGETCL_OK && adapts)
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, HG_SAMPLING_SUMS(n) * sizeof(double), NULL,
+                         "the adaptive sampling's sums", &d->sampling_sums);
+  if (status == HEGETCL_OK && adapts)
+    status = hg_kernel_create(ctx, d->program, HG_KERNEL_XSEC_SAMPLING_REDUCE, &d->sampling_reduce);
+  if (status == HEGETCL_OK && adapts)
+    status =
+        hg_kernel_create(ctx, d->program, HG_KERNEL_HISTOGRAM_ACCUMULATE, &d->sampling_accumulate);
   if (status == HEGETCL_OK && config->histograms)
     status = hg_histograms_create(ctx, d->program, n, &config->binning, batch, d->params,
                                   d->obs_value, d->obs_bin, &d->histograms);
@@ -121,8 +148,14 @@ void hg_xsec_device_close(hg_xsec_device *d) {
   hg_histograms_destroy(d->histograms);
   hg_channels_destroy(d->channels);
   if (d->sample) clReleaseKernel(d->sample);
-  cl_mem buffers[] = {d->params,    d->pdf,     d->factor,        d->bins,
-                      d->obs_value, d->obs_bin, d->channel_factor};
+  if (d->sampling_reduce) clReleaseKernel(d->sampling_reduce);
+  if (d->sampling_accumulate) clReleaseKernel(d->sampling_accumulate);
+  cl_mem buffers[] = {d->params,         d->pdf,
+                      d->factor,         d->bins,
+                      d->obs_value,      d->obs_bin,
+                      d->channel_factor, d->sampling,
+                      d->ps_channel,     d->sampling_partial,
+                      d->sampling_sums};
   for (size_t i = 0; i < sizeof buffers / sizeof *buffers; ++i)
     if (buffers[i]) clReleaseMemObject(buffers[i]);
   hegetcl_amplitude_destroy(d->amp);
@@ -150,9 +183,55 @@ hegetcl_status hg_xsec_device_sample(hg_xsec_device *d, uint32_t iteration, uint
   return hg_amplitude_run(d->amp, n_events, d->setup->per_helicity, NULL);
 }
 
+hegetcl_status hg_xsec_device_upload_sampling(hg_xsec_device *d, const double *table) {
+  const size_t bytes = HG_SAMPLING_TABLE_SIZE(d->setup->config->process.n_photons) * sizeof(double);
+  const cl_int err =
+      clEnqueueWriteBuffer(d->ctx->queue, d->sampling, CL_TRUE, 0, bytes, table, 0, NULL, NULL);
+  return hg_cl_check(d->ctx, err, "clEnqueueWriteBuffer",
+                     "uploading the adaptive sampling's table");
+}
+
 size_t hg_xsec_device_extra_sums(const hg_xsec_device *d) {
   return (d->histograms ? hg_histograms_batch_sums(d->histograms) : 0) +
-         (d->channels ? hg_channels_batch_sums(d->channels) : 0);
+         (d->channels ? hg_channels_batch_sums(d->channels) : 0) + d->sampling_sums_count;
+}
+
+/* The adaptive sampling's sums of a batch (the sampler and the amplitude done) into out. */
+static hegetcl_status sampling_sums(hg_xsec_device *d, size_t n_events, double *out) {
+  hegetcl_context *ctx = d->ctx;
+  const cl_uint n = (cl_uint)n_events, per_group = HG_SAMPLING_PER_GROUP;
+  const size_t groups = (n_events + HG_SAMPLING_PER_GROUP - 1) / HG_SAMPLING_PER_GROUP;
+  const cl_uint n_groups = (cl_uint)groups, count = d->sampling_sums_count;
+  cl_int err = clSetKernelArg(d->sampling_reduce, 0, sizeof(cl_mem), &d->factor);
+  err |= clSetKernelArg(d->sampling_reduce, 1, sizeof(cl_mem), &d->amp->me);
+  err |= clSetKernelArg(d->sampling_reduce, 2, sizeof(cl_mem), &d->amp->helicities);
+  err |= clSetKernelArg(d->sampling_reduce, 3, sizeof(cl_mem), &d->ps_channel);
+  err |= clSetKernelArg(d->sampling_reduce, 4, sizeof(cl_uint), &n);
+  err |= clSetKernelArg(d->sampling_reduce, 5, sizeof(cl_uint), &per_group);
+  err |= clSetKernelArg(d->sampling_reduce, 6, sizeof(cl_mem), &d->sampling_partial);
+  err |= clSetKernelArg(d->sampling_accumulate, 0, sizeof(cl_mem), &d->sampling_partial);
+  err |= clSetKernelArg(d->sampling_accumulate, 1, sizeof(cl_uint), &n_groups);
+  err |= clSetKernelArg(d->sampling_accumulate, 2, sizeof(cl_uint), &count);
+  err |= clSetKernelArg(d->sampling_accumulate, 3, sizeof(cl_mem), &d->sampling_sums);
+  hegetcl_status status = hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments",
+                                      HG_KERNEL_XSEC_SAMPLING_REDUCE);
+  if (status != HEGETCL_OK) return status;
+  const size_t local = HG_SAMPLING_LOCAL, global = groups * HG_SAMPLING_LOCAL;
+  err = clEnqueueNDRangeKernel(ctx->queue, d->sampling_reduce, 1, NULL, &global, &local, 0, NULL,
+                               NULL);
+  status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
+                       HG_KERNEL_XSEC_SAMPLING_REDUCE, n_events);
+  if (status != HEGETCL_OK) return status;
+  /* histogram_accumulate stores every sum: the buffer is never cleared */
+  const size_t acc_local = 64, acc_global = (count + acc_local - 1) / acc_local * acc_local;
+  err = clEnqueueNDRangeKernel(ctx->queue, d->sampling_accumulate, 1, NULL, &acc_global, &acc_local,
+                               0, NULL, NULL);
+  status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s for the sampling sums",
+                       HG_KERNEL_HISTOGRAM_ACCUMULATE);
+  if (status != HEGETCL_OK) return status;
+  err = clEnqueueReadBuffer(ctx->queue, d->sampling_sums, CL_TRUE, 0, count * sizeof(double), out,
+                            0, NULL, NULL);
+  return hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the adaptive sampling's sums");
 }
 
 hegetcl_status hg_xsec_device_batch(hg_xsec_device *d, uint32_t iteration, int combined,
@@ -175,6 +254,13 @@ hegetcl_status hg_xsec_device_batch(hg_xsec_device *d, uint32_t iteration, int c
       status = hg_channels_add_batch(d->channels, d->amp->me, n_events, extra + n_hist);
     else
       memset(extra + n_hist, 0, n_channels * sizeof *extra);
+  }
+  double *learnt = extra + n_hist + n_channels;
+  if (status == HEGETCL_OK && d->sampling_sums_count > 0) {
+    if (!combined)
+      status = sampling_sums(d, n_events, learnt);
+    else
+      memset(learnt, 0, d->sampling_sums_count * sizeof *learnt);
   }
   return status;
 }

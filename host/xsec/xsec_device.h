@@ -34,6 +34,11 @@ typedef struct {
   cl_kernel sample;
   size_t local; /* xsec_sample's work-group size */
   cl_mem params, pdf, factor, bins, obs_value, obs_bin, channel_factor;
+  /* the adaptive sampling: its tables, each event's phase-space channel, and when the run adapts
+   * anything the sums it learns from (per group, then added; cl/xsec/sampling_sums.cl) */
+  cl_mem sampling, ps_channel, sampling_partial, sampling_sums;
+  cl_kernel sampling_reduce, sampling_accumulate;
+  unsigned sampling_sums_count; /* HG_SAMPLING_SUMS(n) when the run adapts, else 0 */
   hg_vegas_reducer *reducer;
   hg_histograms *histograms; /* NULL unless the run fills them */
   hg_channels *channels;     /* NULL unless the run is over flavour channels */
@@ -51,12 +56,18 @@ void hg_xsec_device_close(hg_xsec_device *d);
 hegetcl_status hg_xsec_device_sample(hg_xsec_device *d, uint32_t iteration, uint64_t first_event,
                                      size_t n_events, cl_mem grid, int fill);
 
-/* Doubles of a batch's sums beyond VEGAS's: the histograms', then the channels'. */
+/* Uploads the adaptive sampling's table (HG_SAMPLING_TABLE_SIZE(n) doubles) for the next
+ * batches. */
+hegetcl_status hg_xsec_device_upload_sampling(hg_xsec_device *d, const double *table);
+
+/* Doubles of a batch's sums beyond VEGAS's: the histograms', the channels', then the adaptive
+ * sampling's. */
 size_t hg_xsec_device_extra_sums(const hg_xsec_device *d);
 
 /* A batch of an integration iteration, sampled with the reducer's grid, into out: VEGAS's sums
  * (hg_vegas_batch_sums), then, in combined iterations (combined != 0), the histograms' and the
- * channels' (zeros otherwise). */
+ * channels' (zeros otherwise), then, in adapting ones, the adaptive sampling's (zeros
+ * otherwise). */
 hegetcl_status hg_xsec_device_batch(hg_xsec_device *d, uint32_t iteration, int combined,
                                     uint64_t first_event, size_t n_events, double *out);
 

@@ -22,7 +22,10 @@ extern "C" {
 /* How the phase space is mapped onto the unit hypercube (README.md, "Cross sections"). */
 typedef enum {
   HEGETCL_PHASE_SPACE_COLLIDER = 0, /* pT, eta, phi of n - 1 photons and the last one's rapidity */
-  HEGETCL_PHASE_SPACE_RAMBO = 1     /* log tau, pair rapidity, RAMBO in the parton frame */
+  HEGETCL_PHASE_SPACE_RAMBO = 1,    /* log tau, pair rapidity, RAMBO in the parton frame; n <= 3
+                                       (beyond, its errors are not honest: refused) */
+  HEGETCL_PHASE_SPACE_MULTICHANNEL = 2 /* n collider channels, photon k balancing in channel k,
+                                          Kleiss-Pittau channel weights (CONVENTIONS.md) */
 } hegetcl_phase_space;
 
 /* Which initial states count. */
@@ -33,14 +36,23 @@ typedef enum {
 } hegetcl_orientation;
 
 typedef enum {
-  HEGETCL_HELICITY_SUMMED = 0, /* |M|^2 summed over helicities for every event */
-  HEGETCL_HELICITY_SAMPLED = 1 /* one non-vanishing configuration per event, drawn uniformly */
+  HEGETCL_HELICITY_SUMMED = 0,  /* |M|^2 summed over helicities for every event */
+  HEGETCL_HELICITY_SAMPLED = 1, /* one non-vanishing configuration per event, drawn uniformly */
+  HEGETCL_HELICITY_ADAPTIVE = 2 /* one per event, drawn with probabilities learnt from each
+                                   configuration's share of sigma while VEGAS adapts */
 } hegetcl_helicity_mode;
 
 /* The light quarks a run may sum (PDG ids 1..5, massless): flavour q is bit q - 1 of
  * hegetcl_xsec_config.flavours. */
 #define HEGETCL_FLAVOUR_BIT(pid) ((1u << (pid)) >> 1)
 #define HEGETCL_ALL_FLAVOURS 0x1fu
+/* The largest n the cross section accepts (the recursive engine's). */
+#define HEGETCL_MAX_XSEC_PHOTONS 12
+
+/* The largest n for which RAMBO gives honest errors (CONVENTIONS.md, "Phase space"); beyond it
+ * HEGETCL_PHASE_SPACE_RAMBO is refused. */
+#define HEGETCL_RAMBO_MAX_PHOTONS 3
+
 /* Channels of a run at most: q qbar and qbar q for each of the five flavours. */
 #define HEGETCL_XSEC_MAX_CHANNELS 10
 
@@ -75,7 +87,8 @@ typedef struct {
  * helicities summed, both orientations. */
 void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons);
 
-/* Names and parsers of the enums ("collider"/"rambo", "both"/"u-first", "summed"/"sampled"). */
+/* Names and parsers of the enums ("collider"/"rambo"/"multichannel", "both"/"u-first",
+ * "summed"/"sampled"/"adaptive"). */
 const char *hegetcl_phase_space_name(hegetcl_phase_space p);
 hegetcl_status hegetcl_phase_space_parse(const char *name, hegetcl_phase_space *out);
 const char *hegetcl_orientation_name(hegetcl_orientation o);
@@ -124,6 +137,13 @@ typedef struct {
   /* config.flavours != 0: the channels in order (flavours d u s c b; q qbar before qbar q) */
   unsigned n_channels;
   hegetcl_xsec_channel channels[HEGETCL_XSEC_MAX_CHANNELS];
+  /* helicity adaptive: the probability of photon configuration c + 1 (bit i: photon i's helicity
+   * is +; the quark pair is drawn with 1/2 each), as learnt (owned; NULL otherwise) */
+  double *helicity_probabilities;
+  size_t n_helicity_probabilities;
+  /* phase space multichannel: the weight of channel k (photon k balancing) */
+  unsigned n_channel_weights;
+  double channel_weights[HEGETCL_MAX_XSEC_PHOTONS];
 } hegetcl_xsec_result;
 
 /* Where a run stands, as a checkpoint says. */
@@ -263,9 +283,6 @@ hegetcl_status hegetcl_run_card_read(const char *path, hegetcl_run_card *out, ch
  * Errors: those of hegetcl_xsec_run, HEGETCL_ERR_IO naming the file. */
 hegetcl_status hegetcl_xsec_write_lhe(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                       const char *path, hegetcl_xsec_result *result);
-
-/* The largest n the cross section accepts (the recursive engine's). */
-#define HEGETCL_MAX_XSEC_PHOTONS 12
 
 /* GeV^-2 in fb: (hbar c)^2 = 0.3893793721 mb GeV^2 (PDG). */
 #define HEGETCL_GEV2_TO_FB 3.893793721e11
