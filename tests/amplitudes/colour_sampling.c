@@ -3,7 +3,9 @@
  * assignment reproduce the exact colour matrix; |M|^2 summed over every assignment equals the
  * colour-summed |M|^2; uniformly drawn assignments average to it within their standard error;
  * g g > 7 g and g g > 8 g, which only sampled colours take, are gauge, Bose and Lorentz
- * invariant per assignment; bad colours and the exact sum beyond 720 orderings are refused. */
+ * invariant per assignment and equal Parke-Taylor in the trace basis for MHV configurations;
+ * bad colours and the exact sum beyond 720 orderings are refused. */
+#include <complex.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,12 +15,14 @@
 #include "process/colour_ordered.h"
 #include "process/model.h"
 #include "process/process_spec.h"
+#include "qcd_closed_forms.h"
 #include "rambo.h"
 #include "test_support.h"
 
 #define REAL double
 #define REAL_IS_DOUBLE 1
 #include "amplitudes/colour_factors.h"
+#include "amplitudes/next_permutation.h"
 
 static hegetcl_context *ctx;
 
@@ -363,6 +367,73 @@ static void seven_and_eight_gluons_with_sampled_colours(void **state) {
   if (ts_exhaustive()) check_beyond_exact("g g > g g g g g g g g", 1);
 }
 
+/* Parke-Taylor in the trace basis, an independent colour decomposition: for one colour
+ * assignment a, M = g^(n-2) 2^(n/2) sum over the (n-1)! orderings sigma (particle 0 first) of
+ * Tr(t^a0 t^a_sigma1 ...) A_PT(0, sigma), against the engine's DDM sum for the MHV configuration
+ * with gluons 0 and 5 negative after crossing (1e-10). */
+static void check_parke_taylor_sampled(const char *text, unsigned n) {
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
+  const hegetcl_process process = process_of(text);
+  hegetcl_amplitude *amp = NULL;
+  TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
+  double *momenta = points_of(&process, 1, 71);
+  double q[HG_PROCESS_MAX_EXTERNAL][4];
+  for (unsigned i = 0; i < n; ++i)
+    for (unsigned mu = 0; mu < 4; ++mu) q[i][mu] = momenta[mu * n + i];
+  /* physical helicities: particle 0 +1 (crossed -1), 1 -1 (crossed +1), outgoing 5 -1 */
+  const uint32_t helicity = ((1u << n) - 1) & ~(1u << 1 | 1u << 5);
+  const double g_s = 2 * sqrt(3.14159265358979323846 * 0.118);
+  double iden = 4 * 64;
+  for (unsigned k = 2; k <= n - 2; ++k) iden *= k;
+  uint64_t rng = 5;
+  int checked = 0;
+  for (int attempt = 0; attempt < 8 && checked < 2; ++attempt) {
+    /* gluons in the SU(2) subalgebra a = 1..3 but one, so that colour is often conserved */
+    hg_u32 a[HG_PROCESS_MAX_EXTERNAL];
+    uint32_t colours = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      a[i] = (hg_u32)(ts_uniform(&rng) * 3);
+      colours |= a[i] << (3 * i);
+    }
+    int sigma[HG_PROCESS_MAX_EXTERNAL];
+    for (unsigned i = 0; i + 1 < n; ++i) sigma[i] = (int)i;
+    double complex sum = 0;
+    do {
+      unsigned char order[HG_PROCESS_MAX_EXTERNAL];
+      hg_u32 x[HG_PROCESS_MAX_EXTERNAL];
+      order[0] = 0;
+      for (unsigned i = 1; i < n; ++i) order[i] = (unsigned char)(1 + sigma[i - 1]);
+      for (unsigned i = 0; i < n; ++i) x[i] = a[order[i]];
+      double complex trace = 0;
+      for (hg_u32 i = 0; i < 3; ++i) {
+        const hg_complex z = hg_cf_quark_line(x, (int)n, i, i);
+        trace += z.re + I * z.im;
+      }
+      if (trace != 0) sum += trace * hg_closed_parke_taylor(n, q, helicity, order);
+    } while (hg_next_permutation(sigma, (int)n - 1) >= 0);
+    const double expected =
+        pow(g_s, 2.0 * n - 4) * ldexp(1.0, (int)n) * creal(sum * conj(sum)) / iden;
+    if (!(expected > 0)) continue;
+    double me = 0;
+    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate_colour(amp, 1, momenta, &helicity, &colours, &me));
+    if (!(ts_rel_diff(me, expected) <= 1e-10))
+      fail_msg("%s, colours 0x%x on %s: recursive %.17g, Parke-Taylor (trace basis) %.17g", text,
+               colours, ts_device_name(ctx), me, expected);
+    printf("# %s, colours 0x%x: recursive %.12e, Parke-Taylor %.12e, rel. diff %.1e\n", text,
+           colours, me, expected, ts_rel_diff(me, expected));
+    ++checked;
+  }
+  assert_true(checked > 0);
+  free(momenta);
+  hegetcl_amplitude_destroy(amp);
+}
+
+static void parke_taylor_with_sampled_colours(void **state) {
+  (void)state;
+  check_parke_taylor_sampled("g g > g g g g g g g", 9);
+  if (ts_exhaustive()) check_parke_taylor_sampled("g g > g g g g g g g g", 10);
+}
+
 static void bad_colours_are_refused(void **state) {
   (void)state;
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
@@ -400,6 +471,7 @@ int main(void) {
       cmocka_unit_test(every_assignment_sums_to_the_colour_sum),
       cmocka_unit_test(sampled_colours_average_to_the_colour_sum),
       cmocka_unit_test(seven_and_eight_gluons_with_sampled_colours),
+      cmocka_unit_test(parke_taylor_with_sampled_colours),
       cmocka_unit_test(bad_colours_are_refused),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

@@ -297,6 +297,39 @@ done:
   return result;
 }
 
+double complex hg_closed_parke_taylor(unsigned n, double p[][4], uint32_t helicity,
+                                     const unsigned char *order) {
+  unsigned n_negative = 0, n_positive = 0, negative[2] = {0, 0}, positive[2] = {0, 0};
+  for (unsigned i = 0; i < n; ++i) {
+    const int physical_plus = (helicity >> i) & 1u;
+    if (physical_plus != (i < 2)) {
+      if (n_positive < 2) positive[n_positive] = i;
+      ++n_positive;
+    } else {
+      if (n_negative < 2) negative[n_negative] = i;
+      ++n_negative;
+    }
+  }
+  const int mhv = n_negative == 2;
+  if (!mhv && n_positive != 2) return 0;
+  double complex a[2], b[2];
+  const unsigned j = mhv ? negative[0] : positive[0], k = mhv ? negative[1] : positive[1];
+  spinor(p[j], a);
+  spinor(p[k], b);
+  const double complex jk = a[0] * b[1] - a[1] * b[0];
+  double complex numerator = mhv ? jk : conj(jk);
+  numerator *= numerator;
+  numerator *= numerator;
+  double complex denominator = 1;
+  for (unsigned i = 0; i < n; ++i) {
+    spinor(p[order[i]], a);
+    spinor(p[order[(i + 1) % n]], b);
+    const double complex ab = a[0] * b[1] - a[1] * b[0];
+    denominator *= mhv ? ab : conj(ab);
+  }
+  return numerator / denominator;
+}
+
 const char *hg_closed_error_message(double code) {
   if (code == HG_CLOSED_NMHV)
     return "hg_closed_mhv_gluons: NMHV configuration (3 or more gluons of each helicity after "

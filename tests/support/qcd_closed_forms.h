@@ -58,6 +58,13 @@ double hg_closed_qqx_gg(double p[4][4], double g_s);
  * return HG_CLOSED_NMHV, bad input HG_CLOSED_BAD_INPUT. */
 double hg_closed_mhv_gluons(unsigned n, double p[][4], uint32_t helicity, double g_s);
 
+/* One Parke-Taylor partial amplitude of n massless gluons (any n >= 4), helicity as above (MHV
+ * or anti-MHV, else 0): <jk>^4 / (<o0 o1> <o1 o2> ... <o(n-1) o0>) for the particles in the order
+ * order[0..n-1], square brackets for anti-MHV, without the factor i g^(n-2); with Dixon's T^a
+ * normalisation, sum_colours |M|^2 above is g^(2n-4) 2^n sum |sum_sigma Tr(t..) A_sigma|^2. */
+double _Complex hg_closed_parke_taylor(unsigned n, double p[][4], uint32_t helicity,
+                                       const unsigned char *order);
+
 /* The SU(3) colour factor sum_a Tr(t^b1 t^b2 ... t^bn) Tr(t^b1 t^b_tau2 ... t^b_taun)^* with
  * Tr(t^a t^b) = delta^ab / 2, tau a permutation of 1..n-1 given 0-based (tau[k-1] + 1 is the
  * label in position k), from the Fierz identity
