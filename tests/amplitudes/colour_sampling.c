@@ -259,9 +259,9 @@ static void check_beyond_exact(const char *text, size_t n_points) {
   assert_int_equal(hegetcl_amplitude_evaluate(amp, n_points, momenta, me), HEGETCL_ERR_UNSUPPORTED);
   assert_non_null(strstr(hegetcl_last_error(ctx), "hegetcl_amplitude_evaluate_colour"));
   /* one configuration with both helicities at least twice (+-+-...); colour assignments with
-   * every gluon in a = 1..3 (the SU(2) subalgebra, non-zero often): of 8 draws per point the
+   * every gluon in a = 1..3 (the SU(2) subalgebra, non-zero often): of 32 draws per point the
    * first with a non-zero |M|^2 */
-  enum { CANDIDATES = 8 };
+  enum { CANDIDATES = 32 };
   uint32_t *helicity = malloc(CANDIDATES * n_points * sizeof *helicity);
   uint32_t *colour = malloc(CANDIDATES * n_points * sizeof *colour);
   uint64_t rng = 99;
