@@ -322,7 +322,10 @@ static void release_buffers(hegetcl_amplitude *amp) {
   if (amp->partial != NULL) clReleaseMemObject(amp->partial);
   amp->momenta = amp->helicities = amp->me = amp->partial = NULL;
   free(amp->staging);
+  free(amp->shat);
   amp->staging = NULL;
+  amp->shat = NULL;
+  amp->scaled_events = 0;
   amp->capacity = 0;
 }
 
@@ -399,7 +402,9 @@ static hegetcl_status ensure_staging(hegetcl_amplitude *amp) {
   if (amp->staging != NULL) return HEGETCL_OK;
   const size_t n_particles = amp->n_particles;
   amp->staging = malloc(4 * n_particles * amp->capacity * hg_amplitude_real_size(amp));
-  if (amp->staging == NULL)
+  const int scaled = !amp->general && hg_amplitude_real_size(amp) == sizeof(float);
+  if (scaled) amp->shat = malloc(amp->capacity * sizeof *amp->shat);
+  if (amp->staging == NULL || (scaled && amp->shat == NULL))
     return hg_fail(amp->ctx, HEGETCL_ERR_NO_MEMORY, "no host memory to stage %zu events",
                    amp->capacity);
   return HEGETCL_OK;
@@ -518,6 +523,39 @@ static void stage_events_major(hegetcl_amplitude *amp, size_t n_events, const do
       }
 }
 
+/* Component c of particle i of event e, in either host layout. */
+static double host_momentum(const double *momenta, int events_major, size_t n_particles,
+                            size_t n_events, size_t e, size_t i, size_t c) {
+  return events_major ? momenta[(e * n_particles + i) * 4 + c]
+                      : momenta[HG_SOA_INDEX(c, i, n_particles, n_events, e)];
+}
+
+/* A float program of the photon family: every event's momenta staged in units of sqrt(s-hat),
+ * s-hat = (p_quark + p_antiquark)^2 kept in amp->shat for hg_amplitude_read (|M|^2 has mass
+ * dimension 4 - 2n; unscaled, float |M|^2 leaves float's range from n = 9 at 500 GeV:
+ * CONVENTIONS.md, "Precision"). An event whose s-hat is not positive and finite is staged as
+ * given, with s-hat 1, for the kernels' checks to report. */
+static void stage_scaled(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
+                         int events_major) {
+  const size_t n_particles = amp->n_particles;
+  float *staging = amp->staging;
+  for (size_t e = 0; e < n_events; ++e) {
+    double sum[4];
+    for (size_t c = 0; c < 4; ++c)
+      sum[c] = host_momentum(momenta, events_major, n_particles, n_events, e, 0, c) +
+               host_momentum(momenta, events_major, n_particles, n_events, e, 1, c);
+    const double shat = sum[0] * sum[0] - sum[1] * sum[1] - sum[2] * sum[2] - sum[3] * sum[3];
+    const int usable = shat > 0 && isfinite(shat);
+    amp->shat[e] = usable ? shat : 1.0;
+    const double inverse_root = usable ? 1.0 / sqrt(shat) : 1.0;
+    for (size_t i = 0; i < n_particles; ++i)
+      for (size_t c = 0; c < 4; ++c)
+        staging[HG_SOA_INDEX(c, i, n_particles, n_events, e)] = (float)(
+            host_momentum(momenta, events_major, n_particles, n_events, e, i, c) * inverse_root);
+  }
+  amp->scaled_events = n_events;
+}
+
 hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
                                    const uint32_t *helicity) {
   return hg_amplitude_upload_layout(amp, n_events, momenta, 0, helicity);
@@ -531,7 +569,10 @@ hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_event
   if (status != HEGETCL_OK) return status;
   const size_t count = 4 * (size_t)amp->n_particles * n_events;
   const size_t real = hg_amplitude_real_size(amp);
-  if (events_major)
+  amp->scaled_events = 0;
+  if (amp->shat != NULL)
+    stage_scaled(amp, n_events, momenta, events_major);
+  else if (events_major)
     stage_events_major(amp, n_events, momenta);
   else if (real == sizeof(double))
     memcpy(amp->staging, momenta, count * sizeof(double));
@@ -690,8 +731,12 @@ hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double
                        hegetcl_precision_name(amp->process.precision));
   if (status != HEGETCL_OK) return status;
   size_t bad = 0, first_bad = 0;
+  /* momenta staged in units of sqrt(s-hat): |M|^2 times s-hat^(2 - n), in double */
+  const int scaled = amp->shat != NULL && amp->scaled_events >= n_events;
+  const double power = 2.0 - (double)amp->process.n_photons;
   for (size_t e = 0; e < n_events; ++e) {
     me[e] = real == sizeof(double) ? ((double *)amp->staging)[e] : ((float *)amp->staging)[e];
+    if (scaled) me[e] *= pow(amp->shat[e], power);
     if (!isfinite(me[e]) && bad++ == 0) first_bad = e;
   }
   if (bad > 0 && amp->general)
@@ -824,7 +869,9 @@ hegetcl_status hegetcl_amplitude_evaluate_buffers(hegetcl_amplitude *amp, size_t
   if (status == HEGETCL_OK && helicity != NULL)
     status = check_user_buffer(amp, helicity, "helicity", n_events * sizeof(cl_uint));
   if (status != HEGETCL_OK) return status;
-  /* the kernels take the caller's buffers in place of the amplitude's own for this launch */
+  /* the kernels take the caller's buffers in place of the amplitude's own for this launch; their
+   * momenta are taken as given, unscaled */
+  amp->scaled_events = 0;
   const cl_mem own_momenta = amp->momenta, own_helicities = amp->helicities, own_me = amp->me;
   amp->momenta = momenta;
   amp->helicities = helicity;

@@ -23,6 +23,12 @@ struct hegetcl_amplitude {
   cl_mem momenta, helicities, me; /* kept between calls, grown as needed */
   cl_mem partial;                 /* the split engine's partial amplitudes, 2 REALs per event */
   void *staging;                  /* host copy in the program's precision */
+  double *shat;                   /* float programs of the photon family: each uploaded event's
+                                     s-hat, its momenta staged in units of sqrt(s-hat) and its
+                                     |M|^2 read back times s-hat^(2 - n) (CONVENTIONS.md,
+                                     "Precision"); NULL otherwise */
+  size_t scaled_events;           /* events of the last upload that were so scaled, 0 after a
+                                     run on other buffers */
   size_t capacity;                /* events the buffers hold */
   size_t local_size;              /* 0: chosen from the kernel's limits */
   size_t summed_group;            /* the recursive engine's shared helicity sum: work-items per
