@@ -219,20 +219,43 @@ static hegetcl_status env_count(hegetcl_context *ctx, const char *name, unsigned
   return HEGETCL_OK;
 }
 
-/* The shared sum's layout tuning: the defaults, or HEGETCL_RS_THREADS, HEGETCL_RS_CHUNK_ITEMS and
- * HEGETCL_RS_EVENTS for speed studies (bench/speed_study.sh tune). */
+/* The shared sum's layout tuning: the defaults, or HEGETCL_RS_THREADS, HEGETCL_RS_CHUNK_ITEMS,
+ * HEGETCL_RS_EVENTS and HEGETCL_RS_GLOBAL_GROUPS for speed studies (bench/speed_study.sh tune). */
 static hegetcl_status rs_tuning(hegetcl_context *ctx, hg_rs_tuning *t) {
   hg_rs_tuning_defaults(t);
-  hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 256, 1, &t->threads);
+  hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 1024, 1, &t->threads);
   if (status == HEGETCL_OK)
     status = env_count(ctx, "HEGETCL_RS_CHUNK_ITEMS", 64, 0, &t->chunk_items);
   if (status == HEGETCL_OK) status = env_count(ctx, "HEGETCL_RS_EVENTS", 256, 0, &t->events);
+  if (status == HEGETCL_OK)
+    status = env_count(ctx, "HEGETCL_RS_GLOBAL_GROUPS", 256, 0, &t->groups_per_unit);
   return status;
+}
+
+/* The global buffer of the shared sum's tables where they do not fit in local memory: as many
+ * work-groups' as recursive_shared.h's hg_rs_global_groups allows within a quarter of the
+ * device's memory and one buffer's limit. */
+static hegetcl_status create_summed_tables(hegetcl_amplitude *amp, const hg_rs_layout *layout,
+                                           unsigned groups_per_unit) {
+  hegetcl_context *ctx = amp->ctx;
+  unsigned long long limit = ctx->info.global_memory_bytes / 4;
+  if (ctx->info.max_buffer_bytes > 0 && ctx->info.max_buffer_bytes < limit)
+    limit = ctx->info.max_buffer_bytes;
+  amp->summed_groups =
+      hg_rs_global_groups(layout, ctx->info.compute_units, groups_per_unit, limit);
+  const size_t bytes = amp->summed_groups * layout->global_bytes;
+  cl_int err = CL_SUCCESS;
+  amp->summed_tables = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  return hg_cl_check(ctx, err, "clCreateBuffer",
+                     "allocating %.3g MiB of currents for the recursive engine's helicity sum "
+                     "(n = %u, %zu work-groups of %.3g MiB)",
+                     (double)bytes / 1048576.0, layout->n_photons, amp->summed_groups,
+                     (double)layout->global_bytes / 1048576.0);
 }
 
 hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_process *process,
                                         hegetcl_amplitude **out) {
-  return hg_amplitude_create_variant(ctx, process, 1, out);
+  return hg_amplitude_create_variant(ctx, process, HG_SUMMED_SHARED, out);
 }
 
 hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_process *process,
@@ -285,7 +308,9 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   hg_rs_tuning tuning;
   status = rs_tuning(ctx, &tuning);
   if (status != HEGETCL_OK) goto fail;
-  const int shared = shared_sum && process->engine == HEGETCL_ENGINE_RECURSIVE &&
+  tuning.global_tables = shared_sum == HG_SUMMED_SHARED_GLOBAL;
+  const int shared = shared_sum != HG_SUMMED_PRIVATE &&
+                     process->engine == HEGETCL_ENGINE_RECURSIVE &&
                      hg_rs_layout_choose(process->n_photons, hg_amplitude_real_size(amp),
                                          ctx->info.local_memory_bytes, &tuning, &layout);
   if (shared) {
@@ -297,6 +322,10 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
     parts[n_parts++] = (hg_source_part){NULL, layout_text};
     amp->summed_group = hg_rs_group_size(&layout);
     amp->summed_group_events = layout.events;
+    if (layout.global_tables) {
+      status = create_summed_tables(amp, &layout, tuning.groups_per_unit);
+      if (status != HEGETCL_OK) goto fail;
+    }
   }
   parts[n_parts++] = (hg_source_part){"amplitudes/kernels.cl", NULL};
   if (shared) parts[n_parts++] = (hg_source_part){"amplitudes/recursive_shared.cl", NULL};
@@ -334,6 +363,7 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   release_buffers(amp);
   if (amp->params != NULL) clReleaseMemObject(amp->params);
   if (amp->colour != NULL) clReleaseMemObject(amp->colour);
+  if (amp->summed_tables != NULL) clReleaseMemObject(amp->summed_tables);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
   for (unsigned p = 0; amp->parts != NULL && p < amp->n_parts; ++p)
@@ -593,10 +623,14 @@ hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_event
  * launch's profiling event. */
 static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const char *name,
                              size_t n_events, size_t local, cl_event *event) {
-  /* the shared helicity sum takes summed_group_events events per work-group */
-  const size_t per_group =
-      kernel == amp->summed && amp->summed_group != 0 ? amp->summed_group_events : local;
-  const size_t global = (n_events + per_group - 1) / per_group * local;
+  /* the shared helicity sum takes summed_group_events events per work-group, and with its
+   * tables in global memory at most summed_groups groups, which go over the batch */
+  const int shared = kernel == amp->summed && amp->summed_group != 0;
+  const size_t per_group = shared ? amp->summed_group_events : local;
+  size_t groups = (n_events + per_group - 1) / per_group;
+  if (shared && amp->summed_groups != 0 && groups > amp->summed_groups)
+    groups = amp->summed_groups;
+  const size_t global = groups * local;
   return hg_cl_check(amp->ctx,
                      clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0,
                                             NULL, event),
@@ -690,7 +724,9 @@ hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per
     status = hg_amplitude_set_common_args(amp, kernel, amp->momenta, (cl_uint)n_events, &next);
     cl_int err = CL_SUCCESS;
     if (per_helicity) err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->helicities);
-    err |= clSetKernelArg(kernel, next, sizeof(cl_mem), &amp->me);
+    err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->me);
+    if (!per_helicity && amp->summed_tables != NULL)
+      err |= clSetKernelArg(kernel, next, sizeof(cl_mem), &amp->summed_tables);
     if (status == HEGETCL_OK)
       status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the buffers of %s", name);
     if (status == HEGETCL_OK) status = hg_amplitude_local_size(amp, kernel, &local);
