@@ -20,8 +20,9 @@
  * The chunk and the final sum keep local memory (HG_RS_CHUNK_AREA currents). As many work-groups
  * are launched as the buffer has room for, and each goes over the batch in steps of their number.
  *
- * The host (host/amplitude/recursive_shared.c) writes the layout ahead of this file: the cut
- * HG_RS_K, HG_RS_THREADS work-items per event, HG_RS_EVENTS events per work-group, HG_RS_CHUNK
+ * The host (host/amplitude/recursive_shared.c) writes the layout ahead of this file (and, where a
+ * work-item holds more than 4 configurations, HG_RS_CONTRACT_GENERATED and the contraction
+ * hg_rs_contract between kernels.cl and this file): the cut HG_RS_K, HG_RS_THREADS work-items per event, HG_RS_EVENTS events per work-group, HG_RS_CHUNK
  * subsets per contraction step, HG_RS_CURRENTS currents per event, HG_RS_GLOBAL (0 or 1), the
  * level offsets hg_rs_j_offset / hg_rs_r_offset (in currents), and the subsets by size and rank
  * (hg_rs_level_start, hg_rs_subsets, hg_rs_rank). */
@@ -272,6 +273,10 @@ HG_INLINE void hg_rs_event_sum(__global const REAL *restrict momenta, const hg_u
                             : hg_cfma(ra0, jb0, hg_cfma(ra1, jb1, amp[2]));
 #endif
       }
+#elif !defined(HG_RS_PLAIN_CONTRACTION) && defined(HG_RS_CONTRACT_GENERATED)
+      /* more configurations per work-item (n >= 10): the host's generated hg_rs_contract reads
+       * each J and R'' once, a case per split of the high bits (uniform over the group) */
+      hg_rs_contract(amp, k0, k1, j_base, r_base, j_shift, r_shift, cut >> HG_RS_LOG_THREADS);
 #else
       for (int i = 0; i < HG_RS_PER_THREAD; ++i) {
         const int j_at = j_base + (int)(hg_rs_extract((hg_u32)i, cut >> HG_RS_LOG_THREADS,

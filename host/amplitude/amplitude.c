@@ -292,7 +292,7 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   amp->n_particles = process->n_photons + 2;
   amp->me_factor = hegetcl_me_factor(process->n_photons);
   snprintf(amp->process_text, sizeof amp->process_text, "n = %u", process->n_photons);
-  char *generated = NULL, *layout_text = NULL;
+  char *generated = NULL, *layout_text = NULL, *contraction_text = NULL;
   status = hg_build_options(ctx, process->precision, process->n_photons, amp->options,
                             sizeof amp->options);
   if (status != HEGETCL_OK) goto fail;
@@ -328,6 +328,14 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
     }
   }
   parts[n_parts++] = (hg_source_part){"amplitudes/kernels.cl", NULL};
+  if (shared && hg_rs_contraction_generated(&layout)) {
+    contraction_text = hg_rs_contraction_source(&layout);
+    if (contraction_text == NULL) {
+      status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's layout");
+      goto fail;
+    }
+    parts[n_parts++] = (hg_source_part){NULL, contraction_text};
+  }
   if (shared) parts[n_parts++] = (hg_source_part){"amplitudes/recursive_shared.cl", NULL};
   status = hg_program_get(ctx, parts, n_parts, amp->options, &amp->program, &amp->build_seconds);
   if (status != HEGETCL_OK) goto fail;
@@ -335,11 +343,13 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   if (status != HEGETCL_OK) goto fail;
   free(generated);
   free(layout_text);
+  free(contraction_text);
   *out = amp;
   return HEGETCL_OK;
 fail:
   free(generated);
   free(layout_text);
+  free(contraction_text);
   hegetcl_amplitude_destroy(amp);
   return status;
 }

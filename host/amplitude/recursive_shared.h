@@ -53,6 +53,16 @@ int hg_rs_layout_choose(unsigned n_photons, size_t real_size, unsigned long long
  * new string, NULL when memory ran out. */
 char *hg_rs_layout_source(const hg_rs_layout *layout);
 
+/* Whether the layout's work-items hold more than 4 configurations each, whose contraction
+ * recursive_shared.cl takes from hg_rs_contraction_source. */
+int hg_rs_contraction_generated(const hg_rs_layout *layout);
+
+/* The OpenCL C function hg_rs_contract, which a work-item's configurations' products at one
+ * subset make with every J and R'' read once (a case per way the subset splits the configuration
+ * bits above the work-item's); it goes after kernels.cl and ahead of recursive_shared.cl. A new
+ * string, NULL when memory ran out. */
+char *hg_rs_contraction_source(const hg_rs_layout *layout);
+
 /* The work-group size of the layout (threads * events). */
 size_t hg_rs_group_size(const hg_rs_layout *layout);
 
