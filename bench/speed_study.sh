@@ -21,9 +21,10 @@
 #   large   the recursive engine's helicity sum for n = 7..12, shared (tables in global memory
 #           where local memory is too small: n >= 9 on NVIDIA) and per work-item (n = 9..12), and
 #           the global-table layout's variants at n = 10 and 12: work-items per event
-#           (HEGETCL_RS_THREADS 128, 512), chunk items per work-item (HEGETCL_RS_CHUNK_ITEMS 2,
-#           8), work-groups per compute unit (HEGETCL_RS_GLOBAL_GROUPS 2, 32) and the plain
-#           contraction; large.json and .txt, large-private.json and .txt, large-tune.txt
+#           (HEGETCL_RS_THREADS 128, 512, 1024), chunk items per work-item
+#           (HEGETCL_RS_CHUNK_ITEMS 8), work-groups per compute unit (HEGETCL_RS_GLOBAL_GROUPS 1)
+#           and the plain contraction; large.json and .txt, large-private.json and .txt,
+#           large-tune.txt
 #   serial  the single-threaded C build on one core of this machine (hegetcl-serial-bench)
 # DEVICE is a --device spec (gpu, cpu, a name part). OUT_DIR receives PART.json and PART.txt.
 # BUILD_DIR (default: a temporary folder) is configured and built when it has no build.ninja.
@@ -40,7 +41,9 @@ if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$root" --buildtype=release > "$out/setup-$part.txt" 2>&1 ||
     { cat "$out/setup-$part.txt"; exit 1; }
 fi
-ninja -C "$build" hegetcl bench/hegetcl-bench bench/serial/hegetcl-serial-bench > "$out/build-$part.txt" 2>&1 ||
+targets=(hegetcl bench/hegetcl-bench)
+[ "$part" = serial ] && targets+=(bench/serial/hegetcl-serial-bench)
+ninja -C "$build" "${targets[@]}" > "$out/build-$part.txt" 2>&1 ||
   { tail -40 "$out/build-$part.txt"; exit 1; }
 bench=("$build/bench/hegetcl-bench" --device "$device" --json "$out/$part.json")
 case "$part" in
@@ -92,14 +95,13 @@ case "$part" in
       > "$out/$part-private.txt" 2>&1
     cat "$out/$part-private.txt"
     : > "$out/$part-tune.txt"
-    for variant in t128 t512 c2 c8 g2 g32 plain; do
+    for variant in t128 t512 t1024 c8 g1 plain; do
       case "$variant" in
         t128) vars=(HEGETCL_RS_THREADS=128) ;;
         t512) vars=(HEGETCL_RS_THREADS=512) ;;
-        c2) vars=(HEGETCL_RS_CHUNK_ITEMS=2) ;;
+        t1024) vars=(HEGETCL_RS_THREADS=1024) ;;
         c8) vars=(HEGETCL_RS_CHUNK_ITEMS=8) ;;
-        g2) vars=(HEGETCL_RS_GLOBAL_GROUPS=2) ;;
-        g32) vars=(HEGETCL_RS_GLOBAL_GROUPS=32) ;;
+        g1) vars=(HEGETCL_RS_GLOBAL_GROUPS=1) ;;
         plain) vars=(HEGETCL_CL_OPTIONS=-DHG_RS_PLAIN_CONTRACTION) ;;
       esac
       echo "== $variant: ${vars[*]}" >> "$out/$part-tune.txt"
