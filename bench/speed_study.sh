@@ -106,7 +106,7 @@ case "$part" in
       esac
       echo "== $variant: ${vars[*]}" >> "$out/$part-tune.txt"
       env "${vars[@]}" "$build/bench/hegetcl-bench" --device "$device" --engines recursive \
-        --n 10,12 --mode summed --max-seconds 2 2>&1 | grep -E "recursive|error" \
+        --n 10,12 --mode summed --max-seconds 2 2>&1 | grep -E "^me |error" \
         >> "$out/$part-tune.txt"
     done
     cat "$out/$part-tune.txt" ;;
