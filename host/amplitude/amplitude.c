@@ -220,7 +220,9 @@ static hegetcl_status env_count(hegetcl_context *ctx, const char *name, unsigned
 }
 
 /* The shared sum's layout tuning: the defaults, or HEGETCL_RS_THREADS, HEGETCL_RS_CHUNK_ITEMS,
- * HEGETCL_RS_EVENTS and HEGETCL_RS_GLOBAL_GROUPS for speed studies (bench/speed_study.sh tune). */
+ * HEGETCL_RS_EVENTS and HEGETCL_RS_GLOBAL_GROUPS for speed studies (bench/speed_study.sh tune,
+ * large), and HEGETCL_RS_GLOBAL_TABLES=1, the tables in global memory wherever they would fit
+ * (tests/opencl/oclgrind_clean.py). */
 static hegetcl_status rs_tuning(hegetcl_context *ctx, hg_rs_tuning *t) {
   hg_rs_tuning_defaults(t);
   hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 1024, 1, &t->threads);
@@ -229,6 +231,10 @@ static hegetcl_status rs_tuning(hegetcl_context *ctx, hg_rs_tuning *t) {
   if (status == HEGETCL_OK) status = env_count(ctx, "HEGETCL_RS_EVENTS", 256, 0, &t->events);
   if (status == HEGETCL_OK)
     status = env_count(ctx, "HEGETCL_RS_GLOBAL_GROUPS", 256, 0, &t->groups_per_unit);
+  unsigned global_tables = 0;
+  if (status == HEGETCL_OK)
+    status = env_count(ctx, "HEGETCL_RS_GLOBAL_TABLES", 1, 0, &global_tables);
+  t->global_tables = (int)global_tables;
   return status;
 }
 
@@ -308,7 +314,7 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   hg_rs_tuning tuning;
   status = rs_tuning(ctx, &tuning);
   if (status != HEGETCL_OK) goto fail;
-  tuning.global_tables = shared_sum == HG_SUMMED_SHARED_GLOBAL;
+  if (shared_sum == HG_SUMMED_SHARED_GLOBAL) tuning.global_tables = 1;
   const int shared = shared_sum != HG_SUMMED_PRIVATE &&
                      process->engine == HEGETCL_ENGINE_RECURSIVE &&
                      hg_rs_layout_choose(process->n_photons, hg_amplitude_real_size(amp),
