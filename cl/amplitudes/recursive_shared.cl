@@ -22,10 +22,11 @@
  *
  * The host (host/amplitude/recursive_shared.c) writes the layout ahead of this file (and, where a
  * work-item holds more than 4 configurations, HG_RS_CONTRACT_GENERATED and the contraction
- * hg_rs_contract between kernels.cl and this file): the cut HG_RS_K, HG_RS_THREADS work-items per event, HG_RS_EVENTS events per work-group, HG_RS_CHUNK
- * subsets per contraction step, HG_RS_CURRENTS currents per event, HG_RS_GLOBAL (0 or 1), the
- * level offsets hg_rs_j_offset / hg_rs_r_offset (in currents), and the subsets by size and rank
- * (hg_rs_level_start, hg_rs_subsets, hg_rs_rank). */
+ * hg_rs_contract between kernels.cl and this file): the cut HG_RS_K, HG_RS_THREADS work-items
+ * per event, HG_RS_EVENTS events per work-group, HG_RS_CHUNK subsets per contraction step,
+ * HG_RS_CURRENTS currents per event, HG_RS_GLOBAL (0 or 1), the level offsets hg_rs_j_offset /
+ * hg_rs_r_offset (in currents), and the subsets by size and rank (hg_rs_level_start,
+ * hg_rs_subsets, hg_rs_rank). */
 #ifndef HG_RECURSIVE_SHARED_CL
 #define HG_RECURSIVE_SHARED_CL
 

@@ -21,7 +21,7 @@ typedef struct {
   int global_tables;        /* 1: the tabulated levels in a global buffer, the chunk in local
                                memory (an event's currents do not fit in local memory) */
   size_t currents;          /* currents per event in the tables (local memory, or global) */
-  size_t chunk_area;        /* with global_tables, currents per event of the chunk in local memory */
+  size_t chunk_area;        /* with global_tables, the chunk's currents per event (local memory) */
   size_t local_bytes;       /* the work-group's local memory */
   size_t global_bytes;      /* with global_tables, a work-group's tables in the global buffer */
 } hg_rs_layout;

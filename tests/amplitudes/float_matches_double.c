@@ -46,9 +46,8 @@ static void evaluate(unsigned n, hegetcl_engine engine, hegetcl_precision precis
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
   for (size_t e = 0; e < n_points; ++e) me[e] = -1; /* poison */
   const hegetcl_status status =
-      helicity == NULL
-          ? hegetcl_amplitude_evaluate(amp, n_points, momenta, me)
-          : hegetcl_amplitude_evaluate_helicity(amp, n_points, momenta, helicity, me);
+      helicity == NULL ? hegetcl_amplitude_evaluate(amp, n_points, momenta, me)
+                       : hegetcl_amplitude_evaluate_helicity(amp, n_points, momenta, helicity, me);
   hegetcl_amplitude_destroy(amp);
   TS_ASSERT_OK(ctx, status);
 }
@@ -58,7 +57,8 @@ static void evaluate(unsigned n, hegetcl_engine engine, hegetcl_precision precis
 static void compare_summed(unsigned n, hegetcl_engine engine, double sqrt_s, double pt_min_frac,
                            size_t n_points, double *worst, double *worst_ratio) {
   double *momenta = malloc(4 * (n + 2) * n_points * sizeof *momenta);
-  double *me_float = malloc(n_points * sizeof(double)), *me_double = malloc(n_points * sizeof(double));
+  double *me_float = malloc(n_points * sizeof(double)),
+         *me_double = malloc(n_points * sizeof(double));
   assert_true(momenta != NULL && me_float != NULL && me_double != NULL);
   ts_random_points(n, sqrt_s, n_points, 0xf10a7000u + 37u * n + (uint64_t)sqrt_s, pt_min_frac,
                    momenta);
@@ -100,8 +100,8 @@ static void other_engines(void **state) {
   const hegetcl_engine engines[2] = {HEGETCL_ENGINE_PERMUTATION, HEGETCL_ENGINE_UNROLLED};
   for (int i = 0; i < 2; ++i) {
     double worst = 0, ratio = 0;
-    compare_summed(N_OTHER_ENGINES, engines[i], LHC_GEV, PT_MIN_FRAC, OTHER_ENGINES_POINTS,
-                   &worst, &ratio);
+    compare_summed(N_OTHER_ENGINES, engines[i], LHC_GEV, PT_MIN_FRAC, OTHER_ENGINES_POINTS, &worst,
+                   &ratio);
     print_message("# n=%u %s at 14 TeV: worst |float / double - 1| %.2g\n", N_OTHER_ENGINES,
                   hegetcl_engine_name(engines[i]), worst);
   }
