@@ -96,7 +96,7 @@ static double recursive_shared_sum(unsigned n) {
 double hg_bench_flops_per_event(hegetcl_engine engine, unsigned n, int per_helicity,
                                 int shared_sum) {
   if (n < 2 || n > 12) return 0;
-  if (engine == HEGETCL_ENGINE_RECURSIVE && !per_helicity && shared_sum && n <= 10)
+  if (engine == HEGETCL_ENGINE_RECURSIVE && !per_helicity && shared_sum && n <= 12)
     return recursive_shared_sum(n);
   unsigned parts = 1;
   double amplitude = 0;

@@ -18,12 +18,19 @@
 #           (HEGETCL_RS_CHUNK_ITEMS 2, 4), events per work-group (HEGETCL_RS_EVENTS 1, 4) and
 #           the contraction without shared reads (-DHG_RS_PLAIN_CONTRACTION); tune-VARIANT.json
 #           and .txt
+#   large   the recursive engine's helicity sum for n = 7..12, shared (tables in global memory
+#           where local memory is too small: n >= 9 on NVIDIA) and per work-item (n = 9..12), and
+#           the global-table layout's variants at n = 10 and 12: work-items per event
+#           (HEGETCL_RS_THREADS 128, 512, 1024), chunk items per work-item
+#           (HEGETCL_RS_CHUNK_ITEMS 8), work-groups per compute unit (HEGETCL_RS_GLOBAL_GROUPS 1)
+#           and the plain contraction; large.json and .txt, large-private.json and .txt,
+#           large-tune.txt
 #   serial  the single-threaded C build on one core of this machine (hegetcl-serial-bench)
 # DEVICE is a --device spec (gpu, cpu, a name part). OUT_DIR receives PART.json and PART.txt.
 # BUILD_DIR (default: a temporary folder) is configured and built when it has no build.ninja.
 # Draw the figures with: python3 bench/plot_bench.py --out DIR OUT_DIR/*.json
 set -uo pipefail
-usage="usage: speed_study.sh me|diagrams|cpu|full|scan|tune|serial DEVICE OUT_DIR [BUILD_DIR]"
+usage="usage: speed_study.sh me|diagrams|cpu|full|scan|tune|large|serial DEVICE OUT_DIR [BUILD_DIR]"
 part=${1:?$usage}
 device=${2:?$usage}
 out=${3:?$usage}
@@ -34,7 +41,9 @@ if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$root" --buildtype=release > "$out/setup-$part.txt" 2>&1 ||
     { cat "$out/setup-$part.txt"; exit 1; }
 fi
-ninja -C "$build" hegetcl bench/hegetcl-bench bench/serial/hegetcl-serial-bench > "$out/build-$part.txt" 2>&1 ||
+targets=(hegetcl bench/hegetcl-bench)
+[ "$part" = serial ] && targets+=(bench/serial/hegetcl-serial-bench)
+ninja -C "$build" "${targets[@]}" > "$out/build-$part.txt" 2>&1 ||
   { tail -40 "$out/build-$part.txt"; exit 1; }
 bench=("$build/bench/hegetcl-bench" --device "$device" --json "$out/$part.json")
 case "$part" in
@@ -78,6 +87,29 @@ case "$part" in
       echo "== $variant: ${vars[*]}"
       grep recursive "$out/tune-$variant.txt" || tail -3 "$out/tune-$variant.txt"
     done ;;
+  large)
+    "${bench[@]}" --engines recursive --n 7-12 --mode summed --max-seconds 3 > "$out/$part.txt" 2>&1
+    cat "$out/$part.txt"
+    "$build/bench/hegetcl-bench" --device "$device" --engines recursive --n 9-12 --mode summed \
+      --summed-kernel private --max-seconds 3 --json "$out/$part-private.json" \
+      > "$out/$part-private.txt" 2>&1
+    cat "$out/$part-private.txt"
+    : > "$out/$part-tune.txt"
+    for variant in t128 t512 t1024 c8 g1 plain; do
+      case "$variant" in
+        t128) vars=(HEGETCL_RS_THREADS=128) ;;
+        t512) vars=(HEGETCL_RS_THREADS=512) ;;
+        t1024) vars=(HEGETCL_RS_THREADS=1024) ;;
+        c8) vars=(HEGETCL_RS_CHUNK_ITEMS=8) ;;
+        g1) vars=(HEGETCL_RS_GLOBAL_GROUPS=1) ;;
+        plain) vars=(HEGETCL_CL_OPTIONS=-DHG_RS_PLAIN_CONTRACTION) ;;
+      esac
+      echo "== $variant: ${vars[*]}" >> "$out/$part-tune.txt"
+      env "${vars[@]}" "$build/bench/hegetcl-bench" --device "$device" --engines recursive \
+        --n 10,12 --mode summed --max-seconds 2 2>&1 | grep -E "^me |error" \
+        >> "$out/$part-tune.txt"
+    done
+    cat "$out/$part-tune.txt" ;;
   serial)
     "$build/bench/serial/hegetcl-serial-bench" --n 2-8 --max-seconds 2 --json "$out/$part.json" \
       > "$out/$part.txt" 2>&1 || true

@@ -218,20 +218,49 @@ static hegetcl_status env_count(hegetcl_context *ctx, const char *name, unsigned
   return HEGETCL_OK;
 }
 
-/* The shared sum's layout tuning: the defaults, or HEGETCL_RS_THREADS, HEGETCL_RS_CHUNK_ITEMS and
- * HEGETCL_RS_EVENTS for speed studies (bench/speed_study.sh tune). */
+/* The shared sum's layout tuning: the defaults, or HEGETCL_RS_THREADS, HEGETCL_RS_CHUNK_ITEMS,
+ * HEGETCL_RS_EVENTS and HEGETCL_RS_GLOBAL_GROUPS for speed studies (bench/speed_study.sh tune,
+ * large), and HEGETCL_RS_GLOBAL_TABLES=1, the tables in global memory wherever they would fit
+ * (tests/opencl/oclgrind_clean.py). */
 static hegetcl_status rs_tuning(hegetcl_context *ctx, hg_rs_tuning *t) {
   hg_rs_tuning_defaults(t);
-  hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 256, 1, &t->threads);
+  hegetcl_status status = env_count(ctx, "HEGETCL_RS_THREADS", 1024, 1, &t->threads);
   if (status == HEGETCL_OK)
     status = env_count(ctx, "HEGETCL_RS_CHUNK_ITEMS", 64, 0, &t->chunk_items);
   if (status == HEGETCL_OK) status = env_count(ctx, "HEGETCL_RS_EVENTS", 256, 0, &t->events);
+  if (status == HEGETCL_OK)
+    status = env_count(ctx, "HEGETCL_RS_GLOBAL_GROUPS", 256, 0, &t->groups_per_unit);
+  unsigned global_tables = 0;
+  if (status == HEGETCL_OK)
+    status = env_count(ctx, "HEGETCL_RS_GLOBAL_TABLES", 1, 0, &global_tables);
+  t->global_tables = (int)global_tables;
   return status;
+}
+
+/* The global buffer of the shared sum's tables where they do not fit in local memory: as many
+ * work-groups' as recursive_shared.h's hg_rs_global_groups allows within a quarter of the
+ * device's memory and one buffer's limit. */
+static hegetcl_status create_summed_tables(hegetcl_amplitude *amp, const hg_rs_layout *layout,
+                                           unsigned groups_per_unit) {
+  hegetcl_context *ctx = amp->ctx;
+  unsigned long long limit = ctx->info.global_memory_bytes / 4;
+  if (ctx->info.max_buffer_bytes > 0 && ctx->info.max_buffer_bytes < limit)
+    limit = ctx->info.max_buffer_bytes;
+  amp->summed_groups =
+      hg_rs_global_groups(layout, ctx->info.compute_units, groups_per_unit, limit);
+  const size_t bytes = amp->summed_groups * layout->global_bytes;
+  cl_int err = CL_SUCCESS;
+  amp->summed_tables = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  return hg_cl_check(ctx, err, "clCreateBuffer",
+                     "allocating %.3g MiB of currents for the recursive engine's helicity sum "
+                     "(n = %u, %zu work-groups of %.3g MiB)",
+                     (double)bytes / 1048576.0, layout->n_photons, amp->summed_groups,
+                     (double)layout->global_bytes / 1048576.0);
 }
 
 hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_process *process,
                                         hegetcl_amplitude **out) {
-  return hg_amplitude_create_variant(ctx, process, 1, out);
+  return hg_amplitude_create_variant(ctx, process, HG_SUMMED_SHARED, out);
 }
 
 hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_process *process,
@@ -268,7 +297,7 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   amp->n_particles = process->n_photons + 2;
   amp->me_factor = hegetcl_me_factor(process->n_photons);
   snprintf(amp->process_text, sizeof amp->process_text, "n = %u", process->n_photons);
-  char *generated = NULL, *layout_text = NULL;
+  char *generated = NULL, *layout_text = NULL, *contraction_text = NULL;
   status = hg_build_options(ctx, process->precision, process->n_photons, amp->options,
                             sizeof amp->options);
   if (status != HEGETCL_OK) goto fail;
@@ -284,7 +313,9 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   hg_rs_tuning tuning;
   status = rs_tuning(ctx, &tuning);
   if (status != HEGETCL_OK) goto fail;
-  const int shared = shared_sum && process->engine == HEGETCL_ENGINE_RECURSIVE &&
+  if (shared_sum == HG_SUMMED_SHARED_GLOBAL) tuning.global_tables = 1;
+  const int shared = shared_sum != HG_SUMMED_PRIVATE &&
+                     process->engine == HEGETCL_ENGINE_RECURSIVE &&
                      hg_rs_layout_choose(process->n_photons, hg_amplitude_real_size(amp),
                                          ctx->info.local_memory_bytes, &tuning, &layout);
   if (shared) {
@@ -296,8 +327,20 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
     parts[n_parts++] = (hg_source_part){NULL, layout_text};
     amp->summed_group = hg_rs_group_size(&layout);
     amp->summed_group_events = layout.events;
+    if (layout.global_tables) {
+      status = create_summed_tables(amp, &layout, tuning.groups_per_unit);
+      if (status != HEGETCL_OK) goto fail;
+    }
   }
   parts[n_parts++] = (hg_source_part){"amplitudes/kernels.cl", NULL};
+  if (shared && hg_rs_contraction_generated(&layout)) {
+    contraction_text = hg_rs_contraction_source(&layout);
+    if (contraction_text == NULL) {
+      status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's layout");
+      goto fail;
+    }
+    parts[n_parts++] = (hg_source_part){NULL, contraction_text};
+  }
   if (shared) parts[n_parts++] = (hg_source_part){"amplitudes/recursive_shared.cl", NULL};
   status = hg_program_get(ctx, parts, n_parts, amp->options, &amp->program, &amp->build_seconds);
   if (status != HEGETCL_OK) goto fail;
@@ -305,11 +348,13 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   if (status != HEGETCL_OK) goto fail;
   free(generated);
   free(layout_text);
+  free(contraction_text);
   *out = amp;
   return HEGETCL_OK;
 fail:
   free(generated);
   free(layout_text);
+  free(contraction_text);
   hegetcl_amplitude_destroy(amp);
   return status;
 }
@@ -322,7 +367,10 @@ static void release_buffers(hegetcl_amplitude *amp) {
   if (amp->colours != NULL) clReleaseMemObject(amp->colours);
   amp->momenta = amp->helicities = amp->me = amp->partial = amp->colours = NULL;
   free(amp->staging);
+  free(amp->shat);
   amp->staging = NULL;
+  amp->shat = NULL;
+  amp->scaled_events = 0;
   amp->capacity = 0;
 }
 
@@ -331,6 +379,7 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   release_buffers(amp);
   if (amp->params != NULL) clReleaseMemObject(amp->params);
   if (amp->colour != NULL) clReleaseMemObject(amp->colour);
+  if (amp->summed_tables != NULL) clReleaseMemObject(amp->summed_tables);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
   if (amp->colour_kernel != NULL) clReleaseKernel(amp->colour_kernel);
@@ -405,7 +454,9 @@ static hegetcl_status ensure_staging(hegetcl_amplitude *amp) {
   if (amp->staging != NULL) return HEGETCL_OK;
   const size_t n_particles = amp->n_particles;
   amp->staging = malloc(4 * n_particles * amp->capacity * hg_amplitude_real_size(amp));
-  if (amp->staging == NULL)
+  const int scaled = !amp->general && hg_amplitude_real_size(amp) == sizeof(float);
+  if (scaled) amp->shat = malloc(amp->capacity * sizeof *amp->shat);
+  if (amp->staging == NULL || (scaled && amp->shat == NULL))
     return hg_fail(amp->ctx, HEGETCL_ERR_NO_MEMORY, "no host memory to stage %zu events",
                    amp->capacity);
   return HEGETCL_OK;
@@ -523,6 +574,39 @@ static void stage_events_major(hegetcl_amplitude *amp, size_t n_events, const do
       }
 }
 
+/* Component c of particle i of event e, in either host layout. */
+static double host_momentum(const double *momenta, int events_major, size_t n_particles,
+                            size_t n_events, size_t e, size_t i, size_t c) {
+  return events_major ? momenta[(e * n_particles + i) * 4 + c]
+                      : momenta[HG_SOA_INDEX(c, i, n_particles, n_events, e)];
+}
+
+/* A float program of the photon family: every event's momenta staged in units of sqrt(s-hat),
+ * s-hat = (p_quark + p_antiquark)^2 kept in amp->shat for hg_amplitude_read (|M|^2 has mass
+ * dimension 4 - 2n; unscaled, float |M|^2 leaves float's range from n = 9 at 500 GeV:
+ * CONVENTIONS.md, "Precision"). An event whose s-hat is not positive and finite is staged as
+ * given, with s-hat 1, for the kernels' checks to report. */
+static void stage_scaled(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
+                         int events_major) {
+  const size_t n_particles = amp->n_particles;
+  float *staging = amp->staging;
+  for (size_t e = 0; e < n_events; ++e) {
+    double sum[4];
+    for (size_t c = 0; c < 4; ++c)
+      sum[c] = host_momentum(momenta, events_major, n_particles, n_events, e, 0, c) +
+               host_momentum(momenta, events_major, n_particles, n_events, e, 1, c);
+    const double shat = sum[0] * sum[0] - sum[1] * sum[1] - sum[2] * sum[2] - sum[3] * sum[3];
+    const int usable = shat > 0 && isfinite(shat);
+    amp->shat[e] = usable ? shat : 1.0;
+    const double inverse_root = usable ? 1.0 / sqrt(shat) : 1.0;
+    for (size_t i = 0; i < n_particles; ++i)
+      for (size_t c = 0; c < 4; ++c)
+        staging[HG_SOA_INDEX(c, i, n_particles, n_events, e)] = (float)(
+            host_momentum(momenta, events_major, n_particles, n_events, e, i, c) * inverse_root);
+  }
+  amp->scaled_events = n_events;
+}
+
 hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, const double *momenta,
                                    const uint32_t *helicity) {
   return hg_amplitude_upload_layout(amp, n_events, momenta, 0, helicity);
@@ -536,7 +620,10 @@ hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_event
   if (status != HEGETCL_OK) return status;
   const size_t count = 4 * (size_t)amp->n_particles * n_events;
   const size_t real = hg_amplitude_real_size(amp);
-  if (events_major)
+  amp->scaled_events = 0;
+  if (amp->shat != NULL)
+    stage_scaled(amp, n_events, momenta, events_major);
+  else if (events_major)
     stage_events_major(amp, n_events, momenta);
   else if (real == sizeof(double))
     memcpy(amp->staging, momenta, count * sizeof(double));
@@ -557,16 +644,21 @@ hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_event
  * launch's profiling event. */
 static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const char *name,
                              size_t n_events, size_t local, cl_event *event) {
-  /* the shared helicity sum takes summed_group_events events per work-group */
-  const size_t per_group =
-      kernel == amp->summed && amp->summed_group != 0 ? amp->summed_group_events : local;
-  const size_t global = (n_events + per_group - 1) / per_group * local;
-  return hg_cl_check(
-      amp->ctx,
-      clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL, event),
-      "clEnqueueNDRangeKernel", "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
-      hegetcl_engine_name(amp->process.engine), amp->process_text,
-      hegetcl_precision_name(amp->process.precision), n_events, local);
+  /* the shared helicity sum takes summed_group_events events per work-group, and with its
+   * tables in global memory at most summed_groups groups, which go over the batch */
+  const int shared = kernel == amp->summed && amp->summed_group != 0;
+  const size_t per_group = shared ? amp->summed_group_events : local;
+  size_t groups = (n_events + per_group - 1) / per_group;
+  if (shared && amp->summed_groups != 0 && groups > amp->summed_groups)
+    groups = amp->summed_groups;
+  const size_t global = groups * local;
+  return hg_cl_check(amp->ctx,
+                     clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0,
+                                            NULL, event),
+                     "clEnqueueNDRangeKernel",
+                     "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
+                     hegetcl_engine_name(amp->process.engine), amp->process_text,
+                     hegetcl_precision_name(amp->process.precision), n_events, local);
 }
 
 /* The part kernels' arguments but the helicity configuration (4), and amplitude_accumulate's
@@ -685,7 +777,9 @@ hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per
     status = hg_amplitude_set_common_args(amp, kernel, amp->momenta, (cl_uint)n_events, &next);
     cl_int err = CL_SUCCESS;
     if (per_helicity) err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->helicities);
-    err |= clSetKernelArg(kernel, next, sizeof(cl_mem), &amp->me);
+    err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->me);
+    if (!per_helicity && amp->summed_tables != NULL)
+      err |= clSetKernelArg(kernel, next, sizeof(cl_mem), &amp->summed_tables);
     if (status == HEGETCL_OK)
       status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the buffers of %s", name);
     if (status == HEGETCL_OK) status = hg_amplitude_local_size(amp, kernel, &local);
@@ -760,8 +854,12 @@ hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double
                        hegetcl_precision_name(amp->process.precision));
   if (status != HEGETCL_OK) return status;
   size_t bad = 0, first_bad = 0;
+  /* momenta staged in units of sqrt(s-hat): |M|^2 times s-hat^(2 - n), in double */
+  const int scaled = amp->shat != NULL && amp->scaled_events >= n_events;
+  const double power = 2.0 - (double)amp->process.n_photons;
   for (size_t e = 0; e < n_events; ++e) {
     me[e] = real == sizeof(double) ? ((double *)amp->staging)[e] : ((float *)amp->staging)[e];
+    if (scaled) me[e] *= pow(amp->shat[e], power);
     if (!isfinite(me[e]) && bad++ == 0) first_bad = e;
   }
   if (bad > 0 && amp->general)
@@ -929,7 +1027,9 @@ hegetcl_status hegetcl_amplitude_evaluate_buffers(hegetcl_amplitude *amp, size_t
   if (status == HEGETCL_OK && helicity != NULL)
     status = check_user_buffer(amp, helicity, "helicity", n_events * sizeof(cl_uint));
   if (status != HEGETCL_OK) return status;
-  /* the kernels take the caller's buffers in place of the amplitude's own for this launch */
+  /* the kernels take the caller's buffers in place of the amplitude's own for this launch; their
+   * momenta are taken as given, unscaled */
+  amp->scaled_events = 0;
   const cl_mem own_momenta = amp->momenta, own_helicities = amp->helicities, own_me = amp->me;
   amp->momenta = momenta;
   amp->helicities = helicity;

@@ -30,11 +30,20 @@ struct hegetcl_amplitude {
   cl_mem colours;                 /* the colour assignments, with the above (colour engine) */
   cl_mem partial;                 /* the split engine's partial amplitudes, 2 REALs per event */
   void *staging;                  /* host copy in the program's precision */
+  double *shat;                   /* float programs of the photon family: each uploaded event's
+                                     s-hat, its momenta staged in units of sqrt(s-hat) and its
+                                     |M|^2 read back times s-hat^(2 - n) (CONVENTIONS.md,
+                                     "Precision"); NULL otherwise */
+  size_t scaled_events;           /* events of the last upload that were so scaled, 0 after a
+                                     run on other buffers */
   size_t capacity;                /* events the buffers hold */
   size_t local_size;              /* 0: chosen from the kernel's limits */
   size_t summed_group;            /* the recursive engine's shared helicity sum: work-items per
                                      group (recursive_shared.h); 0: one event per work-item */
   size_t summed_group_events;     /* events per group of that kernel */
+  cl_mem summed_tables;           /* its currents where they live in global memory, else NULL */
+  size_t summed_groups;           /* work-groups it is launched with then (each goes over the
+                                     batch); 0: one per summed_group_events events */
   double build_seconds;           /* 0 when the program came from the cache */
   unsigned n_particles;           /* external particles (n_photons + 2 for the photon family) */
   double me_factor;               /* 1 / IDEN: hegetcl_me_factor(n) for the photon family */
@@ -77,9 +86,16 @@ hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, un
                                  hg_source_part *parts, size_t *n_parts, char **generated,
                                  unsigned *n_diagram_parts);
 
-/* hegetcl_amplitude_create, with the recursive engine's helicity sum shared in a work-group
- * (shared_sum = 1, the default where it fits: recursive_shared.h) or one event per work-item
- * (0: kernels.cl's amplitude_summed), for benchmarks and tests that compare the two. */
+/* Which helicity sum hg_amplitude_create_variant builds for the recursive engine. */
+enum {
+  HG_SUMMED_PRIVATE = 0, /* one event per work-item (kernels.cl's amplitude_summed) */
+  HG_SUMMED_SHARED = 1,  /* shared by a work-group, its tables in local memory where they fit,
+                            else in global memory (the default: recursive_shared.h) */
+  HG_SUMMED_SHARED_GLOBAL = 2 /* shared, its tables in global memory even where they would fit */
+};
+
+/* hegetcl_amplitude_create, with the recursive engine's helicity sum one of HG_SUMMED_*, for
+ * benchmarks and tests that compare them. */
 hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_process *process,
                                            int shared_sum, hegetcl_amplitude **out);
 

@@ -12,14 +12,19 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        MadGraph's points for n = 2, 3 (amplitude_summed; the recursive engine's work-group
        helicity sum, recursive_shared.cl)
   5    hegetcl me, every engine in float at n = 2, 3
-  6    hegetcl me, the diagram engine at n = 6: its split form (amplitude_diagrams_part_*,
+  6    hegetcl me, the recursive engine at n = 4 with the helicity sum's tables in global
+       memory (HEGETCL_RS_GLOBAL_TABLES=1, as n >= 9 on NVIDIA) and 2 work-items per event, so
+       that it takes the generated contraction (hg_rs_contract, as n >= 10 does); one file, so
+       that the tables' buffer is made once in the process (a second one would inherit the
+       first's shadow: docs/opencl-implementations.md, "A second trap")
+  7    hegetcl me, the diagram engine at n = 6: its split form (amplitude_diagrams_part_*,
        amplitude_accumulate)
-  7-10 hegetcl xsec --n 2, one engine each, 300 events: the cross-section pipeline
+  8-11 hegetcl xsec --n 2, one engine each, 300 events: the cross-section pipeline
        (xsec_sample, PDFs, cuts, VEGAS), histograms (histogram_reduce, histogram_accumulate)
        and unweighting (events_mark, events_gather) into an event file
-  11   hegetcl xsec --n 2, helicities sampled (amplitude_helicity), every flavour (the channel
+  12   hegetcl xsec --n 2, helicities sampled (amplitude_helicity), every flavour (the channel
        sums, xsec_channel_reduce), rambo phase space, float (n = 3 took 7 minutes or more)
-  12-14 hegetcl me --process, QCD with the massive and gluon HELAS functions (cl/helas/qcd.cl)
+  13-15 hegetcl me --process, QCD with the massive and gluon HELAS functions (cl/helas/qcd.cl)
        through the generated diagram code and, where it applies, the recursive colour engine, at
        MadGraph's points (../shared/refs/mg5-qcd, HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive
        quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: diagrams only), g g > g g g
@@ -28,7 +33,7 @@ The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device
 known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which
 misreports it (its shadow of a released buffer outlives the buffer:
 docs/opencl-implementations.md, "A second trap"). The whole suite took 4.3 minutes on 2 shared
-cores (cases 12-14 1 to 12 seconds each), with at most 1.5 GB of memory.
+cores (cases 13-15 1 to 12 seconds each), with at most 1.5 GB of memory.
 
 usage: oclgrind_clean.py HEGETCL_EXE
 """
@@ -60,6 +65,9 @@ def cases(hegetcl):
                     [hegetcl, "me", "--engine", e] + points))
     out.append(("me, every engine, float, n = 2, 3",
                 [hegetcl, "me", "--precision", "float"] + points))
+    out.append(("me --engine recursive, n = 4, tables in global memory, 2 work-items per event",
+                [hegetcl, "me", "--engine", "recursive", os.path.join(refs, "me_points_n4.txt")],
+                {"HEGETCL_RS_GLOBAL_TABLES": "1", "HEGETCL_RS_THREADS": "2"}))
     out.append(("me --engine diagrams, n = 6 (split form)",
                 [hegetcl, "me", "--engine", "diagrams", os.path.join(refs, "me_points_n6.txt")]))
     for e in ENGINES:
@@ -75,10 +83,11 @@ def cases(hegetcl):
     return out
 
 
-def run_case(number, what, command):
+def run_case(number, what, command, more_env):
     with tempfile.TemporaryDirectory(prefix="hegetcl-oclgrind-") as folder:
         log = os.path.join(folder, "oclgrind.log")
-        env = dict(os.environ, HEGETCL_CL_OPTIONS="-cl-opt-disable", HEGETCL_DEVICE="auto")
+        env = dict(os.environ, HEGETCL_CL_OPTIONS="-cl-opt-disable", HEGETCL_DEVICE="auto",
+                   **more_env)
         env.pop("HEGETCL_TEST_DEVICE", None)  # Oclgrind's device is the only one it shows
         try:
             p = subprocess.run(OCLGRIND + ["--log", log] + command, cwd=folder, env=env,
@@ -114,14 +123,14 @@ def main():
     try:
         subprocess.run(["oclgrind", "--version"], stdout=subprocess.DEVNULL, check=True)
     except (OSError, subprocess.CalledProcessError):
-        for i, (what, _) in enumerate(todo, 1):
+        for i, (what, *_) in enumerate(todo, 1):
             print(f"not ok {i} - oclgrind clean: {what}")
         print("# oclgrind is not installed: bash setup.sh --deps-only installs it (Debian "
               "package oclgrind)")
         return 1
     failed = 0
-    for i, (what, command) in enumerate(todo, 1):
-        failed += not run_case(i, what, command)
+    for i, (what, command, *more_env) in enumerate(todo, 1):
+        failed += not run_case(i, what, command, more_env[0] if more_env else {})
         sys.stdout.flush()
     return 1 if failed else 0
 

@@ -146,6 +146,27 @@ void ts_random_points(unsigned n_photons, double sqrt_s, size_t n_events, uint64
   }
 }
 
+double ts_float_tolerance(unsigned n_photons, const double *momenta, size_t n_events, size_t e) {
+  const unsigned n_particles = n_photons + 2;
+#define TS_P(c, i) momenta[HG_SOA_INDEX(c, i, n_particles, n_events, e)]
+  double beams[4], smallest = INFINITY;
+  for (int c = 0; c < 4; ++c) beams[c] = TS_P(c, 0) + TS_P(c, 1);
+  const double shat = beams[0] * beams[0] - beams[1] * beams[1] - beams[2] * beams[2] -
+                      beams[3] * beams[3];
+  for (uint32_t set = 1; set + 1 < (1u << n_photons); ++set) {
+    double q[4];
+    for (int c = 0; c < 4; ++c) {
+      q[c] = TS_P(c, 0);
+      for (unsigned j = 0; j < n_photons; ++j)
+        if ((set >> j) & 1u) q[c] -= TS_P(c, 2 + j);
+    }
+    const double virtuality = fabs(q[0] * q[0] - q[1] * q[1] - q[2] * q[2] - q[3] * q[3]);
+    if (virtuality < smallest) smallest = virtuality;
+  }
+#undef TS_P
+  return 2.0 * n_photons * 0x1p-24 * shat / smallest;
+}
+
 const char *ts_refs_path(unsigned n_photons, char *buf, size_t size) {
   const char *dir = getenv("HEGETCL_REFS_DIR");
   snprintf(buf, size, "%s/me_points_n%u.txt", dir ? dir : "../shared/refs/mg5", n_photons);

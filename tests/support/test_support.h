@@ -26,6 +26,15 @@ const char *ts_device_name(hegetcl_context *ctx);
 void ts_random_points(unsigned n_photons, double sqrt_s, size_t n_events, uint64_t seed,
                       double pt_min_frac, double *momenta);
 
+/* How far float |M|^2 of u ubar -> n photons may lie from the exact value at event e of a batch
+ * (structure of arrays): the momenta rounded to 24 bits give a quark propagator 1/(p_q - K_S)^2
+ * a relative error of about u s-hat / |(p_q - K_S)^2| (its parts are of size s-hat and cancel to
+ * (p_q - K_S)^2; u = 2^-24), an ordering has n - 1 propagators and |M|^2 doubles the amplitude's
+ * error: 2 n u s-hat / min_S |(p_q - K_S)^2| over the photon subsets S. Measured on PoCL
+ * (tests/amplitudes/float_matches_double.c): at most 0.6 u n s-hat / min_S, n = 6..12, soft photons
+ * too; the difference of two float sums stays within it as well. */
+double ts_float_tolerance(unsigned n_photons, const double *momenta, size_t n_events, size_t e);
+
 /* Path of the MadGraph reference file for n photons (HEGETCL_REFS_DIR/me_points_n<n>.txt). */
 const char *ts_refs_path(unsigned n_photons, char *buf, size_t size);
 
