@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# sigma(p p -> n photons) for n = 2..12 on one device, the table of README ("Cross sections to
+# n = 12"), from the project root:  bash bench/sigma_table.sh HEGETCL OUT_DIR DEVICE [SETUPS]
+# SETUPS: u-first (the HEGET paper's: u from proton 1 only) and/or all (every light flavour, the
+# quark from either proton). Multichannel phase space, helicity-summed |M|^2 (the work-group-shared
+# sum to n = 12), target 0.1 % to n = 8 and 1 % beyond; each run's JSON in OUT_DIR.
+set -u
+hegetcl=$1
+out=$2
+device=$3
+setups=${4:-u-first,all}
+mkdir -p "$out"
+for setup in ${setups//,/ }; do
+  for n in ${NS:-2 3 4 5 6 7 8 9 10 11 12}; do
+    target=0.001
+    [ "$n" -ge 9 ] && target=0.01
+    flags=(--orientation u-first)
+    [ "$setup" = all ] && flags=(--orientation both --flavours all)
+    start=$(date +%s%N)
+    line=$(timeout 300 "$hegetcl" xsec --n "$n" "${flags[@]}" --device "$device" \
+      --phase-space multichannel --helicity summed --target-error "$target" --checkpoint none \
+      --json "$out/sigma-$setup-n$n.json" --quiet 2>&1 | grep -m1 "^sigma")
+    echo "$setup n=$n wall $(( ($(date +%s%N) - start) / 1000000 )) ms: $line"
+  done
+done
