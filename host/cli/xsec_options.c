@@ -663,6 +663,14 @@ static int check_together(const hg_xsec_options *o) {
            n, HEGETCL_RAMBO_MAX_PHOTONS);
     return 0;
   }
+  if (o->config.helicity != HEGETCL_HELICITY_SUMMED && n > HEGETCL_SAMPLED_HELICITY_MAX_PHOTONS) {
+    report("hegetcl: error: --helicity %s with --n %u: one helicity configuration per event gives "
+           "no honest error beyond %d photons (10^8 events came out 12%% to 4.7 times low with "
+           "1-4%% errors at n = 10..12); use --helicity summed (the work-group-shared sum runs to "
+           "n = 12)\n",
+           hegetcl_helicity_mode_name(o->config.helicity), n, HEGETCL_SAMPLED_HELICITY_MAX_PHOTONS);
+    return 0;
+  }
   const char *flags[] = {"--json", "--yoda", "--csv", "--lhe", "--checkpoint"};
   const char *paths[] = {o->json, o->yoda, o->csv, o->lhe,
                          strcmp(o->checkpoint, "none") == 0 ? "" : o->checkpoint};

@@ -36,6 +36,7 @@ struct hg_vegas {
   void *checkpoint_user;
   const volatile sig_atomic_t *stop;
   int stopped;
+  int freeze; /* the grid stays as the adaptation left it in the combined iterations */
 };
 
 void hegetcl_vegas_settings_defaults(hegetcl_vegas_settings *s) {
@@ -236,11 +237,13 @@ static hegetcl_status iterate(hg_vegas *v, const hg_vegas_work *work, uint32_t i
                          v->extra);
     if (status != HEGETCL_OK) return status;
   }
-  for (unsigned j = 0; j < v->dims; ++j)
+  for (unsigned j = 0; j < v->dims && (adapting || !v->freeze); ++j)
     hg_vegas_refine_dimension(v->edges + (size_t)j * (v->bins + 1), v->d + (size_t)j * v->bins,
                               v->bins, v->settings.alpha, v->scratch);
   return HEGETCL_OK;
 }
+
+void hg_vegas_freeze_after_adaptation(hg_vegas *v, int freeze) { v->freeze = freeze; }
 
 void hg_vegas_set_checkpoint(hg_vegas *v, hg_vegas_checkpoint checkpoint, void *user) {
   v->checkpoint = checkpoint;

@@ -29,6 +29,10 @@ hegetcl_status hg_vegas_create(hegetcl_context *ctx, cl_program program, unsigne
                                const hegetcl_vegas_settings *settings, hg_vegas **out);
 void hg_vegas_destroy(hg_vegas *v);
 
+/* freeze = 1: the grid is refined after the adapting iterations only, so every combined iteration
+ * samples the same density (0, the default: after every iteration, classic VEGAS). */
+void hg_vegas_freeze_after_adaptation(hg_vegas *v, int freeze);
+
 /* Who makes a batch's sums (host/integrate/batch_share.h): workers (devices of this process), each
  * told the grid at the start of every iteration (edges, dims x (bins + 1)), then batches whose
  * sums are HG_REDUCE_SUMS weight sums, dims x bins grid-bin sums (hg_vegas_reducer_run) and
