@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "amplitude/diagrams_codegen.h"
-#include "process/colour_ordered.h"
 
 /* The HELAS functions (cl/helas/ffv.cl, external.cl) and their pieces. */
 #define F_MAT2_APPLY 28.0  /* 2 complex multiplications and 2 complex multiply-adds */
@@ -133,9 +132,8 @@ double hg_bench_flops_per_event(hegetcl_engine engine, unsigned n, int per_helic
 #define F_CO_DDM_STEP 108.0  /* 54 select-multiply-adds of f^{abc} per inner gluon */
 #define F_CO_LINE_STEP 144.0 /* 18 complex multiply-adds of T^a per gluon */
 
-double hg_bench_flops_colour_ordered(const void *colour_ordered, int per_helicity,
+double hg_bench_flops_colour_ordered(const hg_colour_ordered *co, int per_helicity,
                                      int colour_sampled) {
-  const hg_colour_ordered *co = colour_ordered;
   const int L = co->n_letters, top = co->quark_line ? L : L - 1;
   double currents = 0; /* one ordering's gluon currents */
   for (int l = 2; l <= top; ++l)

@@ -5,6 +5,7 @@
 #define HG_BENCH_FLOPS_H
 
 #include "hegetcl/hegetcl.h"
+#include "process/colour_ordered.h"
 
 /* Operations per event (a fused multiply-add counts 2, a division or square root 1) of the engine
  * for n photons: one helicity configuration (per_helicity) or the helicity sum; shared_sum selects
@@ -13,10 +14,10 @@ double hg_bench_flops_per_event(hegetcl_engine engine, unsigned n, int per_helic
                                 int shared_sum);
 
 /* Operations per event of the recursive colour engine (cl/amplitudes/colour_ordered.cl) for
- * the process colour_ordered (an hg_colour_ordered): summed over its helicity configurations or one
+ * the process co: summed over its helicity configurations or one
  * per event (per_helicity), with the exact colour sum (orderings^2 per configuration) or one
  * sampled colour assignment (colour_sampled). */
-double hg_bench_flops_colour_ordered(const void *colour_ordered, int per_helicity,
+double hg_bench_flops_colour_ordered(const hg_colour_ordered *co, int per_helicity,
                                      int colour_sampled);
 
 /* The vendor's peak FP32 and FP64 rates [TFLOP/s] for a device name (H100 SXM, H100 PCIe, H200);

@@ -792,17 +792,22 @@ hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per
   return status;
 }
 
+/* HEGETCL_ERR_UNSUPPORTED for sampled colours of an amplitude without the colour kernel. */
+static hegetcl_status check_colour_kernel(hegetcl_amplitude *amp) {
+  if (amp->colour_kernel != NULL) return HEGETCL_OK;
+  return hg_fail(amp->ctx, HEGETCL_ERR_UNSUPPORTED,
+                 "%s (%s engine): sampled colours are for the recursive colour engine (gluons "
+                 "with at most one quark line); evaluate this one summed over colours "
+                 "(hegetcl_amplitude_evaluate)",
+                 amp->general ? amp->process_text : "the photon family",
+                 hegetcl_engine_name(amp->process.engine));
+}
+
 hegetcl_status hg_amplitude_run_colour(hegetcl_amplitude *amp, size_t n_events, int per_helicity,
                                        double *kernel_seconds) {
   hegetcl_context *ctx = amp->ctx;
   cl_kernel kernel = amp->colour_kernel;
-  if (kernel == NULL)
-    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "%s (%s engine): sampled colours are for the recursive colour engine (gluons "
-                   "with at most one quark line); evaluate this one summed over colours "
-                   "(hegetcl_amplitude_evaluate)",
-                   amp->general ? amp->process_text : "the photon family",
-                   hegetcl_engine_name(amp->process.engine));
+  if (kernel == NULL) return check_colour_kernel(amp);
   cl_uint next = 0;
   size_t local = 0;
   const cl_uint flag = per_helicity ? 1u : 0u;
@@ -829,12 +834,8 @@ hegetcl_status hg_amplitude_run_colour(hegetcl_amplitude *amp, size_t n_events, 
 hegetcl_status hg_amplitude_upload_colours(hegetcl_amplitude *amp, size_t n_events,
                                            const uint32_t *colour) {
   hegetcl_context *ctx = amp->ctx;
-  if (amp->colours == NULL)
-    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "%s (%s engine): sampled colours are for the recursive colour engine (gluons "
-                   "with at most one quark line)",
-                   amp->general ? amp->process_text : "the photon family",
-                   hegetcl_engine_name(amp->process.engine));
+  const hegetcl_status status = check_colour_kernel(amp);
+  if (status != HEGETCL_OK) return status;
   return hg_cl_check(ctx,
                      clEnqueueWriteBuffer(ctx->queue, amp->colours, CL_TRUE, 0,
                                           n_events * sizeof(cl_uint), colour, 0, NULL, NULL),
@@ -968,7 +969,8 @@ hegetcl_status hegetcl_amplitude_evaluate_colour(hegetcl_amplitude *amp, size_t 
                                                  const uint32_t *colour, double *me) {
   hegetcl_status status = check_batch(amp, n_events, momenta, me);
   if (status != HEGETCL_OK) return status;
-  if (amp->colour_kernel == NULL) return hg_amplitude_run_colour(amp, 0, 0, NULL);
+  status = check_colour_kernel(amp);
+  if (status != HEGETCL_OK) return status;
   if (colour == NULL) return hg_fail(amp->ctx, HEGETCL_ERR_INPUT, "colour must not be NULL");
   status = check_colours(amp, n_events, colour);
   if (status == HEGETCL_OK && helicity != NULL) status = check_helicities(amp, n_events, helicity);
