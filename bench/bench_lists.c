@@ -3,6 +3,7 @@
 #include "bench_lists.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,4 +42,19 @@ int hg_bench_parse_n_list(char *text, int *selected, unsigned max_photons) {
     for (unsigned long n = lo; n <= hi; ++n) selected[n] = 1;
   }
   return 1;
+}
+
+int hg_bench_parse_peaks(const char *text, double *fp32, double *fp64) {
+  char *end = NULL;
+  *fp32 = strtod(text, &end);
+  *fp64 = 0;
+  if (end != text && *end == ',') *fp64 = strtod(end + 1, &end);
+  return end != text && *end == '\0' && *fp32 > 0 && *fp64 > 0;
+}
+
+void hg_bench_peaks_error(const char *text) {
+  fprintf(stderr,
+          "hegetcl-bench: error: --peak-tflops %s: give the FP32 and FP64 peaks in TFLOP/s, "
+          "e.g. 67,34\n",
+          text);
 }

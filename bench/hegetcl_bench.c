@@ -292,14 +292,8 @@ static int parse_options(int argc, char **argv, options *o) {
       }
       o->n_register_limits = count;
     } else if (strcmp(arg, "--peak-tflops") == 0) {
-      char *end = NULL;
-      o->peak_fp32 = strtod(value, &end);
-      if (end != value && *end == ',') o->peak_fp64 = strtod(end + 1, &end);
-      if (end == value || *end != '\0' || !(o->peak_fp32 > 0) || !(o->peak_fp64 > 0)) {
-        fprintf(stderr,
-                "hegetcl-bench: error: --peak-tflops %s: give the FP32 and FP64 peaks in "
-                "TFLOP/s, e.g. 67,34\n",
-                value);
+      if (!hg_bench_parse_peaks(value, &o->peak_fp32, &o->peak_fp64)) {
+        hg_bench_peaks_error(value);
         return 2;
       }
     } else if (strcmp(arg, "--local-size") == 0 || strcmp(arg, "--events") == 0 ||

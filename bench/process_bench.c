@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "amplitude/amplitude_internal.h"
+#include "bench_lists.h"
 #include "commit.h"
 #include "flops.h"
 #include "hegetcl/hegetcl.h"
@@ -142,13 +143,8 @@ static int parse(int argc, char **argv, bench_options *o) {
       }
       o->per_helicity = strcmp(value, "sampled") == 0;
     } else if (strcmp(arg, "--peak-tflops") == 0) {
-      o->peak_fp32 = strtod(value, &end);
-      if (end != value && *end == ',') o->peak_fp64 = strtod(end + 1, &end);
-      if (end == value || *end != '\0' || !(o->peak_fp32 > 0) || !(o->peak_fp64 > 0)) {
-        fprintf(stderr,
-                "hegetcl-bench: error: --peak-tflops %s: give the FP32 and FP64 peaks in "
-                "TFLOP/s, as 67,34\n",
-                value);
+      if (!hg_bench_parse_peaks(value, &o->peak_fp32, &o->peak_fp64)) {
+        hg_bench_peaks_error(value);
         return 2;
       }
     } else if (strcmp(arg, "--repeats") == 0) {
