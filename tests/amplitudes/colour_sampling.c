@@ -16,7 +16,7 @@
 #include "process/model.h"
 #include "process/process_spec.h"
 #include "qcd_closed_forms.h"
-#include "rambo.h"
+#include "qcd_points.h"
 #include "test_support.h"
 
 #define REAL double
@@ -38,26 +38,13 @@ static int teardown(void **state) {
   return 0;
 }
 
-#define SQRT_S 1500.0
-
+/* The process of text, which the recursive colour engine takes by default. */
 static hegetcl_process process_of(const char *text) {
-  hegetcl_process process;
-  char message[1024];
-  if (hegetcl_process_from_text(&process, text, message, sizeof message) != HEGETCL_OK)
-    fail_msg("%s", message);
+  const hegetcl_process process = qcd_process_of(text);
   assert_int_equal(process.engine, HEGETCL_ENGINE_RECURSIVE);
   return process;
 }
 
-/* n_points seeded RAMBO points (tops at their mass), structure of arrays. */
-static double *points_of(const hegetcl_process *process, size_t n_points, uint64_t seed) {
-  const unsigned n = hegetcl_process_particles(process);
-  double masses[16] = {0};
-  for (unsigned i = 2; i < n; ++i) masses[i - 2] = hegetcl_process_mass(process, i);
-  double *momenta = malloc(4 * n * n_points * sizeof *momenta);
-  hg_bench_rambo_massive(n - 2, masses, SQRT_S, n_points, seed, momenta);
-  return momenta;
-}
 
 /* Point `point` of a batch of n_points repeated copies times. */
 static double *repeat_point(const double *momenta, unsigned n, size_t n_points, size_t point,
@@ -160,7 +147,7 @@ static void check_complete_sum(const char *text) {
   const unsigned n = hegetcl_process_particles(&process);
   hegetcl_amplitude *amp = NULL;
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
-  double *momenta = points_of(&process, 2, 17);
+  double *momenta = qcd_points_of(&process, 2, 17);
   double full[2];
   TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, 2, momenta, full));
   const uint64_t total = assignments(amp->colour_dims, n);
@@ -204,7 +191,7 @@ static void check_average(const char *text, size_t draws, int precision_float) {
   const unsigned n = hegetcl_process_particles(&process);
   hegetcl_amplitude *amp = NULL;
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
-  double *momenta = points_of(&process, 1, 29);
+  double *momenta = qcd_points_of(&process, 1, 29);
   double full = 0;
   TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, 1, momenta, &full));
   const double total = (double)assignments(amp->colour_dims, n);
@@ -254,7 +241,7 @@ static void check_beyond_exact(const char *text, size_t n_points) {
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
   printf("# %s: %zu orderings, program built in %.1f s on %s\n", text, amp->n_orderings,
          amp->build_seconds, ts_device_name(ctx));
-  double *momenta = points_of(&process, n_points, 61);
+  double *momenta = qcd_points_of(&process, n_points, 61);
   double *me = calloc(n_points, sizeof *me);
   assert_int_equal(hegetcl_amplitude_evaluate(amp, n_points, momenta, me), HEGETCL_ERR_UNSUPPORTED);
   assert_non_null(strstr(hegetcl_last_error(ctx), "hegetcl_amplitude_evaluate_colour"));
@@ -376,7 +363,7 @@ static void check_parke_taylor_sampled(const char *text, unsigned n) {
   const hegetcl_process process = process_of(text);
   hegetcl_amplitude *amp = NULL;
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
-  double *momenta = points_of(&process, 1, 71);
+  double *momenta = qcd_points_of(&process, 1, 71);
   double q[HG_PROCESS_MAX_EXTERNAL][4];
   for (unsigned i = 0; i < n; ++i)
     for (unsigned mu = 0; mu < 4; ++mu) q[i][mu] = momenta[mu * n + i];
@@ -440,7 +427,7 @@ static void bad_colours_are_refused(void **state) {
   const hegetcl_process process = process_of("u u~ > g g");
   hegetcl_amplitude *amp = NULL;
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &process, &amp));
-  double *momenta = points_of(&process, 1, 3);
+  double *momenta = qcd_points_of(&process, 1, 3);
   double me = 0;
   /* the u quark (particle 0) with fundamental index 3 */
   const uint32_t quark_out_of_range = 3u;

@@ -11,7 +11,7 @@
 #include "amplitude/amplitude_internal.h"
 #include "process/colour_ordered.h"
 #include "qcd_closed_forms.h"
-#include "rambo.h"
+#include "qcd_points.h"
 #include "test_support.h"
 
 static hegetcl_context *ctx;
@@ -28,26 +28,12 @@ static int teardown(void **state) {
   return 0;
 }
 
-#define SQRT_S 1500.0
-
 static hegetcl_process process_of(const char *text, hegetcl_engine engine) {
-  hegetcl_process process;
-  char message[1024];
-  if (hegetcl_process_from_text(&process, text, message, sizeof message) != HEGETCL_OK)
-    fail_msg("%s", message);
+  hegetcl_process process = qcd_process_of(text);
   process.engine = engine;
   return process;
 }
 
-/* n_points seeded RAMBO points of the process (tops at their mass), structure of arrays. */
-static double *points_of(const hegetcl_process *process, size_t n_points, uint64_t seed) {
-  const unsigned n = hegetcl_process_particles(process);
-  double masses[16] = {0};
-  for (unsigned i = 2; i < n; ++i) masses[i - 2] = hegetcl_process_mass(process, i);
-  double *momenta = malloc(4 * n * n_points * sizeof *momenta);
-  hg_bench_rambo_massive(n - 2, masses, SQRT_S, n_points, seed, momenta);
-  return momenta;
-}
 
 static double *evaluate(const hegetcl_process *process, size_t n_points, const double *momenta,
                         const uint32_t *helicity) {
@@ -86,7 +72,7 @@ static void check_engines_agree(const char *text) {
   const hegetcl_process rec = process_of(text, HEGETCL_ENGINE_RECURSIVE);
   const hegetcl_process dia = process_of(text, HEGETCL_ENGINE_DIAGRAMS);
   const unsigned n = hegetcl_process_particles(&rec);
-  double *momenta = points_of(&rec, n_points, 17);
+  double *momenta = qcd_points_of(&rec, n_points, 17);
   double *a = evaluate(&rec, n_points, momenta, NULL), *b = evaluate(&dia, n_points, momenta, NULL);
   for (size_t e = 0; e < n_points; ++e)
     if (!(ts_rel_diff(a[e], b[e]) <= 1e-12))
@@ -133,7 +119,7 @@ static void check_filter(const char *text) {
   char error[512];
   assert_int_equal(hg_process_parse(text, &spec, error, sizeof error), 0);
   assert_int_equal(hg_colour_ordered_build(&spec, &co, error, sizeof error), 0);
-  double *momenta = points_of(&rec, n_points, 29);
+  double *momenta = qcd_points_of(&rec, n_points, 29);
   double *sum = evaluate(&rec, n_points, momenta, NULL);
   const size_t configs = (size_t)1 << n;
   double *many = repeat(momenta, n, n_points, configs);
@@ -181,7 +167,7 @@ static void check_symmetries(const char *text, size_t n_points) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   const hegetcl_process rec = process_of(text, HEGETCL_ENGINE_RECURSIVE);
   const unsigned n = hegetcl_process_particles(&rec);
-  double *momenta = points_of(&rec, n_points, 41);
+  double *momenta = qcd_points_of(&rec, n_points, 41);
   double *physical = evaluate(&rec, n_points, momenta, NULL);
   /* gauge: the first incoming and the last outgoing gluon's polarisation -> p / E */
   const int gauge[2] = {0, (int)n - 1};
@@ -272,7 +258,7 @@ static void check_parke_taylor(unsigned n, unsigned max_configs) {
                                       "g g > g g g g g",
                                       "g g > g g g g g g"};
   const hegetcl_process rec = process_of(texts[n], HEGETCL_ENGINE_RECURSIVE);
-  double *momenta = points_of(&rec, 1, 53 + n);
+  double *momenta = qcd_points_of(&rec, 1, 53 + n);
   double q[HG_CLOSED_GLUONS_MAX][4];
   for (unsigned i = 0; i < n; ++i)
     for (unsigned mu = 0; mu < 4; ++mu) q[i][mu] = momenta[mu * n + i];
