@@ -824,8 +824,9 @@ static void record_iteration(const hegetcl_vegas_iteration *it, void *user) {
   if (!it->adapting && t->count < 1000) t->seconds[t->count++] = it->seconds;
 }
 
-/* One cross section of the paper's set-up (u from proton 1, the collider phase space) with
- * iterations of `events` events: 1 adapting, `iterations` timed. */
+/* One cross section of the paper's set-up (u from proton 1, the collider phase space, named
+ * because the default takes multichannel from n = 5: the published pipeline figures are the
+ * collider map's) with iterations of `events` events: 1 adapting, `iterations` timed. */
 static hegetcl_status pipeline_run(hegetcl_context *ctx, const result *r, uint64_t seed,
                                    uint64_t events, unsigned iterations, iteration_times *times,
                                    double *build_s) {
@@ -834,6 +835,7 @@ static hegetcl_status pipeline_run(hegetcl_context *ctx, const result *r, uint64
   c.process.engine = r->engine;
   c.process.precision = r->precision;
   c.orientation = HEGETCL_ORIENTATION_U_FIRST;
+  c.phase_space = HEGETCL_PHASE_SPACE_COLLIDER;
   c.helicity = r->per_helicity ? HEGETCL_HELICITY_SAMPLED : HEGETCL_HELICITY_SUMMED;
   c.vegas.adapt_iterations = 1;
   c.vegas.adapt_events = events;

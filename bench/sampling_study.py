@@ -50,11 +50,14 @@ def main():
     p.add_argument("--seeds", type=int, default=1)
     p.add_argument("--defaults", action="store_true",
                    help="hegetcl xsec's default VEGAS settings (ignore --events ... --batch)")
-    p.add_argument("--settings", default=",".join(f"{a}:{b}" for a, b in SETTINGS))
+    p.add_argument("--settings", default=",".join(f"{a}:{b}" for a, b in SETTINGS),
+                   help="phase-space:helicity pairs; auto:summed is hegetcl xsec's default")
+    p.add_argument("--per-seed", action="store_true",
+                   help="print every seed's sigma, error and chi2/dof too")
     args = p.parse_args()
     settings = [tuple(s.split(":")) for s in args.settings.split(",")]
     print("n  phase-space   helicity  sigma_fb        error_fb   rel_err  chi2  spread/event"
-          "  events/s  pull_sd")
+          "  events/s  pull_sd  chi2_mean  chi2>1.5")
     for n in [int(x) for x in args.n.split(",")]:
         for ps, hel in settings:
             results = [run(args.hegetcl, n, ps, hel, 1 + s, args) for s in range(args.seeds)]
@@ -68,14 +71,23 @@ def main():
                 rates.append(d["result"]["events_including_adaptation"] /
                              d["result"]["integration_seconds"])
             d = results[0]["result"]
-            pull_sd = ""
+            chi2 = [r["result"]["chi2_per_dof"] for r in results]
+            pull_sd = chi2_mean = chi2_above = ""
             if len(results) > 2:
                 mean = statistics.fmean(sigmas)
                 pull_sd = "%.2f" % statistics.pstdev((s - mean) / e for s, e in zip(sigmas, errors))
-            print("%-2d %-13s %-9s %.6e  %.2e  %6.3f%% %5.2f  %10.2f  %9.3g  %s" % (
+                # chi2/dof of honest runs averages 1; with k dof it exceeds 1.5 with
+                # probability P(chi2_k > 1.5 k): 0.22 for 2, 0.14 for 9
+                chi2_mean = "%.2f" % statistics.fmean(chi2)
+                chi2_above = "%d/%d" % (sum(c > 1.5 for c in chi2), len(chi2))
+            if args.per_seed:
+                for seed, (sg, e, c) in enumerate(zip(sigmas, errors, chi2), start=1):
+                    print("   seed %-3d %.6e +- %.2e fb  chi2/dof %.2f" % (seed, sg, e, c))
+            print("%-2d %-13s %-9s %.6e  %.2e  %6.3f%% %5.2f  %10.2f  %9.3g  %s  %s  %s" % (
                 n, ps, hel, statistics.fmean(sigmas), statistics.fmean(errors),
                 100 * statistics.fmean(errors) / statistics.fmean(sigmas), d["chi2_per_dof"],
-                statistics.median(spreads), statistics.median(rates), pull_sd), flush=True)
+                statistics.median(spreads), statistics.median(rates), pull_sd, chi2_mean,
+                chi2_above), flush=True)
     return 0
 
 

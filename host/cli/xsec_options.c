@@ -75,7 +75,8 @@ static const option options[O_COUNT] = {
                                      "uniformly; unweighted events then carry helicities) or\n"
                                      "adaptive (one per event, with probabilities learnt from\n"
                                      "each configuration's share of sigma while VEGAS adapts)"},
-    [O_PHASE_SPACE] = {"phase-space", "M", "collider (default: pT, eta, phi per photon, the last\n"
+    [O_PHASE_SPACE] = {"phase-space", "M", "auto (default: collider for n <= 4, multichannel from\n"
+                                           "n = 5), collider (pT, eta, phi per photon, the last\n"
                                            "balancing pT), multichannel (n collider channels, each\n"
                                            "photon balancing in turn, adaptive channel weights)\n"
                                            "or rambo (n <= 3)"},
@@ -299,7 +300,7 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
            bad(at, v, "use summed, sampled or adaptive");
   case O_PHASE_SPACE:
     return hegetcl_phase_space_parse(v, &c->phase_space) == HEGETCL_OK ||
-           bad(at, v, "use collider, multichannel or rambo");
+           bad(at, v, "use auto, collider, multichannel or rambo");
   case O_DEVICE:
     return copy_text(at, v, o->device, sizeof o->device);
   case O_SEED:
@@ -769,6 +770,9 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     return 2;
   }
   if (!check_together(o)) return 2;
+  /* auto names its map from here on: the header, JSON, written card and checkpoint say which */
+  o->config.phase_space =
+      hegetcl_phase_space_for(o->config.phase_space, o->config.process.n_photons);
   o->config.histograms = o->yoda[0] != '\0' || o->csv[0] != '\0';
   if (o->resuming) return check_resumed_card(o);
   return 0;

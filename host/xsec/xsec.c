@@ -24,7 +24,7 @@
 #include "xsec/sampling.h"
 #include "xsec/xsec_device.h"
 
-static const char *const phase_space_names[] = {"collider", "rambo", "multichannel"};
+static const char *const phase_space_names[] = {"collider", "rambo", "multichannel", "auto"};
 static const char *const orientation_names[] = {"both", "u-first"};
 static const char *const helicity_names[] = {"summed", "sampled", "adaptive"};
 
@@ -38,13 +38,18 @@ static hegetcl_status parse_name(const char *name, const char *const *names, int
 }
 
 const char *hegetcl_phase_space_name(hegetcl_phase_space p) {
-  return (unsigned)p < 3 ? phase_space_names[p] : "unknown";
+  return (unsigned)p < 4 ? phase_space_names[p] : "unknown";
 }
 hegetcl_status hegetcl_phase_space_parse(const char *name, hegetcl_phase_space *out) {
   int v = 0;
-  const hegetcl_status s = parse_name(name, phase_space_names, 3, &v);
+  const hegetcl_status s = parse_name(name, phase_space_names, 4, &v);
   if (s == HEGETCL_OK) *out = (hegetcl_phase_space)v;
   return s;
+}
+hegetcl_phase_space hegetcl_phase_space_for(hegetcl_phase_space p, unsigned n_photons) {
+  if (p != HEGETCL_PHASE_SPACE_AUTO) return p;
+  return n_photons >= HEGETCL_MULTICHANNEL_FROM ? HEGETCL_PHASE_SPACE_MULTICHANNEL
+                                                : HEGETCL_PHASE_SPACE_COLLIDER;
 }
 const char *hegetcl_orientation_name(hegetcl_orientation o) {
   return (unsigned)o < 2 ? orientation_names[o] : "unknown";
@@ -109,7 +114,7 @@ void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
   c->delta_r_min = 0.4;
   snprintf(c->pdf_set, sizeof c->pdf_set, "%s", "cteq6l1");
   c->pdf_member = 0;
-  c->phase_space = HEGETCL_PHASE_SPACE_COLLIDER;
+  c->phase_space = HEGETCL_PHASE_SPACE_AUTO;
   c->orientation = HEGETCL_ORIENTATION_BOTH;
   c->helicity = HEGETCL_HELICITY_SUMMED;
   hegetcl_vegas_settings_defaults(&c->vegas);
@@ -278,7 +283,7 @@ static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_xsec_config *
                    "(d s b -1/3, u c 2/3) and |M|^2 is evaluated with u's; leave the charge at 2/3",
                    charge, names);
   }
-  if ((unsigned)c->phase_space > 2 || (unsigned)c->orientation > 1 || (unsigned)c->helicity > 2)
+  if ((unsigned)c->phase_space > 3 || (unsigned)c->orientation > 1 || (unsigned)c->helicity > 2)
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "phase space %d, orientation %d or helicity mode %d unknown: use the "
                    "HEGETCL_PHASE_SPACE_, HEGETCL_ORIENTATION_ and HEGETCL_HELICITY_ values",
@@ -571,6 +576,11 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
 hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                      const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   memset(result, 0, sizeof *result);
+  /* HEGETCL_PHASE_SPACE_AUTO becomes the map it stands for before anything reads it: the
+   * checkpoint, the build options and the sampler all see that map */
+  hegetcl_xsec_config resolved = *config;
+  resolved.phase_space = hegetcl_phase_space_for(config->phase_space, config->process.n_photons);
+  config = &resolved;
   if (config->unweighted_events > 0 && (hooks == NULL || hooks->sink == NULL))
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "%llu unweighted events asked for but no event sink given",

@@ -15,6 +15,8 @@ independent readers, and the run card they carry. Prints TAP.
   7  bad input is refused with exit status 2 and a message naming the file, line and key: an
      unknown key, a value of the wrong kind, --lhe without --unweighted-events, --flavours lists
      of other than d, u, s, c, b
+  8  the default phase space (auto) is named in the JSON, its run card and the header as the map
+     it took: collider for n = 4, multichannel for n = 5
 
 usage: outputs_of_a_run.py HEGETCL_EXE CHECK_EVENTS_PY
 """
@@ -167,6 +169,23 @@ def main():
         for m in messages:
             print("# " + m)
         report(ok, "bad input is refused with the file, line and key", " | ".join(messages))
+
+        # the default map, auto, is named in every output as the map it took
+        named, details = True, []
+        for n, want in ((4, "collider"), (5, "multichannel")):
+            path = os.path.join(tmp, f"auto{n}.json")
+            p = run(exe, ["--n", str(n), "--adapt-iterations", "1", "--adapt-events", "1000",
+                          "--events", "2000", "--min-iterations", "1", "--max-iterations", "1",
+                          "--target-error", "0", "--device", DEVICE, "--checkpoint", "none",
+                          "--json", path])
+            d = json.load(open(path)) if p.returncode == 0 else {}
+            got = (d.get("method", {}).get("phase_space"),
+                   f"\nphase-space: {want}\n" in d.get("run_card", ""),
+                   f"{want} phase space" in p.stdout)
+            named &= got == (want, True, True)
+            details.append(f"n = {n}: {got} {p.stderr.strip()}")
+        report(named, "the default map is named as the one taken: collider to n = 4, then "
+               "multichannel", " | ".join(details))
     return finish()
 
 

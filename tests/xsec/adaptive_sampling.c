@@ -3,7 +3,8 @@
  * (CONVENTIONS.md, "Adaptive sampling"): for n = 3, 4, 5 they reproduce the helicity-summed
  * collider-map cross section within 2 sigma (n = 6, 7 on a GPU: README, "Adaptive sampling"); 20
  * seeds at n = 5 give pulls against their mean with a standard deviation between 0.7 and 1.4 for
- * every map offered (RAMBO is refused there); a run stopped while it learns resumes with the same
+ * every map offered (RAMBO is refused there); the default map (auto) is the collider one to n = 4
+ * and multichannel from n = 5, bit for bit; a run stopped while it learns resumes with the same
  * numbers bit for bit. */
 #include <math.h>
 #include <stdio.h>
@@ -208,6 +209,45 @@ static void sampled_helicities_are_refused_where_their_error_is_not_honest(void 
   }
 }
 
+/* The default map (HEGETCL_PHASE_SPACE_AUTO) is the collider one below HEGETCL_MULTICHANNEL_FROM
+ * photons, keeping the paper's runs bit for bit, and multichannel from there: a default run equals
+ * the run that names that map, bit for bit, and reports its channel weights only from n = 5. */
+static void the_default_map_is_collider_then_multichannel(void **state) {
+  (void)state;
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
+  hegetcl_xsec_config c;
+  hegetcl_xsec_defaults(&c, 8);
+  if (c.phase_space != HEGETCL_PHASE_SPACE_AUTO)
+    fail_msg("the default phase space is %s, not auto", hegetcl_phase_space_name(c.phase_space));
+  for (unsigned n = 2; n <= HEGETCL_MAX_XSEC_PHOTONS; ++n) {
+    const hegetcl_phase_space want =
+        n < 5 ? HEGETCL_PHASE_SPACE_COLLIDER : HEGETCL_PHASE_SPACE_MULTICHANNEL;
+    if (hegetcl_phase_space_for(HEGETCL_PHASE_SPACE_AUTO, n) != want ||
+        hegetcl_phase_space_for(HEGETCL_PHASE_SPACE_COLLIDER, n) != HEGETCL_PHASE_SPACE_COLLIDER)
+      fail_msg("n = %u: auto gives %s", n,
+               hegetcl_phase_space_name(hegetcl_phase_space_for(HEGETCL_PHASE_SPACE_AUTO, n)));
+  }
+  for (unsigned n = 4; n <= 5; ++n) {
+    const hegetcl_phase_space named =
+        n < 5 ? HEGETCL_PHASE_SPACE_COLLIDER : HEGETCL_PHASE_SPACE_MULTICHANNEL;
+    const hegetcl_xsec_config automatic =
+        config_of(n, HEGETCL_PHASE_SPACE_AUTO, HEGETCL_HELICITY_SUMMED, 8000, 3);
+    const hegetcl_xsec_config explicit = config_of(n, named, HEGETCL_HELICITY_SUMMED, 8000, 3);
+    hegetcl_xsec_result a = run(&automatic, 1), b = run(&explicit, 0);
+    if (a.vegas.estimate != b.vegas.estimate || a.vegas.error != b.vegas.error)
+      fail_msg("n = %u: auto %.17g +- %.17g fb, %s %.17g +- %.17g fb", n, a.vegas.estimate,
+               a.vegas.error, hegetcl_phase_space_name(named), b.vegas.estimate, b.vegas.error);
+    if (a.n_channel_weights != (n < 5 ? 0u : n))
+      fail_msg("n = %u: auto ran %u channels", n, a.n_channel_weights);
+    hegetcl_xsec_result_free(&a);
+    hegetcl_xsec_result_free(&b);
+  }
+  c.phase_space = (hegetcl_phase_space)4;
+  hegetcl_xsec_result r;
+  if (hegetcl_xsec_run(ctx, &c, NULL, NULL, &r) != HEGETCL_ERR_INPUT)
+    fail_msg("phase space 4 was not refused");
+}
+
 static volatile sig_atomic_t stop_flag;
 
 static void stop_after_two(const hegetcl_vegas_iteration *it, void *user) {
@@ -258,6 +298,7 @@ static void a_run_stopped_while_learning_resumes_exactly(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(three_photons_agree_with_summed_collider),
+      cmocka_unit_test(the_default_map_is_collider_then_multichannel),
       cmocka_unit_test(four_photons_agree_with_summed_collider),
       cmocka_unit_test(five_photons_agree_with_summed_collider),
       cmocka_unit_test(collider_errors_are_honest_at_five_photons),
