@@ -3,7 +3,9 @@
 # n = 12"), from the project root:  bash bench/sigma_table.sh HEGETCL OUT_DIR DEVICE [SETUPS]
 # SETUPS: u-first (the HEGET paper's: u from proton 1 only) and/or all (every light flavour, the
 # quark from either proton). Multichannel phase space, helicity-summed |M|^2 (the work-group-shared
-# sum to n = 12), target 0.1 % to n = 8 and 1 % beyond; each run's JSON in OUT_DIR.
+# sum to n = 12), target 0.1 % to n = 8 and 1 % beyond; each run's JSON in OUT_DIR. NS picks the
+# n (default 2..12); EXTRA adds xsec flags, e.g. EXTRA="--events 3e5 --min-iterations 10" for the
+# same 3e6 combined events in 10 iterations (9 degrees of freedom for chi2/dof instead of 2).
 set -u
 hegetcl=$1
 out=$2
@@ -19,7 +21,7 @@ for setup in ${setups//,/ }; do
     start=$(date +%s%N)
     line=$(timeout 300 "$hegetcl" xsec --n "$n" "${flags[@]}" --device "$device" \
       --phase-space multichannel --helicity summed --target-error "$target" --checkpoint none \
-      --json "$out/sigma-$setup-n$n.json" --quiet 2>&1 | grep -m1 "^sigma")
+      ${EXTRA:-} --json "$out/sigma-$setup-n$n.json" --quiet 2>&1 | grep -m1 "^sigma")
     echo "$setup n=$n wall $(( ($(date +%s%N) - start) / 1000000 )) ms: $line"
   done
 done
