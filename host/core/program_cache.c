@@ -148,15 +148,17 @@ int hg_program_cache_entry_make(hegetcl_context *ctx, const char *const *strings
                                 const size_t *lengths, size_t n_parts, const char *options,
                                 hg_program_cache_entry *entry, const char **why) {
   memset(entry, 0, sizeof *entry);
+  char *folder = cache_folder(why); /* first: off costs no scan of the sources */
+  if (folder == NULL) return 0;
   const char *dir = getenv("HEGETCL_CL_DIR");
-  if (dir != NULL && dir[0] != '\0') {
-    *why = "HEGETCL_CL_DIR is set: the sources are #include lines whose files the key cannot see";
+  *why = dir != NULL && dir[0] != '\0'
+             ? "HEGETCL_CL_DIR is set: the sources are #include lines whose files the key cannot "
+               "see"
+             : reads_other_files(strings, lengths, n_parts, options);
+  if (*why != NULL) {
+    free(folder);
     return 0;
   }
-  *why = reads_other_files(strings, lengths, n_parts, options);
-  if (*why != NULL) return 0;
-  char *folder = cache_folder(why);
-  if (folder == NULL) return 0;
   hg_strbuf header = {0};
   hg_strbuf_printf(&header, "%s", HG_CACHE_MAGIC);
   put_field(&header, "hegetcl_version", HEGETCL_VERSION);
