@@ -148,6 +148,18 @@ static void assert_identical(const run_result *r, const char *what) {
                  r->device, p, e, r->me[p][e], reference[p][e]);
 }
 
+/* A new context under the environment as it is now, which is then the test's again: it must have
+ * loaded and stored so many programs, and give the first context's |M|^2 bit for bit. */
+static void expect_run(size_t loaded, size_t stored, const char *what) {
+  run_result r;
+  run_context(&r);
+  test_environment();
+  if (r.loaded != loaded || r.stored != stored)
+    fail_msg("%s on %s: %lu programs loaded, %lu stored; %zu and %zu expected", what, r.device,
+             r.loaded, r.stored, loaded, stored);
+  assert_identical(&r, what);
+}
+
 /* The names of the files in folder that end with suffix, and how many. */
 static size_t list_files(const char *folder, const char *suffix, char names[][600]) {
   size_t n = 0;
@@ -269,12 +281,7 @@ static void a_first_context_builds_and_stores_its_programs(void **state) {
 
 static void a_second_context_loads_them_with_identical_results(void **state) {
   (void)state;
-  run_result b;
-  run_context(&b);
-  if (b.loaded != n_programs || b.stored != 0)
-    fail_msg("on %s from %s: %lu loaded, %lu stored; %zu and 0 expected", b.device, cache, b.loaded,
-             b.stored, n_programs);
-  assert_identical(&b, "loaded from the disk cache");
+  expect_run(n_programs, 0, "loaded from the disk cache");
 }
 
 static void damaged_files_are_replaced_and_change_nothing(void **state) {
@@ -296,12 +303,7 @@ static void damaged_files_are_replaced_and_change_nothing(void **state) {
     for (size_t j = 0; j < sizeof garbage; ++j) garbage[j] = (char)(j * 131u + i * 7u + 1u);
     write_bytes(names[i], garbage, sizeof garbage);
   }
-  run_result c;
-  run_context(&c);
-  if (c.loaded != 0 || c.stored != n_programs)
-    fail_msg("on %s over damaged files: %lu loaded, %lu stored; 0 and %zu expected", c.device,
-             c.loaded, c.stored, n_programs);
-  assert_identical(&c, "built over damaged cache files");
+  expect_run(0, n_programs, "built over damaged cache files");
   assert_cache_files(n_programs);
   /* one byte of one binary flipped: its digest no longer matches, that program is built again */
   list_files(cache, ".bin", names);
@@ -313,20 +315,11 @@ static void damaged_files_are_replaced_and_change_nothing(void **state) {
   fseek(f, at, SEEK_SET);
   fputc(byte ^ 0x40, f);
   fclose(f);
-  run_result d;
-  run_context(&d);
-  if (d.loaded != n_programs - 1 || d.stored != 1)
-    fail_msg("on %s with one flipped byte: %lu loaded, %lu stored; %zu and 1 expected", d.device,
-             d.loaded, d.stored, n_programs - 1);
-  assert_identical(&d, "with one cache file's byte flipped");
+  expect_run(n_programs - 1, 1, "with one cache file's byte flipped");
   /* a binary the driver does not take (CL_INVALID_BINARY, or a failed build) */
   list_files(cache, ".bin", names);
   replace_binary_keeping_digest(names[0]);
-  run_context(&d);
-  if (d.loaded != n_programs - 1 || d.stored != 1)
-    fail_msg("on %s with a binary the driver rejects: %lu loaded, %lu stored; %zu and 1 expected",
-             d.device, d.loaded, d.stored, n_programs - 1);
-  assert_identical(&d, "with a binary the driver rejects");
+  expect_run(n_programs - 1, 1, "with a binary the driver rejects");
   assert_cache_files(n_programs);
 }
 
@@ -338,13 +331,7 @@ static void off_reads_and_writes_nothing(void **state) {
   const size_t before = count_entries(cache);
   setenv("HEGETCL_PROGRAM_CACHE", "off", 1);
   setenv("XDG_CACHE_HOME", xdg, 1); /* where the default would be */
-  run_result r;
-  run_context(&r);
-  test_environment();
-  if (r.loaded != 0 || r.stored != 0)
-    fail_msg("on %s with HEGETCL_PROGRAM_CACHE=off: %lu loaded, %lu stored", r.device, r.loaded,
-             r.stored);
-  assert_identical(&r, "with HEGETCL_PROGRAM_CACHE=off");
+  expect_run(0, 0, "with HEGETCL_PROGRAM_CACHE=off");
   char hegetcl_dir[700];
   snprintf(hegetcl_dir, sizeof hegetcl_dir, "%s/hegetcl", xdg);
   struct stat st;
@@ -359,13 +346,7 @@ static void unset_uses_the_xdg_cache_folder(void **state) {
   snprintf(programs, sizeof programs, "%s/hegetcl/programs", xdg);
   unsetenv("HEGETCL_PROGRAM_CACHE");
   setenv("XDG_CACHE_HOME", xdg, 1); /* made by the cache, parents included */
-  run_result r;
-  run_context(&r);
-  test_environment();
-  if (r.loaded != 0 || r.stored != n_programs)
-    fail_msg("on %s into the new %s: %lu loaded, %lu stored; 0 and %zu expected", r.device,
-             programs, r.loaded, r.stored, n_programs);
-  assert_identical(&r, "stored under XDG_CACHE_HOME");
+  expect_run(0, n_programs, "stored under XDG_CACHE_HOME/hegetcl/programs");
   static char names[MAX_FILES][600];
   assert_int_equal(list_files(programs, ".bin", names), n_programs);
 }
@@ -377,13 +358,7 @@ static void a_folder_that_cannot_be_made_changes_nothing(void **state) {
   snprintf(below, sizeof below, "%s/sub", file);
   write_bytes(file, "not a folder\n", 13);
   setenv("HEGETCL_PROGRAM_CACHE", below, 1); /* a path under a regular file: even root fails */
-  run_result r;
-  run_context(&r);
-  test_environment();
-  if (r.loaded != 0 || r.stored != 0)
-    fail_msg("on %s with the cache under a file: %lu loaded, %lu stored", r.device, r.loaded,
-             r.stored);
-  assert_identical(&r, "with a cache folder that cannot be made");
+  expect_run(0, 0, "with a cache folder that cannot be made");
 }
 
 static void sources_from_the_cl_folder_are_never_cached(void **state) {
@@ -392,13 +367,8 @@ static void sources_from_the_cl_folder_are_never_cached(void **state) {
   if (dir == NULL || dir[0] == '\0') skip();
   const size_t before = count_entries(cache);
   setenv("HEGETCL_CL_DIR", dir, 1); /* #include lines: the key cannot see those files */
-  run_result r;
-  run_context(&r);
-  test_environment();
-  if (r.loaded != 0 || r.stored != 0)
-    fail_msg("on %s with HEGETCL_CL_DIR: %lu loaded, %lu stored", r.device, r.loaded, r.stored);
+  expect_run(0, 0, "with the sources read from HEGETCL_CL_DIR");
   assert_int_equal(count_entries(cache), before);
-  assert_identical(&r, "with the sources read from HEGETCL_CL_DIR");
 }
 
 int main(void) {
