@@ -39,7 +39,9 @@ static int usage(FILE *out) {
           "\n"
           "Squared matrix elements of u ubar -> n photons per second: kernel time from OpenCL\n"
           "profiling events, end-to-end time (upload, kernels, download) from the wall clock,\n"
-          "the median of the repeats after a warm-up; program build time is reported apart.\n"
+          "the median of the repeats after a warm-up; program build time is reported apart,\n"
+          "compiled from source: the disk cache of programs is off here unless\n"
+          "HEGETCL_PROGRAM_CACHE is set in the environment.\n"
           "\n"
           "options:\n"
           "  --device SPEC        auto (default), gpu, cpu, P:D or part of a device name\n"
@@ -927,6 +929,9 @@ static int run_pipeline_case(const options *o, hegetcl_context *ctx,
 }
 
 int main(int argc, char **argv) {
+  /* build times are compile times: no program comes from the disk cache (program_cache.c),
+   * unless the user's own HEGETCL_PROGRAM_CACHE says otherwise */
+  setenv("HEGETCL_PROGRAM_CACHE", "off", 0);
   /* processes given as text have their own benchmark (process_bench.c) */
   for (int i = 1; i < argc; ++i)
     if (strcmp(argv[i], "--process") == 0) return hg_bench_processes(argc - 1, argv + 1);

@@ -27,6 +27,9 @@ while [ $# -gt 0 ]; do
 done
 out=${out:-$build}
 mkdir -p "$out"
+# the C and the Python half each report a program build: both compile (the Python half would
+# otherwise load what the C half stored in the disk cache); a user's own setting wins
+export HEGETCL_PROGRAM_CACHE=${HEGETCL_PROGRAM_CACHE:-off}
 start=$SECONDS
 
 # The extension is built for the interpreter meson runs under (import('python')); it needs that

@@ -26,6 +26,8 @@ struct hegetcl_context {
   char *message; /* last error, owned */
   hg_program_entry *programs;
   size_t n_programs, programs_capacity;
+  /* programs loaded from and stored into the disk cache (program_cache.c), for tests */
+  unsigned long programs_loaded, programs_stored;
 };
 
 /* Records a formatted message as the context's last error and returns status. */

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Program sources, build options, builds with their logs, and the per-context program cache. */
+/* Program sources, build options, builds with their logs, and the per-context program cache
+ * (the on-disk cache of binaries across processes is program_cache.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "embedded.h"
 #include "program.h"
+#include "program_cache.h"
 #include "strbuf.h"
 
 hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precision,
@@ -164,6 +166,10 @@ static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, s
   char files[1024] = "";
   hegetcl_status status = HEGETCL_OK;
   cl_program program = NULL;
+  hg_program_cache_entry entry = {0};
+  int on_disk = 0;
+  const char *show = getenv("HEGETCL_BUILD_LOG");
+  const int show_log = show != NULL && strcmp(show, "1") == 0;
   if (strings == NULL || lengths == NULL || includes == NULL) {
     status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for program sources");
     goto fail;
@@ -200,6 +206,23 @@ static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, s
       lengths[i] = file->size;
     }
   }
+  const char *why = NULL;
+  on_disk = hg_program_cache_entry_make(ctx, strings, lengths, n_parts, options, &entry, &why);
+  if (!on_disk && show_log)
+    fprintf(stderr, "hegetcl: program cache: not used for %s: %s\n", files, why);
+  if (on_disk) {
+    program = hg_program_cache_load(ctx, &entry, options);
+    if (program != NULL) {
+      if (show_log) /* a binary's build leaves no compiler log worth reading */
+        fprintf(stderr,
+                "hegetcl: program of %s with '%s' on %s loaded from the disk cache %s (no "
+                "compiler log: HEGETCL_PROGRAM_CACHE=off builds from source)\n",
+                files, options, ctx->info.name, entry.path);
+      *out = program;
+      program = NULL;
+      goto fail; /* not a failure: status is HEGETCL_OK, and the cleanup is the same */
+    }
+  }
   cl_int err = CL_SUCCESS;
   program = clCreateProgramWithSource(ctx->context, (cl_uint)n_parts, strings, lengths, &err);
   status = hg_cl_check(ctx, err, "clCreateProgramWithSource", "for %s", files);
@@ -233,16 +256,17 @@ static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, s
   }
   /* studies: HEGETCL_BUILD_LOG=1 prints a successful build's log to stderr (with
    * HEGETCL_CL_OPTIONS=-cl-nv-verbose NVIDIA's gives each kernel's registers and spills) */
-  const char *show = getenv("HEGETCL_BUILD_LOG");
-  if (show != NULL && strcmp(show, "1") == 0) {
+  if (show_log) {
     char *log = build_log(ctx, program);
     fprintf(stderr, "hegetcl: build log of %s with '%s' on %s:\n%s\n", files, options,
             ctx->info.name, log != NULL ? log : "(none)");
     free(log);
   }
+  if (on_disk) hg_program_cache_store(ctx, &entry, program); /* only a build that succeeded */
   *out = program;
   program = NULL;
 fail:
+  hg_program_cache_entry_free(&entry);
   if (program != NULL) clReleaseProgram(program);
   for (size_t i = 0; includes != NULL && i < n_parts; ++i) free(includes[i]);
   free(includes);

@@ -26,7 +26,9 @@ hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precisio
 /* The program of these parts and options, built on first use and cached in the context. A failed
  * build (CL_BUILD_PROGRAM_FAILURE or CL_INVALID_BUILD_OPTIONS) gives HEGETCL_ERR_PROGRAM_BUILD with
  * the files, options, device, what to check (HEGETCL_CL_OPTIONS, HEGETCL_CL_DIR) and the whole log.
- * *build_seconds (may be NULL) receives the time the build took, 0 when it came from the cache. */
+ * A program not yet in the context is first looked for in the disk cache (program_cache.h) and
+ * stored there after a build from source. *build_seconds (may be NULL) receives the time getting
+ * the program took (a build, or a load from the disk cache), 0 when the context had it. */
 hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
                               const char *options, cl_program *out, double *build_seconds);
 
