@@ -38,13 +38,8 @@ static const hg_embedded_file *find_embedded(const char *path) {
   return NULL;
 }
 
-/* FNV-1a, to key generated sources without keeping them. */
-static unsigned long long fnv1a(const char *text) {
-  unsigned long long h = 1469598103934665603ull;
-  for (; *text; ++text) h = (h ^ (unsigned char)*text) * 1099511628211ull;
-  return h;
-}
-
+/* The context cache's key: the options, then each part's cl/ file, or a generated part's FNV-1a
+ * 64 (keyed without keeping the text). */
 static char *make_key(const hg_source_part *parts, size_t n_parts, const char *options) {
   size_t size = strlen(options) + 1;
   for (size_t i = 0; i < n_parts; ++i)
@@ -56,7 +51,9 @@ static char *make_key(const hg_source_part *parts, size_t n_parts, const char *o
     if (parts[i].cl_file)
       used += (size_t)snprintf(key + used, size - used, "|%s", parts[i].cl_file);
     else
-      used += (size_t)snprintf(key + used, size - used, "|%016llx", fnv1a(parts[i].generated));
+      used += (size_t)snprintf(
+          key + used, size - used, "|%016llx",
+          (unsigned long long)hg_fnv1a64(parts[i].generated, strlen(parts[i].generated)));
   }
   return key;
 }
@@ -168,8 +165,7 @@ static hegetcl_status build(hegetcl_context *ctx, const hg_source_part *parts, s
   cl_program program = NULL;
   hg_program_cache_entry entry = {0};
   int on_disk = 0;
-  const char *show = getenv("HEGETCL_BUILD_LOG");
-  const int show_log = show != NULL && strcmp(show, "1") == 0;
+  const int show_log = hg_build_log_wanted();
   if (strings == NULL || lengths == NULL || includes == NULL) {
     status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for program sources");
     goto fail;
@@ -273,6 +269,11 @@ fail:
   free(lengths);
   free(strings);
   return status;
+}
+
+int hg_build_log_wanted(void) {
+  const char *show = getenv("HEGETCL_BUILD_LOG");
+  return show != NULL && strcmp(show, "1") == 0;
 }
 
 hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,

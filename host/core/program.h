@@ -38,6 +38,10 @@ hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts,
 char *hg_annotate_build_log(const char *log, const char *const *strings, const size_t *lengths,
                             size_t n_parts);
 
+/* Whether HEGETCL_BUILD_LOG=1 asks for build logs (a successful build's compiler log, and the
+ * disk cache's one line per program), for studies. */
+int hg_build_log_wanted(void);
+
 /* A kernel of a program, its creation checked. */
 hegetcl_status hg_kernel_create(hegetcl_context *ctx, cl_program program, const char *name,
                                 cl_kernel *out);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "hegetcl/version.h"
+#include "program.h"
 #include "program_cache.h"
 #include "strbuf.h"
 
@@ -42,23 +43,23 @@ void hg_fnv1a128_hex(const hg_fnv1a128 *h, char out[33]) {
   snprintf(out, 33, "%016llx%016llx", (unsigned long long)h->hi, (unsigned long long)h->lo);
 }
 
-/* FNV-1a 64 of the binary: it tells a damaged file from a good one, not one program from another
- * (the header does that), and is faster than the 128-bit one on binaries of many megabytes. */
-static uint64_t fnv1a64(const unsigned char *bytes, size_t size) {
+/* On a binary it tells a damaged file from a good one, not one program from another (the header
+ * does that), and is faster than the 128-bit one on binaries of many megabytes. */
+uint64_t hg_fnv1a64(const void *data, size_t size) {
+  const unsigned char *bytes = data;
   uint64_t h = 1469598103934665603ull;
   for (size_t i = 0; i < size; ++i) h = (h ^ bytes[i]) * 1099511628211ull;
   return h;
 }
 
-/* With HEGETCL_BUILD_LOG=1 (the build-log switch of program.c): one line on stderr. */
+/* With HEGETCL_BUILD_LOG=1 (hg_build_log_wanted): one line on stderr. */
 static void note(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
 static void note(const char *fmt, ...) {
-  const char *show = getenv("HEGETCL_BUILD_LOG");
-  if (show == NULL || strcmp(show, "1") != 0) return;
+  if (!hg_build_log_wanted()) return;
   va_list ap;
   va_start(ap, fmt);
   fputs("hegetcl: program cache: ", stderr);
@@ -268,7 +269,7 @@ static const char *check_file(const hg_program_cache_entry *entry, const unsigne
                                                  : "it holds more bytes than its binary";
   *binary = data + entry->header_size + line_size;
   *binary_size = (size_t)expected_size;
-  if (fnv1a64(*binary, *binary_size) != (uint64_t)expected_digest)
+  if (hg_fnv1a64(*binary, *binary_size) != (uint64_t)expected_digest)
     return "its binary does not match its digest (damaged)";
   return NULL;
 }
@@ -401,7 +402,7 @@ void hg_program_cache_store(hegetcl_context *ctx, const hg_program_cache_entry *
   if (err == 0) {
     char line[128];
     const int n = snprintf(line, sizeof line, "binary_size %zu\nbinary_fnv1a64 %016llx\n", size,
-                           (unsigned long long)fnv1a64(binary, size));
+                           (unsigned long long)hg_fnv1a64(binary, size));
     err = write_all(fd, entry->header, entry->header_size);
     if (err == 0) err = write_all(fd, line, (size_t)n);
     if (err == 0) err = write_all(fd, binary, size);

@@ -56,5 +56,8 @@ void hg_fnv1a128_init(hg_fnv1a128 *h);
 void hg_fnv1a128_add(hg_fnv1a128 *h, const void *data, size_t size);
 /* The digest as 32 lowercase hex digits and a NUL. */
 void hg_fnv1a128_hex(const hg_fnv1a128 *h, char out[33]);
+/* FNV-1a with 64 bits of size bytes: a cache file's binary check, and program.c's key of a
+ * generated source in the context's cache. */
+uint64_t hg_fnv1a64(const void *data, size_t size);
 
 #endif
