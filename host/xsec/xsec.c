@@ -27,6 +27,8 @@
 static const char *const phase_space_names[] = {"collider", "rambo", "multichannel", "auto"};
 static const char *const orientation_names[] = {"both", "u-first"};
 static const char *const helicity_names[] = {"summed", "sampled", "adaptive"};
+/* how many values each enum has: its names, so that a new value is one entry above */
+#define N_NAMES(names) ((int)(sizeof names / sizeof names[0]))
 
 static hegetcl_status parse_name(const char *name, const char *const *names, int count, int *out) {
   for (int i = 0; i < count; ++i)
@@ -38,11 +40,11 @@ static hegetcl_status parse_name(const char *name, const char *const *names, int
 }
 
 const char *hegetcl_phase_space_name(hegetcl_phase_space p) {
-  return (unsigned)p < 4 ? phase_space_names[p] : "unknown";
+  return (unsigned)p < (unsigned)N_NAMES(phase_space_names) ? phase_space_names[p] : "unknown";
 }
 hegetcl_status hegetcl_phase_space_parse(const char *name, hegetcl_phase_space *out) {
   int v = 0;
-  const hegetcl_status s = parse_name(name, phase_space_names, 4, &v);
+  const hegetcl_status s = parse_name(name, phase_space_names, N_NAMES(phase_space_names), &v);
   if (s == HEGETCL_OK) *out = (hegetcl_phase_space)v;
   return s;
 }
@@ -52,20 +54,20 @@ hegetcl_phase_space hegetcl_phase_space_for(hegetcl_phase_space p, unsigned n_ph
                                                 : HEGETCL_PHASE_SPACE_COLLIDER;
 }
 const char *hegetcl_orientation_name(hegetcl_orientation o) {
-  return (unsigned)o < 2 ? orientation_names[o] : "unknown";
+  return (unsigned)o < (unsigned)N_NAMES(orientation_names) ? orientation_names[o] : "unknown";
 }
 hegetcl_status hegetcl_orientation_parse(const char *name, hegetcl_orientation *out) {
   int v = 0;
-  const hegetcl_status s = parse_name(name, orientation_names, 2, &v);
+  const hegetcl_status s = parse_name(name, orientation_names, N_NAMES(orientation_names), &v);
   if (s == HEGETCL_OK) *out = (hegetcl_orientation)v;
   return s;
 }
 const char *hegetcl_helicity_mode_name(hegetcl_helicity_mode h) {
-  return (unsigned)h < 3 ? helicity_names[h] : "unknown";
+  return (unsigned)h < (unsigned)N_NAMES(helicity_names) ? helicity_names[h] : "unknown";
 }
 hegetcl_status hegetcl_helicity_mode_parse(const char *name, hegetcl_helicity_mode *out) {
   int v = 0;
-  const hegetcl_status s = parse_name(name, helicity_names, 3, &v);
+  const hegetcl_status s = parse_name(name, helicity_names, N_NAMES(helicity_names), &v);
   if (s == HEGETCL_OK) *out = (hegetcl_helicity_mode)v;
   return s;
 }
@@ -283,7 +285,9 @@ static hegetcl_status validate(hegetcl_context *ctx, const hegetcl_xsec_config *
                    "(d s b -1/3, u c 2/3) and |M|^2 is evaluated with u's; leave the charge at 2/3",
                    charge, names);
   }
-  if ((unsigned)c->phase_space > 3 || (unsigned)c->orientation > 1 || (unsigned)c->helicity > 2)
+  if ((unsigned)c->phase_space >= (unsigned)N_NAMES(phase_space_names) ||
+      (unsigned)c->orientation >= (unsigned)N_NAMES(orientation_names) ||
+      (unsigned)c->helicity >= (unsigned)N_NAMES(helicity_names))
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "phase space %d, orientation %d or helicity mode %d unknown: use the "
                    "HEGETCL_PHASE_SPACE_, HEGETCL_ORIENTATION_ and HEGETCL_HELICITY_ values",
