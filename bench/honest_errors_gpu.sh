@@ -8,7 +8,9 @@
 # 3. adaptive helicities against summed ones at n = 6, 7, both maps (the issue's n = 3..7 check;
 #    n <= 5 runs in CI on PoCL);
 # 4. the u-first table n = 2..12 with 10 combined iterations of 3e5 events (9 dof for chi2/dof);
-# 5. n = 8 to 0.1 % twice: the first run compiles, the second loads the program cache.
+# 5. n = 8 to 0.1 % twice with a fresh hegetcl program cache: the first run compiles unless the
+#    driver kept the program itself (NVIDIA's compute cache does, unless CUDA_CACHE_DISABLE=1:
+#    docs/user-guide.md, "Program cache"), the second loads it.
 # STEPS picks some (default "1 2 3 4 5"; one call of the device tool fits about 3 of them).
 set -u
 hegetcl=$1
@@ -26,7 +28,7 @@ on 3 && $study --n 6,7 --seeds 1 --events 1000000 --adapt-events 200000 --adapt-
   >"$out/adaptive_n6_n7.txt" 2>&1
 on 4 && NS="2 3 4 5 6 7 8 9 10 11 12" EXTRA="--events 3e5 --min-iterations 10" \
   bash bench/sigma_table.sh "$hegetcl" "$out/table" "$device" u-first >"$out/table.txt" 2>&1
-fresh=$(mktemp -d) # step 5's own program cache: its first run compiles
+fresh=$(mktemp -d) # step 5's own program cache
 on 5 && for k in 1 2; do
   start=$(date +%s%N)
   line=$(HEGETCL_PROGRAM_CACHE=$fresh "$hegetcl" xsec --n 8 --orientation u-first --target-error 0.001 --device "$device" \

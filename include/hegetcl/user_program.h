@@ -29,8 +29,9 @@ extern "C" {
  * The build is cached in the context by source text and options: a second call with the same
  * arguments returns the same program without compiling; its binary is also kept in the disk cache
  * of programs for later processes (docs/user-guide.md, "Program cache"), except for a source
- * with an #include "file" of its own or options with -I, whose files the cache cannot see. *out is a cl_program the caller owns one
- * reference to (clReleaseProgram it; the context keeps its own until destroyed); make kernels
+ * with an #include "file" of its own or options with -I, whose files the cache cannot see.
+ * *out is a cl_program the caller owns one reference to (clReleaseProgram it; the context keeps
+ * its own until destroyed); make kernels
  * with clCreateKernel and run them on the queue hegetcl_context_opencl gives.
  * Errors: HEGETCL_ERR_INPUT (NULL source), HEGETCL_ERR_UNSUPPORTED (double without cl_khr_fp64),
  * HEGETCL_ERR_PROGRAM_BUILD with the options, the device and the whole compiler log (lines
