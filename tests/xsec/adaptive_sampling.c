@@ -150,7 +150,7 @@ static const double paper_sigma[6][2] = {[4] = {1.2400e-2, 0.0030e-2}, [5] = {2.
  * honest error gives 1, within about 0.16 for 20 runs), and their mean agrees with the paper's
  * value within 4 sigma. The second half matters: runs can agree with each other and all be
  * wrong. With the collider map at n = 5 and these event counts the 20 seeds scattered as their
- * errors (1.14) about a mean 3.9 % below the paper's, 9 sigma (PoCL, commit 5b02c86): why the
+ * errors (1.14) about a mean 3.9 % below the paper's, 9 sigma (PoCL, commit 79ba59c): why the
  * default map is multichannel from n = 5. */
 static void seeds_scatter_as_their_errors(unsigned n, hegetcl_phase_space ps,
                                           hegetcl_helicity_mode h) {
