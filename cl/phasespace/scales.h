@@ -18,7 +18,9 @@
 
 /* p as the const array these functions take: C before C23 (and OpenCL C) does not convert
  * double (*)[4] to const double (*)[4] by itself, and -Wpedantic says so. */
+#ifndef HG_MOMENTA
 #define HG_MOMENTA(p) ((const double(*)[4])(p))
+#endif
 
 /* mu in GeV for choice (scalefact not applied) from the external momenta p (E px py pz, the n_in
  * incoming first, n in all); mass is not read by these choices, which take the masses from the
