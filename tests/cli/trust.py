@@ -20,6 +20,8 @@ part "device":
   4  me: a reference file with NaN, a POINT without ME, a stray line: file:line named
   5  a huge --vegas-alpha: the weights vanish after adaptation, and the message says so
   6  a negative PDF grid value in a flavour the run uses: refused naming file, line and value
+  7  me: MadGraph's photon points rotated (by pi about x: the quark along -z; and about a tilted
+     axis) agree with MadGraph's values for every engine
 
 usage: trust.py HEGETCL_EXE host|device
 """
@@ -174,6 +176,31 @@ def write_points(path, me_scale=1.0, edit=None):
         f.write("\n".join(out) + "\n")
 
 
+def write_rotated(path, n):
+    """The n-photon reference points, each given twice: rotated by pi about the x axis (the quark
+    along -z) and by 1 rad about the axis (1, 2, 2)/3; the ME lines as they are."""
+    import math
+    c, s = math.cos(1.0), math.sin(1.0)
+    a = (1 / 3, 2 / 3, 2 / 3)
+    # Rodrigues: R = c I + s [a]x + (1 - c) a a^T
+    r = [[c * (i == j) + (1 - c) * a[i] * a[j] for j in range(3)] for i in range(3)]
+    r[0][1] -= s * a[2]; r[0][2] += s * a[1]; r[1][0] += s * a[2]
+    r[1][2] -= s * a[0]; r[2][0] -= s * a[1]; r[2][1] += s * a[0]
+    flip = [[1, 0, 0], [0, -1, 0], [0, 0, -1]]
+    with open(os.path.join(REFS, f"me_points_n{n}.txt")) as f:
+        lines = f.read().splitlines()
+    out = []
+    for m in (flip, r):
+        for line in lines:
+            if line.startswith(" "):
+                e, *v = (float(x) for x in line.split())
+                v = [sum(m[i][j] * v[j] for j in range(3)) for i in range(3)]
+                line = " " + " ".join(f"{x:.17e}" for x in [e] + v)
+            out.append(line)
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def device_part(exe, tmp):
     me = ["me", "--device", DEVICE, "--engine", "recursive"]
     write_points(os.path.join(tmp, "off.txt"), 1 / 0.05)  # the engine is 95 % below
@@ -251,6 +278,15 @@ def device_part(exe, tmp):
     ], tmp)
     ok = ok and not os.path.exists(os.path.join(tmp, "r.json"))
     report(ok, "a run whose weights vanish because of the grid, not the cuts, says so", detail)
+
+    write_rotated(os.path.join(tmp, "rotated3.txt"), 3)
+    ok, detail = check(exe, [
+        (f"rotated points, {engine}", ["me", "--device", DEVICE, "--engine", engine,
+                                       "rotated3.txt"], 0,
+         ["over 8 points", "tolerance 1.0e-10: ok"])
+        for engine in ("permutation", "unrolled", "diagrams", "recursive")], tmp)
+    report(ok, "me: photon points in any frame (quark along -z, a tilted rotation) agree with "
+           "MadGraph for every engine", detail)
 
     # a negative quark density at one knot of a copy of the shipped set
     source = os.path.join(os.environ.get("LHAPDF_DATA_PATH", "").split(":")[0], "cteq6l1")
