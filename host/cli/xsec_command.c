@@ -623,7 +623,7 @@ static int claim_outputs(const hg_xsec_options *o, const hegetcl_team *team, con
                          const char *events_path) {
   const int rank0 = team == NULL || team->rank == 0;
   const int shared = team != NULL && team->size > 1;
-  const char *checkpoint_what = o->resuming               ? "--resume"
+  const char *checkpoint_what = o->resuming                ? "--resume"
                                 : o->checkpoint[0] != '\0' ? "--checkpoint"
                                                            : "the checkpoint (named after the "
                                                              "first output)";
@@ -641,6 +641,11 @@ static int claim_outputs(const hg_xsec_options *o, const hegetcl_team *team, con
   for (size_t i = 0; i < count && status == 0; ++i)
     if (names[i].path[0] != '\0')
       status = hg_output_claim(names[i].what, names[i].path, message, sizeof message);
+  /* the event file's PATH.partial too: a resumed run's own, else it must not be there */
+  for (size_t i = 0; i < count && status == 0; ++i)
+    if (names[i].path[0] != '\0' && names[i].has_partial)
+      status = hg_output_claim_stopped_part(names[i].what, names[i].path, o->resuming, message,
+                                            sizeof message);
   if (status != 0) {
     hg_output_release_all();
     fprintf(stderr, "hegetcl: error: %s\n", message);
@@ -879,8 +884,10 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     const int any_failed = team_failed(team, rc);
     if (any_failed && rc == 0) {
       if (!other_rank)
-        fprintf(stderr, "hegetcl: error: another rank failed: no merged event file (the ranks' "
-                        "complete files, if any, stay as %s.rankR)\n", o.lhe);
+        fprintf(stderr,
+                "hegetcl: error: another rank failed: no merged event file (the ranks' "
+                "complete files, if any, stay as %s.rankR)\n",
+                o.lhe);
       rc = 1;
     }
     if (rc == 0 && !other_rank) rc = merge_rank_events(o.lhe, team, o.quiet);

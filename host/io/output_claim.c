@@ -25,6 +25,7 @@
 
 typedef struct {
   char *path, *lock, *temp;
+  int adopts_partial; /* PATH.partial is this run's to replace (hg_output_claim_stopped_part) */
 } claim;
 
 static claim claims[HG_MAX_CLAIMS];
@@ -53,8 +54,7 @@ static char *folder_of(const char *path) {
   return out;
 }
 
-int hg_output_check_target(const char *what, const char *path, char *message,
-                           size_t message_size) {
+int hg_output_check_target(const char *what, const char *path, char *message, size_t message_size) {
   if (path == NULL || path[0] == '\0') {
     hg_put_message(message, message_size, "%s: the path is empty: name a file", what);
     return HEGETCL_ERR_INPUT;
@@ -205,7 +205,7 @@ int hg_output_claim(const char *what, const char *path, char *message, size_t me
                    HG_MAX_CLAIMS);
     return HEGETCL_ERR_INPUT;
   }
-  claim c = {joined(path, ""), joined(path, HG_OUTPUT_LOCK_SUFFIX), NULL};
+  claim c = {joined(path, ""), joined(path, HG_OUTPUT_LOCK_SUFFIX), NULL, 0};
   char tag[64];
   snprintf(tag, sizeof tag, "%s.%ld.%08x", HG_OUTPUT_TEMP_SUFFIX, (long)getpid(), random_tag());
   c.temp = joined(path, tag);
@@ -247,6 +247,42 @@ int hg_output_claim(const char *what, const char *path, char *message, size_t me
   }
   claims[n_claims++] = c;
   return 0;
+}
+
+int hg_output_claim_stopped_part(const char *what, const char *path, int adopt, char *message,
+                                 size_t message_size) {
+  claim *c = find(path);
+  char *partial = joined(path, HG_OUTPUT_PARTIAL_SUFFIX);
+  if (c == NULL || partial == NULL) {
+    free(partial);
+    hg_put_message(message, message_size, "%s %s: %s", what, path,
+                   c == NULL ? "claim the output before its stopped part" : "no memory");
+    return c == NULL ? HEGETCL_ERR_INPUT : HEGETCL_ERR_NO_MEMORY;
+  }
+  struct stat st;
+  int rc = 0;
+  if (!adopt && lstat(partial, &st) == 0) {
+    hg_put_message(message, message_size,
+                   "%s %s: %s is already there (what an earlier run stopped with, or another "
+                   "file): this run would replace it if it stopped, and remove it when complete; "
+                   "continue that run (hegetcl xsec --resume with its checkpoint), or move %s "
+                   "away first",
+                   what, path, partial, partial);
+    rc = HEGETCL_ERR_INPUT;
+  }
+  if (rc == 0 && !hg_output_claimed(partial)) {
+    char partial_what[160];
+    snprintf(partial_what, sizeof partial_what, "%s's stopped part", what);
+    rc = hg_output_claim(partial_what, partial, message, message_size);
+  }
+  free(partial);
+  if (rc == 0) find(path)->adopts_partial = 1;
+  return rc;
+}
+
+int hg_output_adopts_partial(const char *path) {
+  const claim *c = path != NULL ? find(path) : NULL;
+  return c != NULL && c->adopts_partial;
 }
 
 void hg_output_release(const char *path) {

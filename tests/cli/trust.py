@@ -12,6 +12,8 @@ part "host" (refused before an OpenCL device is chosen):
   4  merge-lhe: one input twice (the same name, another name, a hard link)
   5  --pt-bins above 254 (the device reduction's limit) refused up front, as --help states
   6  --help for every command exits 0 with its usage
+  7  PATH.partial is claimed with --lhe PATH: another run's lock on it refuses the run; a
+     PATH.partial already there (an earlier stopped run's, or any file) is refused, untouched
 part "device":
   1  me: the shipped points agree within the default tolerance (exit 0); a reference off by 95 %
      fails (exit 1) naming the engine, the count and the tolerance; --tolerance loosens it
@@ -20,6 +22,7 @@ part "device":
   4  me: a reference file with NaN, a POINT without ME, a stray line: file:line named
   5  a huge --vegas-alpha: the weights vanish after adaptation, and the message says so
   6  a negative PDF grid value in a flavour the run uses: refused naming file, line and value
+  8  a running --lhe y.lhe holds y.lhe.partial: a second run's --json y.lhe.partial is refused
   7  me: MadGraph's photon points rotated (by pi about x: the quark along -z; and about a tilted
      axis) agree with MadGraph's values for every engine
 
@@ -153,6 +156,27 @@ def host_part(exe, tmp):
     report(ok, "--pt-bins is refused above the device's 254 bins before a device is chosen",
            detail)
 
+    # the stopped part's name is claimed like every output
+    with open(os.path.join(tmp, "y.lhe.partial.lock"), "w") as f:
+        f.write(f"{os.getpid()}\ny.lhe.partial.tmp.{os.getpid()}.0\n")
+    with open(os.path.join(tmp, "p.lhe.partial"), "w") as f:
+        f.write("an earlier stopped run's events\n")
+    ok, detail = check(exe, [
+        ("another run's lock on PATH.partial", x + ["--unweighted-events", "10", "--lhe",
+                                                     "y.lhe"], 2,
+         [f"--lhe's stopped part y.lhe.partial is being written by another run, process "
+          f"{os.getpid()}"]),
+        ("PATH.partial already there", x + ["--unweighted-events", "10", "--lhe", "p.lhe"], 2,
+         ["--lhe p.lhe: p.lhe.partial is already there (what an earlier run stopped with, or "
+          "another file): this run would replace it if it stopped, and remove it when complete; "
+          "continue that run (hegetcl xsec --resume with its checkpoint), or move p.lhe.partial "
+          "away first"]),
+    ], tmp, keep + ["busy.json.lock", "a.lhe", "b.lhe", "y.lhe.partial.lock", "p.lhe.partial"])
+    with open(os.path.join(tmp, "p.lhe.partial")) as f:
+        ok = ok and f.read() == "an earlier stopped run's events\n"
+    report(ok, "an event file's PATH.partial is claimed with it: locked by another run or already "
+           "there, the run is refused and the file left as it was", detail)
+
     bad = []
     for command in (["me"], ["diagrams"], ["xsec"], ["devices"], ["merge-lhe"]):
         p = run(exe, command + ["--help"], tmp)
@@ -278,6 +302,40 @@ def device_part(exe, tmp):
     ], tmp)
     ok = ok and not os.path.exists(os.path.join(tmp, "r.json"))
     report(ok, "a run whose weights vanish because of the grid, not the cuts, says so", detail)
+
+    # a run writing y.lhe holds y.lhe.partial, where its SIGTERM would put its events
+    first = subprocess.Popen([exe, "xsec", "--device", DEVICE, "--n", "2", "--events", "2000",
+                              "--adapt-events", "1000", "--adapt-iterations", "1",
+                              "--min-iterations", "1", "--max-iterations", "1", "--batch",
+                              "1024", "--quiet", "--checkpoint", "none", "--unweighted-events",
+                              "100000000", "--lhe", "y.lhe"], cwd=tmp,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    import time
+    for _ in range(600):
+        # the event file's temporary name: opened just before the run catches SIGTERM
+        if any(n.startswith("y.lhe.tmp.") for n in os.listdir(tmp)) or first.poll() is not None:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    ok, detail = check(exe, [
+        ("--json on a running run's PATH.partial", ["xsec", "--device", DEVICE] + QUICK +
+         ["--checkpoint", "none", "--json", "y.lhe.partial"], 2,
+         [f"--json y.lhe.partial is being written by another run, process {first.pid}"]),
+    ], tmp)
+    first.terminate()
+    first.communicate(timeout=300)
+    # what the stopped run keeps is its own events (y.lhe.partial, when it got to write any)
+    left = sorted(n for n in os.listdir(tmp) if n.startswith("y.lhe"))
+    ok = ok and left in ([], ["y.lhe.partial"])
+    if "y.lhe.partial" in left:
+        with open(os.path.join(tmp, "y.lhe.partial")) as f:
+            ok = ok and f.read(18) == "<LesHouchesEvents "
+    detail += f" left: {left}" if not ok else ""
+    for name in os.listdir(tmp):
+        if name.startswith("y.lhe"):
+            os.remove(os.path.join(tmp, name))
+    report(ok, "a running --lhe y.lhe holds y.lhe.partial: --json y.lhe.partial is refused",
+           detail)
 
     write_rotated(os.path.join(tmp, "rotated3.txt"), 3)
     ok, detail = check(exe, [
