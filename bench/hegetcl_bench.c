@@ -8,12 +8,14 @@
 
 #include "amplitude/amplitude_internal.h"
 #include "amplitude/diagrams_codegen.h"
+#include "bench_lists.h"
 #include "commit.h"
 #include "flops.h"
 #include "hegetcl/hegetcl.h"
 #include "io/json_writer.h"
+#include "io/output_claim.h"
+#include "io/output_file.h"
 #include "layout.h"
-#include "bench_lists.h"
 #include "process_bench.h"
 #include "rambo.h"
 
@@ -34,50 +36,51 @@
 #define PIPELINE_MAX_EVENTS ((uint64_t)1 << 27)
 
 static int usage(FILE *out) {
-  fprintf(out,
-          "usage: hegetcl-bench [OPTIONS]\n"
-          "\n"
-          "Squared matrix elements of u ubar -> n photons per second: kernel time from OpenCL\n"
-          "profiling events, end-to-end time (upload, kernels, download) from the wall clock,\n"
-          "the median of the repeats after a warm-up; program build time is reported apart,\n"
-          "compiled from source: the disk cache of programs is off here unless\n"
-          "HEGETCL_PROGRAM_CACHE is set in the environment.\n"
-          "\n"
-          "options:\n"
-          "  --device SPEC        auto (default), gpu, cpu, P:D or part of a device name\n"
-          "  --engines LIST       comma list of permutation, unrolled, diagrams, recursive, or\n"
-          "                       all (default)\n"
-          "  --n LIST             photon counts, e.g. 5, 2-8 or 2-4,6 (default 2-12; n beyond\n"
-          "                       an engine's limit is reported as skipped)\n"
-          "  --precision LIST     float,double (default both)\n"
-          "  --mode LIST          summed,helicity (default both): helicity-summed, or one\n"
-          "                       random helicity configuration per event\n"
-          "  --local-size N       work-group size, 0 = chosen from the kernel's limits (default)\n"
-          "  --scan-local-size    run every case at local sizes %d, %d, ..., %d\n"
-          "  --events N           batch size (default: chosen per case for ~%.1f s end to end)\n"
-          "  --repeats R          timed repeats, at least 5 (default 5)\n"
-          "  --max-seconds S      time budget of one case, build excluded (default 30): the\n"
-          "                       batch is sized for the warm-up and repeats to fit; a case\n"
-          "                       is reported as skipped only when a batch that fills the\n"
-          "                       device would not fit (its cost per event, which grows with\n"
-          "                       n, decides: a skipped case is never followed by a slower\n"
-          "                       one measured)\n"
-          "  --seed N             seed of the random points and helicities (default 1)\n"
-          "  --pipeline LIST      me,full (default me): the matrix element alone, or the whole\n"
-          "                       cross-section pipeline of the paper's set-up (Philox numbers,\n"
-          "                       phase space, PDFs, cuts, |M|^2, VEGAS sums read back; needs the\n"
-          "                       PDF set through LHAPDF_DATA_PATH), where float means mixed:\n"
-          "                       double phase space and PDFs, float amplitudes\n"
-          "  --summed-kernel LIST shared,private (default shared): the recursive engine's helicity\n"
-          "                       sum shared by a work-group, or one event per work-item\n"
-          "  --register-limit LIST  per-work-item register caps to build with, 0 = the compiler's\n"
-          "                       choice (default 0); NVIDIA only (-cl-nv-maxrregcount)\n"
-          "  --peak-tflops F,D    the device's FP32 and FP64 peaks for the %% of peak column\n"
-          "                       (default: known for H100 and H200)\n"
-          "  --json FILE          also write the results as JSON\n"
-          "  --process PROCESS    benchmark a process written as MadGraph users write it,\n"
-          "                       e.g. \"g g > t t~ g g\" (hegetcl-bench --process P --help)\n",
-          SCAN_MIN_LOCAL, 2 * SCAN_MIN_LOCAL, SCAN_MAX_LOCAL, TARGET_SECONDS);
+  fprintf(
+      out,
+      "usage: hegetcl-bench [OPTIONS]\n"
+      "\n"
+      "Squared matrix elements of u ubar -> n photons per second: kernel time from OpenCL\n"
+      "profiling events, end-to-end time (upload, kernels, download) from the wall clock,\n"
+      "the median of the repeats after a warm-up; program build time is reported apart,\n"
+      "compiled from source: the disk cache of programs is off here unless\n"
+      "HEGETCL_PROGRAM_CACHE is set in the environment.\n"
+      "\n"
+      "options:\n"
+      "  --device SPEC        auto (default), gpu, cpu, P:D or part of a device name\n"
+      "  --engines LIST       comma list of permutation, unrolled, diagrams, recursive, or\n"
+      "                       all (default)\n"
+      "  --n LIST             photon counts, e.g. 5, 2-8 or 2-4,6 (default 2-12; n beyond\n"
+      "                       an engine's limit is reported as skipped)\n"
+      "  --precision LIST     float,double (default both)\n"
+      "  --mode LIST          summed,helicity (default both): helicity-summed, or one\n"
+      "                       random helicity configuration per event\n"
+      "  --local-size N       work-group size, 0 = chosen from the kernel's limits (default)\n"
+      "  --scan-local-size    run every case at local sizes %d, %d, ..., %d\n"
+      "  --events N           batch size (default: chosen per case for ~%.1f s end to end)\n"
+      "  --repeats R          timed repeats, at least 5 (default 5)\n"
+      "  --max-seconds S      time budget of one case, build excluded (default 30): the\n"
+      "                       batch is sized for the warm-up and repeats to fit; a case\n"
+      "                       is reported as skipped only when a batch that fills the\n"
+      "                       device would not fit (its cost per event, which grows with\n"
+      "                       n, decides: a skipped case is never followed by a slower\n"
+      "                       one measured)\n"
+      "  --seed N             seed of the random points and helicities (default 1)\n"
+      "  --pipeline LIST      me,full (default me): the matrix element alone, or the whole\n"
+      "                       cross-section pipeline of the paper's set-up (Philox numbers,\n"
+      "                       phase space, PDFs, cuts, |M|^2, VEGAS sums read back; needs the\n"
+      "                       PDF set through LHAPDF_DATA_PATH), where float means mixed:\n"
+      "                       double phase space and PDFs, float amplitudes\n"
+      "  --summed-kernel LIST shared,private (default shared): the recursive engine's helicity\n"
+      "                       sum shared by a work-group, or one event per work-item\n"
+      "  --register-limit LIST  per-work-item register caps to build with, 0 = the compiler's\n"
+      "                       choice (default 0); NVIDIA only (-cl-nv-maxrregcount)\n"
+      "  --peak-tflops F,D    the device's FP32 and FP64 peaks for the %% of peak column\n"
+      "                       (default: known for H100 and H200)\n"
+      "  --json FILE          also write the results as JSON\n"
+      "  --process PROCESS    benchmark a process written as MadGraph users write it,\n"
+      "                       e.g. \"g g > t t~ g g\" (hegetcl-bench --process P --help)\n",
+      SCAN_MIN_LOCAL, 2 * SCAN_MIN_LOCAL, SCAN_MAX_LOCAL, TARGET_SECONDS);
   return out == stderr ? 2 : 0;
 }
 
@@ -139,7 +142,6 @@ static int parse_size(const char *text, size_t *out) {
   return 1;
 }
 
-
 static int parse_options(int argc, char **argv, options *o) {
   memset(o, 0, sizeof *o);
   for (int e = 0; e < HEGETCL_ENGINE_COUNT; ++e) o->engines[e] = 1;
@@ -159,11 +161,11 @@ static int parse_options(int argc, char **argv, options *o) {
       o->scan_local_size = 1;
       continue;
     }
-    static const char *const with_value[] = {"--device", "--engines",     "--n",      "--precision",
-                                             "--mode",   "--local-size",  "--events", "--repeats",
-                                             "--seed",   "--max-seconds", "--json",
-                                             "--pipeline", "--summed-kernel", "--register-limit",
-                                             "--peak-tflops"};
+    static const char *const with_value[] = {
+        "--device",        "--engines",        "--n",          "--precision",
+        "--mode",          "--local-size",     "--events",     "--repeats",
+        "--seed",          "--max-seconds",    "--json",       "--pipeline",
+        "--summed-kernel", "--register-limit", "--peak-tflops"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
       known |= strcmp(arg, with_value[k]) == 0;
@@ -263,7 +265,7 @@ static int parse_options(int argc, char **argv, options *o) {
       for (int k = 0; k < count; ++k) {
         const int which = strcmp(items[k], names[is_pipeline][0]) == 0   ? 0
                           : strcmp(items[k], names[is_pipeline][1]) == 0 ? 1
-                                                                          : -1;
+                                                                         : -1;
         if (which < 0) {
           fprintf(stderr, "hegetcl-bench: error: %s: '%s' is not %s or %s\n", arg, items[k],
                   names[is_pipeline][0], names[is_pipeline][1]);
@@ -521,9 +523,9 @@ static void measure(const options *o, const hegetcl_device_info *info, hegetcl_a
 /* ---- output ----------------------------------------------------------------------------- */
 
 static void print_header(void) {
-  printf("%-4s %-11s %3s %-6s %-8s %-7s %4s %6s %9s %12s %12s %9s %7s %7s %7s\n", "pipe",
-         "engine", "n", "prec", "mode", "sum", "regs", "local", "batch", "ev/s kernel",
-         "ev/s e2e", "flop/ev", "TFLOP/s", "% peak", "build s");
+  printf("%-4s %-11s %3s %-6s %-8s %-7s %4s %6s %9s %12s %12s %9s %7s %7s %7s\n", "pipe", "engine",
+         "n", "prec", "mode", "sum", "regs", "local", "batch", "ev/s kernel", "ev/s e2e", "flop/ev",
+         "TFLOP/s", "% peak", "build s");
 }
 
 static const char *precision_label(const result *r) {
@@ -590,13 +592,20 @@ static void json_array(FILE *f, const double *values, int count) {
   fputc(']', f);
 }
 
-/* Writes the results to path through a temporary name, renamed when complete. */
+/* Why the last write_json failed. */
+static char json_message[2048];
+
+/* Writes the results to path (claimed at the start, io/output_claim.h) under this run's temporary
+ * name, renamed when complete; 0 with the reason in json_message when it cannot. */
 static int write_json(const char *path, const options *o, const hegetcl_device_info *info,
                       const result_list *list) {
-  char temporary[4096];
-  snprintf(temporary, sizeof temporary, "%s.tmp", path);
-  FILE *f = fopen(temporary, "w");
-  if (f == NULL) return 0;
+  char *text = NULL;
+  size_t text_size = 0;
+  FILE *f = open_memstream(&text, &text_size);
+  if (f == NULL) {
+    snprintf(json_message, sizeof json_message, "no memory for the JSON document");
+    return 0;
+  }
   fprintf(f, "{\n  \"tool\": \"hegetcl-bench\",\n  \"version\": \"%s\",\n  \"commit\": ",
           HEGETCL_VERSION);
   hg_json_write_string(f, HG_BENCH_COMMIT);
@@ -622,8 +631,7 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
   fprintf(f, "  \"device_type\": \"%s\",\n  \"local_memory_bytes\": %llu,\n",
           info->is_gpu ? "gpu" : "other", info->local_memory_bytes);
   if (o->peak_fp32 > 0)
-    fprintf(f, "  \"peak_tflops\": {\"float\": %g, \"double\": %g},\n", o->peak_fp32,
-            o->peak_fp64);
+    fprintf(f, "  \"peak_tflops\": {\"float\": %g, \"double\": %g},\n", o->peak_fp32, o->peak_fp64);
   else
     fprintf(f, "  \"peak_tflops\": null,\n");
   fprintf(f, "  \"results\": [");
@@ -667,12 +675,14 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
     fputc('}', f);
   }
   fprintf(f, "\n  ]\n}\n");
-  const int ok = !ferror(f);
-  if (fclose(f) != 0 || !ok || rename(temporary, path) != 0) {
-    remove(temporary);
-    return 0;
+  int ok = !ferror(f);
+  if (fclose(f) != 0 || !ok) {
+    snprintf(json_message, sizeof json_message, "no memory for the JSON document");
+    ok = 0;
   }
-  return 1;
+  if (ok) ok = hg_output_write_whole(path, text, text_size, json_message, sizeof json_message) == 0;
+  free(text);
+  return ok;
 }
 
 /* ---- cases ------------------------------------------------------------------------------ */
@@ -752,13 +762,11 @@ static int case_unsupported(const hegetcl_device_info *info, hegetcl_engine engi
  * returns 0 when memory ran out. */
 static int run_program_cases(const options *o, hegetcl_context *ctx,
                              const hegetcl_device_info *info, hegetcl_engine engine, unsigned n,
-                             hegetcl_precision precision, unsigned register_limit,
-                             int shared_sum, const int *modes, batch_data *b,
-                             result_list *list) {
+                             hegetcl_precision precision, unsigned register_limit, int shared_sum,
+                             const int *modes, batch_data *b, result_list *list) {
   hegetcl_amplitude *amp = NULL;
   char reason[1024] = "";
-  int skipped = case_unsupported(info, engine, n, precision, register_limit, reason,
-                                 sizeof reason),
+  int skipped = case_unsupported(info, engine, n, precision, register_limit, reason, sizeof reason),
       failed = 0;
   double build_s = 0;
   if (!skipped) {
@@ -938,9 +946,16 @@ int main(int argc, char **argv) {
   options o;
   const int parsed = parse_options(argc, argv, &o);
   if (parsed != 0) return parsed < 0 ? 0 : parsed;
+  /* the output is claimed before any work, as hegetcl xsec claims its own: a device, FIFO,
+   * directory, link or read-only file is refused, and so is another run's output */
+  if (o.json != NULL && hg_output_claim("--json", o.json, json_message, sizeof json_message) != 0) {
+    fprintf(stderr, "hegetcl-bench: error: %s\n", json_message);
+    return 2;
+  }
   hegetcl_context *ctx = NULL;
   hegetcl_status status = hegetcl_context_create(o.device, &ctx);
   if (status != HEGETCL_OK) {
+    hg_output_release_all();
     fprintf(stderr, "hegetcl-bench: error: choosing the OpenCL device: %s (%s)\n",
             hegetcl_last_error(ctx), hegetcl_status_name(status));
     hegetcl_context_destroy(ctx);
@@ -988,11 +1003,26 @@ int main(int argc, char **argv) {
                                    mode, &list);
   int rc = ok ? 0 : 1;
   if (!ok) fprintf(stderr, "hegetcl-bench: error: no memory for the results\n");
-  for (size_t i = 0; i < list.count; ++i) rc |= list.items[i].failed;
+  size_t measured = 0, skipped = 0;
+  for (size_t i = 0; i < list.count; ++i) {
+    rc |= list.items[i].failed;
+    measured += !list.items[i].failed && !list.items[i].skipped;
+    skipped += list.items[i].skipped;
+  }
   if (o.json != NULL && !write_json(o.json, &o, &info, &list)) {
-    fprintf(stderr, "hegetcl-bench: error: cannot write %s\n", o.json);
+    fprintf(stderr, "hegetcl-bench: error: writing --json: %s\n", json_message);
     rc = 1;
   }
+  if (ok && measured == 0) {
+    fprintf(stderr,
+            "hegetcl-bench: error: nothing was measured: %s; change --engines, --n, --precision "
+            "or --mode\n",
+            list.count == 0         ? "no case matches these options"
+            : skipped == list.count ? "every case was skipped, for the reasons in the table above"
+                                    : "every case was skipped or failed (see the table above)");
+    rc = 1;
+  }
+  hg_output_release_all();
   for (size_t i = 0; i < list.count; ++i) {
     free(list.items[i].kernel_s);
     free(list.items[i].e2e_s);

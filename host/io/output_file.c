@@ -342,6 +342,15 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
   return result;
 }
 
+int hg_output_write_whole(const char *path, const void *data, size_t size, char *message,
+                          size_t message_size) {
+  hg_output *o = NULL;
+  int status = hg_output_open(path, 0, &o, message, message_size);
+  if (status != 0) return status;
+  hg_output_write(o, data, size);
+  return hg_output_close(o, 1, message, message_size);
+}
+
 int hg_output_keep_temp(hg_output *o, char **kept, char *message, size_t message_size) {
   *kept = NULL;
   hg_put_message(message, message_size, "%s", "");

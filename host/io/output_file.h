@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* An output file written under this run's own temporary name (path + ".tmp.<pid>.<random>", see
  * io/output_claim.h), plain or gzip-compressed, renamed when complete;
- * what a checkpoint needs to continue one exactly after an interruption (docs/user-guide.md, "Long runs").
+ * what a checkpoint needs to continue one exactly after an interruption (docs/user-guide.md, "Long
+ * runs").
  */
 #ifndef HG_OUTPUT_FILE_H
 #define HG_OUTPUT_FILE_H
@@ -68,6 +69,13 @@ int hg_output_check_text(hg_output *o, const char *field, const char *text, int 
  * failure returned with its message. commit == 0 removes the temporary file and returns nonzero
  * only when it could not be removed. */
 int hg_output_close(hg_output *o, int commit, char *message, size_t message_size);
+
+/* Writes size bytes as the whole of path through hg_output_open (the claim, this run's temporary
+ * name, renamed when complete and synced): for documents made in memory (a benchmark's JSON).
+ * 0, or a negative status with message naming the path and the OS error ("No space left on
+ * device"). */
+int hg_output_write_whole(const char *path, const void *data, size_t size, char *message,
+                          size_t message_size);
 
 /* Bytes written so far (before compression). */
 uint64_t hg_output_bytes(const hg_output *o);

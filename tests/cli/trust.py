@@ -26,7 +26,15 @@ part "device":
   7  me: MadGraph's photon points rotated (by pi about x: the quark along -z; and about a tilted
      axis) agree with MadGraph's values for every engine
 
+part "bench" (hegetcl-bench, given as a third argument):
+  1  --json claimed before any work: /dev/null, /dev/full, a FIFO, a symbolic link, a read-only
+     file, a directory refused (exit 2) with the reason, nothing replaced or left behind
+  2  a bench that measures nothing (every case skipped: beyond an engine's limit; --colour
+     sampled or --precision mixed with the diagrams engine) says so and exits 1
+  3  a bench that measures writes valid JSON and leaves no lock or temporary file
+
 usage: trust.py HEGETCL_EXE host|device
+       trust.py HEGETCL_EXE bench HEGETCL_BENCH_EXE
 """
 import os
 import shutil
@@ -372,12 +380,83 @@ def device_part(exe, tmp):
     report(ok, "a negative PDF grid value is named with file and line", detail)
 
 
+def bench_part(bench, tmp):
+    os.mkfifo(os.path.join(tmp, "fifo"))
+    os.mkdir(os.path.join(tmp, "folder"))
+    os.symlink("elsewhere.json", os.path.join(tmp, "link.json"))
+    with open(os.path.join(tmp, "kept.json"), "w") as f:
+        f.write("precious\n")
+    os.chmod(os.path.join(tmp, "kept.json"), 0o444)
+    keep = ["fifo", "folder", "link.json", "kept.json"]
+    b = ["--device", DEVICE, "--engines", "recursive", "--n", "2", "--precision", "float",
+         "--mode", "summed", "--events", "256", "--max-seconds", "2"]
+    e = "hegetcl-bench: error: --json "
+    ok, detail = check(bench, [
+        ("/dev/null", b + ["--json", "/dev/null"], 2,
+         [e + "/dev/null is a device node, not a regular file"]),
+        ("/dev/full", b + ["--json", "/dev/full"], 2,
+         [e + "/dev/full is a device node, not a regular file"]),
+        ("a FIFO", b + ["--json", "fifo"], 2, [e + "fifo is a FIFO (named pipe)"]),
+        ("a symbolic link", b + ["--json", "link.json"], 2,
+         [e + "link.json is a symbolic link (to elsewhere.json)"]),
+        ("a read-only file", b + ["--json", "kept.json"], 2,
+         [e + "kept.json is read-only (mode 0444)"]),
+        ("a directory", b + ["--json", "folder"], 2,
+         [e + "folder is a directory, not a regular file"]),
+    ], tmp, keep)
+    with open(os.path.join(tmp, "kept.json")) as f:
+        ok = ok and f.read() == "precious\n"
+    ok = ok and os.path.exists("/dev/null") and not os.path.isfile("/dev/null") \
+        and not os.path.isfile("/dev/full")
+    report(ok, "hegetcl-bench --json is claimed before any work: devices, FIFOs, links, read-only "
+           "files and directories refused, nothing replaced", detail)
+
+    nothing = "hegetcl-bench: error: nothing was measured: every case was skipped"
+    ok, detail = check(bench, [
+        ("beyond the engine's limit", ["--device", DEVICE, "--engines", "permutation", "--n",
+                                       "12", "--json", "none.json"], 1,
+         ["skipped: n = 12 is beyond the permutation engine's limit of 8", nothing]),
+        ("sampled colours, diagrams", ["--device", DEVICE, "--process", "g g > g g", "--colour",
+                                       "sampled", "--engines", "diagrams"], 1,
+         ["--colour sampled is for the recursive colour engine", nothing]),
+        ("mixed, diagrams", ["--device", DEVICE, "--process", "g g > g g", "--precision",
+                             "mixed", "--engines", "diagrams"], 1,
+         ["--precision mixed (the colour sum in double) is for the recursive colour engine",
+          nothing]),
+        ("two quark lines, sampled colours", ["--device", DEVICE, "--process", "u u~ > d d~ g",
+                                              "--colour", "sampled"], 1,
+         ["--colour sampled is for the recursive colour engine", nothing]),
+    ], tmp, keep + ["none.json"])
+    report(ok, "a bench that measures nothing lists the skipped cases with their reasons and "
+           "exits 1", detail)
+
+    env = dict(os.environ)
+    p = subprocess.run([bench] + b + ["--json", "out.json"], capture_output=True, text=True,
+                       timeout=600, cwd=tmp, env=env)
+    import json
+    try:
+        with open(os.path.join(tmp, "out.json")) as f:
+            results = json.load(f)["results"]
+        ok = p.returncode == 0 and any(r.get("status") == "ok" for r in results)
+        detail = "" if ok else f"exit {p.returncode}: {p.stderr[-500:]}"
+    except (OSError, ValueError, KeyError) as error:
+        ok, detail = False, f"exit {p.returncode}, {error}: {p.stderr[-500:]}"
+    left = sorted(set(os.listdir(tmp)) - set(keep) - {"none.json", "out.json"})
+    ok = ok and not left
+    report(ok, "a bench that measures writes its JSON and leaves no lock or temporary file",
+           detail + (f" left: {left}" if left else ""))
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[2] not in ("host", "device"):
+    if not (len(sys.argv) == 3 and sys.argv[2] in ("host", "device") or
+            len(sys.argv) == 4 and sys.argv[2] == "bench"):
         sys.exit(__doc__)
     exe = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
-        (host_part if sys.argv[2] == "host" else device_part)(exe, tmp)
+        if sys.argv[2] == "bench":
+            bench_part(os.path.abspath(sys.argv[3]), tmp)
+        else:
+            (host_part if sys.argv[2] == "host" else device_part)(exe, tmp)
     print(f"1..{len(results)}")
     for i, (ok, what, detail) in enumerate(results, 1):
         print(f"{'ok' if ok else 'not ok'} {i} - {what}" + ("" if ok else f": {detail}"))
