@@ -503,6 +503,35 @@ static int apply_card(hg_xsec_options *o) {
   return rc;
 }
 
+/* A run's outputs are named relative to the folder it started in, where its checkpoint is: a
+ * resume from another folder would write its events there and leave the first folder's lock and
+ * event stream behind. Refused (2), naming the folder to run from, when the checkpoint's folder
+ * is not the current one and some output is a relative path. */
+static int check_resume_folder(const hg_xsec_options *o) {
+  const char *slash = strrchr(o->resume, '/');
+  if (slash == NULL) return 0;
+  char folder[HG_CLI_PATH];
+  snprintf(folder, sizeof folder, "%.*s", slash == o->resume ? 1 : (int)(slash - o->resume),
+           o->resume);
+  struct stat here, there;
+  if (stat(".", &here) != 0 || stat(folder, &there) != 0 ||
+      (here.st_dev == there.st_dev && here.st_ino == there.st_ino))
+    return 0;
+  const char *const names[] = {"--lhe", "--json", "--yoda", "--csv", "--checkpoint"};
+  const char *const paths[] = {o->lhe, o->json, o->yoda, o->csv, o->checkpoint};
+  for (size_t i = 0; i < sizeof paths / sizeof *paths; ++i) {
+    const char *path = paths[i];
+    if (path[0] == '\0' || path[0] == '/' || (i == 4 && strcmp(path, "none") == 0)) continue;
+    report("hegetcl: error: --resume %s: the run started in %s, where its checkpoint is, and "
+           "names its outputs relative to that folder (%s %s); resuming here would write them "
+           "in this folder and leave the started run's lock and event stream behind: run "
+           "`cd %s && hegetcl xsec --resume %s` instead\n",
+           o->resume, folder, names[i], path, folder, slash + 1);
+    return 2;
+  }
+  return 0;
+}
+
 /* --resume FILE: the checkpoint read, refused when the run finished, and its run card applied. */
 static int apply_checkpoint(hg_xsec_options *o) {
   char message[2048];
@@ -538,8 +567,9 @@ static int apply_checkpoint(hg_xsec_options *o) {
     report("hegetcl: error: --resume: %s\n", message);
     return 2;
   }
-  const int rc = apply_entries(o, &card, where);
+  int rc = apply_entries(o, &card, where);
   hg_run_card_free(&card);
+  if (rc == 0) rc = check_resume_folder(o);
   return rc;
 }
 

@@ -23,6 +23,8 @@ part "device":
   5  a huge --vegas-alpha: the weights vanish after adaptation, and the message says so
   6  a negative PDF grid value in a flavour the run uses: refused naming file, line and value
   8  a running --lhe y.lhe holds y.lhe.partial: a second run's --json y.lhe.partial is refused
+  9  --resume ../k.lhe.gz.ckpt from another folder: refused naming the folder to run from,
+     nothing written here or there
   7  me: MadGraph's photon points rotated (by pi about x: the quark along -z; and about a tilted
      axis) agree with MadGraph's values for every engine
 
@@ -344,6 +346,28 @@ def device_part(exe, tmp):
             os.remove(os.path.join(tmp, name))
     report(ok, "a running --lhe y.lhe holds y.lhe.partial: --json y.lhe.partial is refused",
            detail)
+
+    # a checkpoint in another folder, its outputs named relative to it
+    os.mkdir(os.path.join(tmp, "started"))
+    os.mkdir(os.path.join(tmp, "elsewhere"))
+    env = dict(os.environ, HEGETCL_TEST_INTERRUPT_AFTER="iterations:1")
+    env.pop("HEGETCL_DEVICE", None)
+    subprocess.run([exe, "xsec", "--device", DEVICE, "--n", "2", "--events", "2000",
+                    "--adapt-events", "1000", "--adapt-iterations", "2", "--min-iterations", "1",
+                    "--max-iterations", "2", "--batch", "1024", "--quiet", "--unweighted-events",
+                    "100", "--lhe", "k.lhe.gz"], cwd=os.path.join(tmp, "started"), env=env,
+                   capture_output=True, timeout=600)
+    started = sorted(os.listdir(os.path.join(tmp, "started")))
+    ok, detail = check(exe, [
+        ("--resume from another folder", ["xsec", "--resume", "../started/k.lhe.gz.ckpt"], 2,
+         ["--resume ../started/k.lhe.gz.ckpt: the run started in ../started, where its checkpoint "
+          "is, and names its outputs relative to that folder (--lhe k.lhe.gz)",
+          "run `cd ../started && hegetcl xsec --resume k.lhe.gz.ckpt` instead"]),
+    ], os.path.join(tmp, "elsewhere"), [])
+    ok = ok and started == ["k.lhe.gz.ckpt"] and \
+        sorted(os.listdir(os.path.join(tmp, "started"))) == started
+    report(ok, "--resume of a checkpoint in another folder is refused, naming the folder to run "
+           "from; nothing is written in either", detail + f" (started: {started})")
 
     write_rotated(os.path.join(tmp, "rotated3.txt"), 3)
     ok, detail = check(exe, [
