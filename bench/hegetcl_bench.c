@@ -8,7 +8,6 @@
 
 #include "amplitude/amplitude_internal.h"
 #include "amplitude/diagrams_codegen.h"
-#include "bench_lists.h"
 #include "commit.h"
 #include "flops.h"
 #include "hegetcl/hegetcl.h"
@@ -16,6 +15,7 @@
 #include "io/output_claim.h"
 #include "io/output_file.h"
 #include "layout.h"
+#include "bench_lists.h"
 #include "process_bench.h"
 #include "rambo.h"
 
@@ -36,51 +36,50 @@
 #define PIPELINE_MAX_EVENTS ((uint64_t)1 << 27)
 
 static int usage(FILE *out) {
-  fprintf(
-      out,
-      "usage: hegetcl-bench [OPTIONS]\n"
-      "\n"
-      "Squared matrix elements of u ubar -> n photons per second: kernel time from OpenCL\n"
-      "profiling events, end-to-end time (upload, kernels, download) from the wall clock,\n"
-      "the median of the repeats after a warm-up; program build time is reported apart,\n"
-      "compiled from source: the disk cache of programs is off here unless\n"
-      "HEGETCL_PROGRAM_CACHE is set in the environment.\n"
-      "\n"
-      "options:\n"
-      "  --device SPEC        auto (default), gpu, cpu, P:D or part of a device name\n"
-      "  --engines LIST       comma list of permutation, unrolled, diagrams, recursive, or\n"
-      "                       all (default)\n"
-      "  --n LIST             photon counts, e.g. 5, 2-8 or 2-4,6 (default 2-12; n beyond\n"
-      "                       an engine's limit is reported as skipped)\n"
-      "  --precision LIST     float,double (default both)\n"
-      "  --mode LIST          summed,helicity (default both): helicity-summed, or one\n"
-      "                       random helicity configuration per event\n"
-      "  --local-size N       work-group size, 0 = chosen from the kernel's limits (default)\n"
-      "  --scan-local-size    run every case at local sizes %d, %d, ..., %d\n"
-      "  --events N           batch size (default: chosen per case for ~%.1f s end to end)\n"
-      "  --repeats R          timed repeats, at least 5 (default 5)\n"
-      "  --max-seconds S      time budget of one case, build excluded (default 30): the\n"
-      "                       batch is sized for the warm-up and repeats to fit; a case\n"
-      "                       is reported as skipped only when a batch that fills the\n"
-      "                       device would not fit (its cost per event, which grows with\n"
-      "                       n, decides: a skipped case is never followed by a slower\n"
-      "                       one measured)\n"
-      "  --seed N             seed of the random points and helicities (default 1)\n"
-      "  --pipeline LIST      me,full (default me): the matrix element alone, or the whole\n"
-      "                       cross-section pipeline of the paper's set-up (Philox numbers,\n"
-      "                       phase space, PDFs, cuts, |M|^2, VEGAS sums read back; needs the\n"
-      "                       PDF set through LHAPDF_DATA_PATH), where float means mixed:\n"
-      "                       double phase space and PDFs, float amplitudes\n"
-      "  --summed-kernel LIST shared,private (default shared): the recursive engine's helicity\n"
-      "                       sum shared by a work-group, or one event per work-item\n"
-      "  --register-limit LIST  per-work-item register caps to build with, 0 = the compiler's\n"
-      "                       choice (default 0); NVIDIA only (-cl-nv-maxrregcount)\n"
-      "  --peak-tflops F,D    the device's FP32 and FP64 peaks for the %% of peak column\n"
-      "                       (default: known for H100 and H200)\n"
-      "  --json FILE          also write the results as JSON\n"
-      "  --process PROCESS    benchmark a process written as MadGraph users write it,\n"
-      "                       e.g. \"g g > t t~ g g\" (hegetcl-bench --process P --help)\n",
-      SCAN_MIN_LOCAL, 2 * SCAN_MIN_LOCAL, SCAN_MAX_LOCAL, TARGET_SECONDS);
+  fprintf(out,
+          "usage: hegetcl-bench [OPTIONS]\n"
+          "\n"
+          "Squared matrix elements of u ubar -> n photons per second: kernel time from OpenCL\n"
+          "profiling events, end-to-end time (upload, kernels, download) from the wall clock,\n"
+          "the median of the repeats after a warm-up; program build time is reported apart,\n"
+          "compiled from source: the disk cache of programs is off here unless\n"
+          "HEGETCL_PROGRAM_CACHE is set in the environment.\n"
+          "\n"
+          "options:\n"
+          "  --device SPEC        auto (default), gpu, cpu, P:D or part of a device name\n"
+          "  --engines LIST       comma list of permutation, unrolled, diagrams, recursive, or\n"
+          "                       all (default)\n"
+          "  --n LIST             photon counts, e.g. 5, 2-8 or 2-4,6 (default 2-12; n beyond\n"
+          "                       an engine's limit is reported as skipped)\n"
+          "  --precision LIST     float,double (default both)\n"
+          "  --mode LIST          summed,helicity (default both): helicity-summed, or one\n"
+          "                       random helicity configuration per event\n"
+          "  --local-size N       work-group size, 0 = chosen from the kernel's limits (default)\n"
+          "  --scan-local-size    run every case at local sizes %d, %d, ..., %d\n"
+          "  --events N           batch size (default: chosen per case for ~%.1f s end to end)\n"
+          "  --repeats R          timed repeats, at least 5 (default 5)\n"
+          "  --max-seconds S      time budget of one case, build excluded (default 30): the\n"
+          "                       batch is sized for the warm-up and repeats to fit; a case\n"
+          "                       is reported as skipped only when a batch that fills the\n"
+          "                       device would not fit (its cost per event, which grows with\n"
+          "                       n, decides: a skipped case is never followed by a slower\n"
+          "                       one measured)\n"
+          "  --seed N             seed of the random points and helicities (default 1)\n"
+          "  --pipeline LIST      me,full (default me): the matrix element alone, or the whole\n"
+          "                       cross-section pipeline of the paper's set-up (Philox numbers,\n"
+          "                       phase space, PDFs, cuts, |M|^2, VEGAS sums read back; needs the\n"
+          "                       PDF set through LHAPDF_DATA_PATH), where float means mixed:\n"
+          "                       double phase space and PDFs, float amplitudes\n"
+          "  --summed-kernel LIST shared,private (default shared): the recursive engine's helicity\n"
+          "                       sum shared by a work-group, or one event per work-item\n"
+          "  --register-limit LIST  per-work-item register caps to build with, 0 = the compiler's\n"
+          "                       choice (default 0); NVIDIA only (-cl-nv-maxrregcount)\n"
+          "  --peak-tflops F,D    the device's FP32 and FP64 peaks for the %% of peak column\n"
+          "                       (default: known for H100 and H200)\n"
+          "  --json FILE          also write the results as JSON\n"
+          "  --process PROCESS    benchmark a process written as MadGraph users write it,\n"
+          "                       e.g. \"g g > t t~ g g\" (hegetcl-bench --process P --help)\n",
+          SCAN_MIN_LOCAL, 2 * SCAN_MIN_LOCAL, SCAN_MAX_LOCAL, TARGET_SECONDS);
   return out == stderr ? 2 : 0;
 }
 
@@ -142,6 +141,7 @@ static int parse_size(const char *text, size_t *out) {
   return 1;
 }
 
+
 static int parse_options(int argc, char **argv, options *o) {
   memset(o, 0, sizeof *o);
   for (int e = 0; e < HEGETCL_ENGINE_COUNT; ++e) o->engines[e] = 1;
@@ -161,11 +161,11 @@ static int parse_options(int argc, char **argv, options *o) {
       o->scan_local_size = 1;
       continue;
     }
-    static const char *const with_value[] = {
-        "--device",        "--engines",        "--n",          "--precision",
-        "--mode",          "--local-size",     "--events",     "--repeats",
-        "--seed",          "--max-seconds",    "--json",       "--pipeline",
-        "--summed-kernel", "--register-limit", "--peak-tflops"};
+    static const char *const with_value[] = {"--device", "--engines",     "--n",      "--precision",
+                                             "--mode",   "--local-size",  "--events", "--repeats",
+                                             "--seed",   "--max-seconds", "--json",
+                                             "--pipeline", "--summed-kernel", "--register-limit",
+                                             "--peak-tflops"};
     int known = 0;
     for (size_t k = 0; k < sizeof with_value / sizeof *with_value; ++k)
       known |= strcmp(arg, with_value[k]) == 0;
@@ -265,7 +265,7 @@ static int parse_options(int argc, char **argv, options *o) {
       for (int k = 0; k < count; ++k) {
         const int which = strcmp(items[k], names[is_pipeline][0]) == 0   ? 0
                           : strcmp(items[k], names[is_pipeline][1]) == 0 ? 1
-                                                                         : -1;
+                                                                          : -1;
         if (which < 0) {
           fprintf(stderr, "hegetcl-bench: error: %s: '%s' is not %s or %s\n", arg, items[k],
                   names[is_pipeline][0], names[is_pipeline][1]);
@@ -523,9 +523,9 @@ static void measure(const options *o, const hegetcl_device_info *info, hegetcl_a
 /* ---- output ----------------------------------------------------------------------------- */
 
 static void print_header(void) {
-  printf("%-4s %-11s %3s %-6s %-8s %-7s %4s %6s %9s %12s %12s %9s %7s %7s %7s\n", "pipe", "engine",
-         "n", "prec", "mode", "sum", "regs", "local", "batch", "ev/s kernel", "ev/s e2e", "flop/ev",
-         "TFLOP/s", "% peak", "build s");
+  printf("%-4s %-11s %3s %-6s %-8s %-7s %4s %6s %9s %12s %12s %9s %7s %7s %7s\n", "pipe",
+         "engine", "n", "prec", "mode", "sum", "regs", "local", "batch", "ev/s kernel",
+         "ev/s e2e", "flop/ev", "TFLOP/s", "% peak", "build s");
 }
 
 static const char *precision_label(const result *r) {
@@ -631,7 +631,8 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
   fprintf(f, "  \"device_type\": \"%s\",\n  \"local_memory_bytes\": %llu,\n",
           info->is_gpu ? "gpu" : "other", info->local_memory_bytes);
   if (o->peak_fp32 > 0)
-    fprintf(f, "  \"peak_tflops\": {\"float\": %g, \"double\": %g},\n", o->peak_fp32, o->peak_fp64);
+    fprintf(f, "  \"peak_tflops\": {\"float\": %g, \"double\": %g},\n", o->peak_fp32,
+            o->peak_fp64);
   else
     fprintf(f, "  \"peak_tflops\": null,\n");
   fprintf(f, "  \"results\": [");
@@ -762,11 +763,13 @@ static int case_unsupported(const hegetcl_device_info *info, hegetcl_engine engi
  * returns 0 when memory ran out. */
 static int run_program_cases(const options *o, hegetcl_context *ctx,
                              const hegetcl_device_info *info, hegetcl_engine engine, unsigned n,
-                             hegetcl_precision precision, unsigned register_limit, int shared_sum,
-                             const int *modes, batch_data *b, result_list *list) {
+                             hegetcl_precision precision, unsigned register_limit,
+                             int shared_sum, const int *modes, batch_data *b,
+                             result_list *list) {
   hegetcl_amplitude *amp = NULL;
   char reason[1024] = "";
-  int skipped = case_unsupported(info, engine, n, precision, register_limit, reason, sizeof reason),
+  int skipped = case_unsupported(info, engine, n, precision, register_limit, reason,
+                                 sizeof reason),
       failed = 0;
   double build_s = 0;
   if (!skipped) {

@@ -8,11 +8,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench_lists.h"
 #include "io/json_writer.h"
 #include "io/output_claim.h"
 #include "io/output_file.h"
 #include "layout.h"
+#include "bench_lists.h"
 #include "rambo.h"
 #include "serial_build_info.h"
 #include "serial_cases.h"

@@ -91,9 +91,9 @@ hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, un
 
 /* Which helicity sum hg_amplitude_create_variant builds for the recursive engine. */
 enum {
-  HG_SUMMED_PRIVATE = 0,      /* one event per work-item (kernels.cl's amplitude_summed) */
-  HG_SUMMED_SHARED = 1,       /* shared by a work-group, its tables in local memory where they fit,
-                                 else in global memory (the default: recursive_shared.h) */
+  HG_SUMMED_PRIVATE = 0, /* one event per work-item (kernels.cl's amplitude_summed) */
+  HG_SUMMED_SHARED = 1,  /* shared by a work-group, its tables in local memory where they fit,
+                            else in global memory (the default: recursive_shared.h) */
   HG_SUMMED_SHARED_GLOBAL = 2 /* shared, its tables in global memory even where they would fit */
 };
 

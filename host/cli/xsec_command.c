@@ -623,7 +623,7 @@ static int claim_outputs(const hg_xsec_options *o, const hegetcl_team *team, con
                          const char *events_path) {
   const int rank0 = team == NULL || team->rank == 0;
   const int shared = team != NULL && team->size > 1;
-  const char *checkpoint_what = o->resuming                ? "--resume"
+  const char *checkpoint_what = o->resuming               ? "--resume"
                                 : o->checkpoint[0] != '\0' ? "--checkpoint"
                                                            : "the checkpoint (named after the "
                                                              "first output)";
@@ -884,10 +884,8 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     const int any_failed = team_failed(team, rc);
     if (any_failed && rc == 0) {
       if (!other_rank)
-        fprintf(stderr,
-                "hegetcl: error: another rank failed: no merged event file (the ranks' "
-                "complete files, if any, stay as %s.rankR)\n",
-                o.lhe);
+        fprintf(stderr, "hegetcl: error: another rank failed: no merged event file (the ranks' "
+                        "complete files, if any, stay as %s.rankR)\n", o.lhe);
       rc = 1;
     }
     if (rc == 0 && !other_rank) rc = merge_rank_events(o.lhe, team, o.quiet);

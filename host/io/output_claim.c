@@ -54,7 +54,8 @@ static char *folder_of(const char *path) {
   return out;
 }
 
-int hg_output_check_target(const char *what, const char *path, char *message, size_t message_size) {
+int hg_output_check_target(const char *what, const char *path, char *message,
+                           size_t message_size) {
   if (path == NULL || path[0] == '\0') {
     hg_put_message(message, message_size, "%s: the path is empty: name a file", what);
     return HEGETCL_ERR_INPUT;

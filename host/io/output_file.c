@@ -20,10 +20,10 @@
 
 struct hg_output {
   char *path, *temp_path;
-  FILE *file;    /* plain output */
-  gzFile gz;     /* gzip output */
-  int sync_fd;   /* gzip: a duplicate of gz's descriptor, synced after gzclose; else -1 */
-  int status;    /* the first failure, sticky */
+  FILE *file;  /* plain output */
+  gzFile gz;   /* gzip output */
+  int sync_fd; /* gzip: a duplicate of gz's descriptor, synced after gzclose; else -1 */
+  int status;  /* the first failure, sticky */
   int own_claim; /* the path was claimed by hg_output_open, released by its close */
   char message[1024];
   char *buffer; /* hg_output_printf's formatted text */
@@ -139,7 +139,7 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
   }
   if (o->gz == NULL && o->file == NULL) {
     hg_put_message(message, message_size, "cannot open %s for %s writing: %s", o->temp_path,
-                   gzip ? "gzip" : "plain", strerror(saved_errno));
+                gzip ? "gzip" : "plain", strerror(saved_errno));
     close(fd);
     if (o->sync_fd >= 0) close(o->sync_fd);
     unlink(o->temp_path);
@@ -328,7 +328,7 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
     char *partial = with_suffix(o->path, HG_OUTPUT_PARTIAL_SUFFIX);
     if (partial == NULL) {
       hg_put_message(message, message_size, "no memory to name %s%s", o->path,
-                     HG_OUTPUT_PARTIAL_SUFFIX);
+                  HG_OUTPUT_PARTIAL_SUFFIX);
       result = HEGETCL_ERR_NO_MEMORY;
     } else if (unlink(partial) != 0 && errno != ENOENT) {
       hg_put_message(message, message_size, "cannot remove %s: %s", partial, strerror(errno));

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* An output file written under this run's own temporary name (path + ".tmp.<pid>.<random>", see
  * io/output_claim.h), plain or gzip-compressed, renamed when complete;
- * what a checkpoint needs to continue one exactly after an interruption (docs/user-guide.md, "Long
- * runs").
+ * what a checkpoint needs to continue one exactly after an interruption (docs/user-guide.md, "Long runs").
  */
 #ifndef HG_OUTPUT_FILE_H
 #define HG_OUTPUT_FILE_H
