@@ -129,8 +129,9 @@ static const option options[O_COUNT] = {
                       "added; none: no checkpoint); a run that finishes removes it\n"
                       "(see --keep-checkpoint), one that stops keeps it for --resume"},
     [O_CHECKPOINT_EVERY] = {"checkpoint-every", "N",
-                            "unweighted events between checkpoints (default 1e5; 0: only\n"
-                            "when stopped)"},
+                            "unweighted events between checkpoints, taken between\n"
+                            "batches: at least --batch (default: --batch; 0: only when\n"
+                            "stopped)"},
     [O_RESUME] = {"resume", "FILE",
                   "continue the run saved in the checkpoint FILE, with the\n"
                   "settings it started with (flags may repeat them; only\n"
@@ -532,6 +533,26 @@ static int check_resume_folder(const hg_xsec_options *o) {
   return 0;
 }
 
+/* --checkpoint-every: unset, one batch; else 0 or at least the batch. The unweighting writes a
+ * batch's kept events together and saves its state between batches (a checkpoint inside a batch
+ * could not say where to go on), and one batch of --batch tries can write up to --batch events:
+ * a smaller N could not be kept. A resumed run keeps its checkpoint's value. */
+static int check_checkpoint_every(hg_xsec_options *o) {
+  const uint64_t batch = o->config.vegas.batch_size;
+  if (o->checkpoint_every == UINT64_MAX) {
+    o->checkpoint_every = batch;
+    return 1;
+  }
+  if (o->resuming || o->checkpoint_every == 0 || o->checkpoint_every >= batch) return 1;
+  report("hegetcl: error: --checkpoint-every %llu: below one batch (--batch %llu): the "
+         "unweighting saves its checkpoint between batches, and one batch can write up to %llu "
+         "events, so checkpoints cannot be closer; give at least %llu, a smaller --batch, or 0 "
+         "(a checkpoint only when the run stops)\n",
+         (unsigned long long)o->checkpoint_every, (unsigned long long)batch,
+         (unsigned long long)batch, (unsigned long long)batch);
+  return 0;
+}
+
 /* --resume FILE: the checkpoint read, refused when the run finished, and its run card applied. */
 static int apply_checkpoint(hg_xsec_options *o) {
   char message[2048];
@@ -724,7 +745,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     return 2;
   }
   snprintf(o->device, sizeof o->device, "%s", device);
-  o->checkpoint_every = 100000;
+  o->checkpoint_every = UINT64_MAX; /* unset: one batch (check_checkpoint_every) */
   /* a resumed run's settings, or the card, first, whatever its place among the flags */
   for (int i = 0; i < argc; ++i) {
     if (strcmp(argv[i], "--help") == 0) {
@@ -799,7 +820,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
             o->lhe[0] ? "--lhe without --unweighted-events" : "--unweighted-events without --lhe");
     return 2;
   }
-  if (!check_together(o)) return 2;
+  if (!check_together(o) || !check_checkpoint_every(o)) return 2;
   /* auto names its map from here on: the header, JSON, written card and checkpoint say which */
   o->config.phase_space =
       hegetcl_phase_space_for(o->config.phase_space, o->config.process.n_photons);

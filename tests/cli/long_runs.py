@@ -52,9 +52,9 @@ import warnings
 
 DEVICE = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE") or "auto"
 BASE = ["--n", "2", "--adapt-iterations", "2", "--adapt-events", "20000", "--events", "50000",
-        "--min-iterations", "3", "--max-iterations", "3", "--target-error", "0", "--batch", "4096",
+        "--min-iterations", "3", "--max-iterations", "3", "--target-error", "0", "--batch", "1024",
         "--seed", "3", "--helicity", "sampled", "--device", DEVICE, "--unweighted-events", "3000",
-        "--checkpoint-every", "1000", "--json", "run.json", "--quiet"]
+        "--checkpoint-every", "1024", "--json", "run.json", "--quiet"]
 WITH_HISTOGRAMS = BASE + ["--yoda", "run.yoda", "--csv", "run.csv", "--lhe", "ev.lhe.gz"]
 PLAIN = BASE + ["--lhe", "ev.lhe"]
 TIMINGS = ("seconds", "events_written_per_second")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Outputs that cannot destroy, and `hegetcl me` as a check tool (issue 19 items 3 and 4). Each
+"""Outputs that cannot destroy, and `hegetcl me` as a check tool. Each
 case runs the real command and checks its exit status, the words of its message and what is left
 in the folder. Prints TAP.
 
@@ -14,6 +14,7 @@ part "host" (refused before an OpenCL device is chosen):
   6  --help for every command exits 0 with its usage
   7  PATH.partial is claimed with --lhe PATH: another run's lock on it refuses the run; a
      PATH.partial already there (an earlier stopped run's, or any file) is refused, untouched
+  8  --checkpoint-every below the batch refused with the reason (checkpoints fall between batches)
 part "device":
   1  me: the shipped points agree within the default tolerance (exit 0); a reference off by 95 %
      fails (exit 1) naming the engine, the count and the tolerance; --tolerance loosens it
@@ -21,12 +22,13 @@ part "device":
   3  me: momenta not conserved, off the mass shell, E <= 0: the point and particle named, exit 1
   4  me: a reference file with NaN, a POINT without ME, a stray line: file:line named
   5  a huge --vegas-alpha: the weights vanish after adaptation, and the message says so
-  6  a negative PDF grid value in a flavour the run uses: refused naming file, line and value
-  8  a running --lhe y.lhe holds y.lhe.partial: a second run's --json y.lhe.partial is refused
-  9  --resume ../k.lhe.gz.ckpt from another folder: refused naming the folder to run from,
+  6  a running --lhe y.lhe holds y.lhe.partial: a second run's --json y.lhe.partial is refused
+  7  --resume ../k.lhe.gz.ckpt from another folder: refused naming the folder to run from,
      nothing written here or there
-  7  me: MadGraph's photon points rotated (by pi about x: the quark along -z; and about a tilted
+  8  --max-unweighting-tries 1 tries exactly one event (not a whole batch) and fails saying so
+  9  me: MadGraph's photon points rotated (by pi about x: the quark along -z; and about a tilted
      axis) agree with MadGraph's values for every engine
+  10 a negative PDF grid value in a flavour the run uses: refused naming file, line and value
 
 part "bench" (hegetcl-bench, given as a third argument):
   1  --json claimed before any work: /dev/null, /dev/full, a FIFO, a symbolic link, a read-only
@@ -186,6 +188,15 @@ def host_part(exe, tmp):
         ok = ok and f.read() == "an earlier stopped run's events\n"
     report(ok, "an event file's PATH.partial is claimed with it: locked by another run or already "
            "there, the run is refused and the file left as it was", detail)
+
+    ok, detail = check(exe, [
+        ("--checkpoint-every below the batch", ["xsec", "--n", "2", "--checkpoint-every",
+                                                "10000", "--json", "c.json"], 2,
+         ["--checkpoint-every 10000: below one batch (--batch 1048576): the unweighting saves "
+          "its checkpoint between batches, and one batch can write up to 1048576 events, so "
+          "checkpoints cannot be closer; give at least 1048576, a smaller --batch, or 0"]),
+    ], tmp, keep + ["busy.json.lock", "a.lhe", "b.lhe", "y.lhe.partial.lock", "p.lhe.partial"])
+    report(ok, "--checkpoint-every below one batch is refused, saying why", detail)
 
     bad = []
     for command in (["me"], ["diagrams"], ["xsec"], ["devices"], ["merge-lhe"]):
@@ -368,6 +379,15 @@ def device_part(exe, tmp):
         sorted(os.listdir(os.path.join(tmp, "started"))) == started
     report(ok, "--resume of a checkpoint in another folder is refused, naming the folder to run "
            "from; nothing is written in either", detail + f" (started: {started})")
+
+    ok, detail = check(exe, [
+        ("--max-unweighting-tries 1", ["xsec", "--device", DEVICE] + QUICK +
+         ["--checkpoint", "none", "--unweighted-events", "10", "--lhe", "t.lhe",
+          "--max-unweighting-tries", "1"], 1,
+         ["unweighting: 0 of 10 events after 1 tries"]),
+    ], tmp)
+    ok = ok and not os.path.exists(os.path.join(tmp, "t.lhe"))
+    report(ok, "--max-unweighting-tries holds to the event (1 try, not a batch of 1024)", detail)
 
     write_rotated(os.path.join(tmp, "rotated3.txt"), 3)
     ok, detail = check(exe, [
