@@ -322,6 +322,10 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
   hg_put_message(message, message_size, "%s", "");
   if (o == NULL) return 0;
   int result = finish(o, commit, o->path, message, message_size);
+  /* an output given up after a failed write still says why (a full disk: "No space left on
+   * device"), for the caller's message */
+  if (!commit && result == 0 && o->status != 0)
+    hg_put_message(message, message_size, "%s", o->message);
   if (commit && result == 0 && hg_output_adopts_partial(o->path)) {
     /* the complete file replaces what this run (or the run it resumed) kept of it when stopped;
      * a file of that name the run did not claim as its own is never removed */
