@@ -340,9 +340,16 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     c->vegas.bins = (unsigned)x;
     return ok;
   case O_VEGAS_ALPHA:
-    return parse_real_rule(at, v, REAL_NON_NEGATIVE,
-                           "must be >= 0 (the grid damping exponent; 0 keeps the grid uniform)",
-                           &c->vegas.alpha);
+    if (!parse_real_rule(at, v, REAL_NON_NEGATIVE,
+                         "must be >= 0 (the grid damping exponent; 0 keeps the grid uniform)",
+                         &c->vegas.alpha))
+      return 0;
+    if (c->vegas.alpha > HEGETCL_VEGAS_ALPHA_MAX)
+      return bad(at, v,
+                 "must lie in 0 to 2 (the grid damping exponent; the usual range is 0.5 to 2): "
+                 "larger values collapse the VEGAS grid onto a few bins (alpha 10 gave sigma 23 % "
+                 "low with an error of 1 %)");
+    return 1;
   case O_BATCH:
     ok = parse_count(at, v, 128, 2147483647.0, &x);
     c->vegas.batch_size = (size_t)x;
