@@ -59,10 +59,11 @@ static int teardown(void **state) {
   return 0;
 }
 
-/* double at 500 GeV; float at 10 GeV, where caller buffers (taken unscaled) stay far from
- * float's underflow. */
+/* double at 500 GeV; float at 1 GeV: |M|^2 scales as s-hat^(2 - n), and caller buffers are taken
+ * unscaled, so at 1 GeV float stays far from its underflow up to n = 12 (hegetcl_amplitude_evaluate
+ * scales to s-hat = 1 itself: CONVENTIONS.md, "Precision"). */
 static double sqrt_s_gev(hegetcl_precision precision) {
-  return precision == HEGETCL_PRECISION_DOUBLE ? 500.0 : 10.0;
+  return precision == HEGETCL_PRECISION_DOUBLE ? 500.0 : 1.0;
 }
 
 /* The largest boost rapidity: a boost keeps the invariants but makes components up to
