@@ -334,13 +334,14 @@ static int same_name(const char *a, const char *b) {
 
 int hg_output_check_distinct(const hg_output_name *outputs, size_t count, char *message,
                              size_t message_size) {
-  static const char *const suffixes[] = {"", HG_OUTPUT_PARTIAL_SUFFIX, HG_OUTPUT_LOCK_SUFFIX};
+  static const char *const suffixes[] = {"", HG_OUTPUT_PARTIAL_SUFFIX, HG_OUTPUT_LOCK_SUFFIX,
+                                         HG_OUTPUT_PARTIAL_SUFFIX HG_OUTPUT_LOCK_SUFFIX};
   for (size_t i = 0; i < count; ++i) {
     if (outputs[i].path == NULL || outputs[i].path[0] == '\0') continue;
     for (size_t j = 0; j < count; ++j) {
       if (j == i || outputs[j].path == NULL || outputs[j].path[0] == '\0') continue;
       for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; ++k) {
-        if (k == 1 && !outputs[j].has_partial) continue;
+        if ((k == 1 || k == 3) && !outputs[j].has_partial) continue;
         if (k == 0 && j < i) continue; /* the plain pair once */
         char *derived = joined(outputs[j].path, suffixes[k]);
         if (derived == NULL) {
@@ -358,7 +359,8 @@ int hg_output_check_distinct(const hg_output_name *outputs, size_t count, char *
                          "%s %s is the name %s %s uses for its %s (%s): give each output its "
                          "own name",
                          outputs[i].what, outputs[i].path, outputs[j].what, outputs[j].path,
-                         k == 1 ? "stopped run's part" : "lock", derived);
+                         k == 1 ? "stopped run's part" : k == 2 ? "lock" : "stopped part's lock",
+                         derived);
         free(derived);
         if (same) return HEGETCL_ERR_INPUT;
       }

@@ -129,6 +129,10 @@ def host_part(exe, tmp):
          ["--json e.partial is the name --lhe e uses for its stopped run's part (e.partial)"]),
         ("a lock's name", x + ["--json", "r", "--csv", "r.lock"], 2,
          ["--csv r.lock is the name --json r uses for its lock (r.lock)"]),
+        ("the stopped part's lock", x + ["--unweighted-events", "10", "--lhe", "e", "--json",
+                                         "e.partial.lock"], 2,
+         ["--json e.partial.lock is the name --lhe e uses for its stopped part's lock "
+          "(e.partial.lock)"]),
     ], tmp, keep)
     report(ok, "one file named by two outputs (derived names included) is refused", detail)
 
