@@ -12,6 +12,8 @@
 #include "flops.h"
 #include "hegetcl/hegetcl.h"
 #include "io/json_writer.h"
+#include "io/output_claim.h"
+#include "io/output_file.h"
 #include "layout.h"
 #include "bench_lists.h"
 #include "process_bench.h"
@@ -590,13 +592,20 @@ static void json_array(FILE *f, const double *values, int count) {
   fputc(']', f);
 }
 
-/* Writes the results to path through a temporary name, renamed when complete. */
+/* Why the last write_json failed. */
+static char json_message[2048];
+
+/* Writes the results to path (claimed at the start, io/output_claim.h) under this run's temporary
+ * name, renamed when complete; 0 with the reason in json_message when it cannot. */
 static int write_json(const char *path, const options *o, const hegetcl_device_info *info,
                       const result_list *list) {
-  char temporary[4096];
-  snprintf(temporary, sizeof temporary, "%s.tmp", path);
-  FILE *f = fopen(temporary, "w");
-  if (f == NULL) return 0;
+  char *text = NULL;
+  size_t text_size = 0;
+  FILE *f = open_memstream(&text, &text_size);
+  if (f == NULL) {
+    snprintf(json_message, sizeof json_message, "no memory for the JSON document");
+    return 0;
+  }
   fprintf(f, "{\n  \"tool\": \"hegetcl-bench\",\n  \"version\": \"%s\",\n  \"commit\": ",
           HEGETCL_VERSION);
   hg_json_write_string(f, HG_BENCH_COMMIT);
@@ -667,12 +676,14 @@ static int write_json(const char *path, const options *o, const hegetcl_device_i
     fputc('}', f);
   }
   fprintf(f, "\n  ]\n}\n");
-  const int ok = !ferror(f);
-  if (fclose(f) != 0 || !ok || rename(temporary, path) != 0) {
-    remove(temporary);
-    return 0;
+  int ok = !ferror(f);
+  if (fclose(f) != 0 || !ok) {
+    snprintf(json_message, sizeof json_message, "no memory for the JSON document");
+    ok = 0;
   }
-  return 1;
+  if (ok) ok = hg_output_write_whole(path, text, text_size, json_message, sizeof json_message) == 0;
+  free(text);
+  return ok;
 }
 
 /* ---- cases ------------------------------------------------------------------------------ */
@@ -938,9 +949,16 @@ int main(int argc, char **argv) {
   options o;
   const int parsed = parse_options(argc, argv, &o);
   if (parsed != 0) return parsed < 0 ? 0 : parsed;
+  /* the output is claimed before any work, as hegetcl xsec claims its own: a device, FIFO,
+   * directory, link or read-only file is refused, and so is another run's output */
+  if (o.json != NULL && hg_output_claim("--json", o.json, json_message, sizeof json_message) != 0) {
+    fprintf(stderr, "hegetcl-bench: error: %s\n", json_message);
+    return 2;
+  }
   hegetcl_context *ctx = NULL;
   hegetcl_status status = hegetcl_context_create(o.device, &ctx);
   if (status != HEGETCL_OK) {
+    hg_output_release_all();
     fprintf(stderr, "hegetcl-bench: error: choosing the OpenCL device: %s (%s)\n",
             hegetcl_last_error(ctx), hegetcl_status_name(status));
     hegetcl_context_destroy(ctx);
@@ -988,11 +1006,26 @@ int main(int argc, char **argv) {
                                    mode, &list);
   int rc = ok ? 0 : 1;
   if (!ok) fprintf(stderr, "hegetcl-bench: error: no memory for the results\n");
-  for (size_t i = 0; i < list.count; ++i) rc |= list.items[i].failed;
+  size_t measured = 0, skipped = 0;
+  for (size_t i = 0; i < list.count; ++i) {
+    rc |= list.items[i].failed;
+    measured += !list.items[i].failed && !list.items[i].skipped;
+    skipped += list.items[i].skipped;
+  }
   if (o.json != NULL && !write_json(o.json, &o, &info, &list)) {
-    fprintf(stderr, "hegetcl-bench: error: cannot write %s\n", o.json);
+    fprintf(stderr, "hegetcl-bench: error: writing --json: %s\n", json_message);
     rc = 1;
   }
+  if (ok && measured == 0) {
+    fprintf(stderr,
+            "hegetcl-bench: error: nothing was measured: %s; change --engines, --n, --precision "
+            "or --mode\n",
+            list.count == 0         ? "no case matches these options"
+            : skipped == list.count ? "every case was skipped, for the reasons in the table above"
+                                    : "every case was skipped or failed (see the table above)");
+    rc = 1;
+  }
+  hg_output_release_all();
   for (size_t i = 0; i < list.count; ++i) {
     free(list.items[i].kernel_s);
     free(list.items[i].e2e_s);

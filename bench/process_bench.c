@@ -17,6 +17,8 @@
 #include "flops.h"
 #include "hegetcl/hegetcl.h"
 #include "io/json_writer.h"
+#include "io/output_claim.h"
+#include "io/output_file.h"
 #include "process/colour_ordered.h"
 #include "process/diagrams.h"
 #include "process/model.h"
@@ -396,15 +398,15 @@ static double peak_percent(const bench_result *r, const bench_options *o) {
   return peak > 0 ? 100 * kernel_tflops(r) / peak : 0;
 }
 
+/* Writes the results to path (claimed at the start) through io/output_file.h: a temporary name,
+ * renamed when complete. 0 with the reason in message when it cannot. */
 static int write_json(const char *path, const hegetcl_device_info *info, const bench_options *o,
-                      const bench_result *rs, int n) {
-  const size_t length = strlen(path) + 5;
-  char *tmp = malloc(length);
-  if (tmp == NULL) return 0;
-  snprintf(tmp, length, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
+                      const bench_result *rs, int n, char *message, size_t message_size) {
+  char *text = NULL;
+  size_t text_size = 0;
+  FILE *f = open_memstream(&text, &text_size);
   if (f == NULL) {
-    free(tmp);
+    snprintf(message, message_size, "no memory for the JSON document");
     return 0;
   }
   fprintf(f, "{\n  \"benchmark\": \"processes\",\n  \"commit\": ");
@@ -446,8 +448,10 @@ static int write_json(const char *path, const hegetcl_device_info *info, const b
     fprintf(f, "}%s\n", k + 1 < n ? "," : "");
   }
   fprintf(f, "  ]\n}\n");
-  const int ok = fclose(f) == 0 && rename(tmp, path) == 0;
-  free(tmp);
+  int ok = fclose(f) == 0;
+  if (!ok) snprintf(message, message_size, "no memory for the JSON document");
+  if (ok) ok = hg_output_write_whole(path, text, text_size, message, message_size) == 0;
+  free(text);
   return ok;
 }
 
@@ -456,8 +460,15 @@ int hg_bench_processes(int argc, char **argv) {
   const int rc = parse(argc, argv, &o);
   if (rc == 100) return 0;
   if (rc != 0) return rc;
+  /* the output is claimed before any work, as hegetcl xsec claims its own */
+  char json_message[2048] = "";
+  if (o.json != NULL && hg_output_claim("--json", o.json, json_message, sizeof json_message) != 0) {
+    fprintf(stderr, "hegetcl-bench: error: %s\n", json_message);
+    return 2;
+  }
   hegetcl_context *ctx = NULL;
   if (hegetcl_context_create(o.device, &ctx) != HEGETCL_OK) {
+    hg_output_release_all();
     fprintf(stderr, "hegetcl-bench: error: %s\n", hegetcl_last_error(ctx));
     hegetcl_context_destroy(ctx);
     return 1;
@@ -474,7 +485,7 @@ int hg_bench_processes(int argc, char **argv) {
          "prec", "col/hel", "diagrams", "flows/ord", "events", "build s", "kernel ev/s", "e2e ev/s",
          "flop/ev", "TFLOP/s", "% peak");
   bench_result results[12 * MAX_PROCESSES];
-  int n = 0, failed = 0;
+  int n = 0, failed = 0, measured = 0;
   for (int k = 0; k < o.n_processes; ++k)
     for (int e = 0; e < 2; ++e) {
       hegetcl_process given;
@@ -485,18 +496,32 @@ int hg_bench_processes(int argc, char **argv) {
       for (int c = 0; c < 2; ++c)
         for (int p = 0; p < 3; ++p) {
           if (!o.precisions[p] || !o.colours[c]) continue;
-          if (p == 2 && engine != HEGETCL_ENGINE_RECURSIVE) continue; /* mixed: recursive only */
-          if (c == 1 && engine != HEGETCL_ENGINE_RECURSIVE) continue; /* sampled: recursive */
           if (c == 1 && p == 2) continue; /* mixed changes only the exact colour sum */
           bench_result *r = &results[n++];
           memset(r, 0, sizeof *r);
+          /* combinations no engine runs are listed as skipped, with the reason: a run of only
+           * those measures nothing and says so */
+          const char *why =
+              p == 2 && engine != HEGETCL_ENGINE_RECURSIVE
+                  ? "--precision mixed (the colour sum in double) is for the recursive colour "
+                    "engine: --engines recursive, for gluons with at most one quark line"
+              : c == 1 && engine != HEGETCL_ENGINE_RECURSIVE
+                  ? "--colour sampled is for the recursive colour engine (gluons with at most "
+                    "one quark line): --engines recursive, or --colour full"
+                  : NULL;
           r->process = o.processes[k];
           r->precision = p == 0 ? HEGETCL_PRECISION_DOUBLE : HEGETCL_PRECISION_FLOAT;
           r->mixed = p == 2;
           r->engine = engine;
           r->colour_sampled = c == 1;
           r->per_helicity = o.per_helicity;
-          run_case(&o, ctx, r);
+          if (why != NULL) {
+            r->skipped = 1;
+            snprintf(r->reason, sizeof r->reason, "%s", why);
+          } else {
+            run_case(&o, ctx, r);
+          }
+          measured += !r->skipped;
           const char *prec = r->mixed ? "mixed" : hegetcl_precision_name(r->precision);
           char mode[12];
           snprintf(mode, sizeof mode, "%s/%s", r->colour_sampled ? "smp" : "full",
@@ -514,10 +539,24 @@ int hg_bench_processes(int argc, char **argv) {
                    hegetcl_engine_name(engine), prec, mode, r->diagrams, r->flows, r->events,
                    r->build_s, (double)r->events / r->kernel_s, (double)r->events / r->e2e_s);
           fflush(stdout);
-          if (o.json != NULL && !write_json(o.json, &info, &o, results, n)) failed = 1;
+          if (o.json != NULL &&
+              !write_json(o.json, &info, &o, results, n, json_message, sizeof json_message))
+            failed = 1;
         }
     }
-  if (failed) fprintf(stderr, "hegetcl-bench: error: cannot write %s\n", o.json);
+  if (o.json != NULL && n == 0 &&
+      !write_json(o.json, &info, &o, results, n, json_message, sizeof json_message))
+    failed = 1;
+  if (failed) fprintf(stderr, "hegetcl-bench: error: writing --json: %s\n", json_message);
+  if (measured == 0) {
+    fprintf(stderr,
+            "hegetcl-bench: error: nothing was measured: %s; change --engines, --colour or "
+            "--precision\n",
+            n == 0 ? "no case matches these options"
+                   : "every case was skipped, for the reasons in the table above");
+    failed = 1;
+  }
   hegetcl_context_destroy(ctx);
+  hg_output_release_all();
   return failed;
 }

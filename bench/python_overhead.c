@@ -13,6 +13,8 @@
 
 #include "commit.h"
 #include "hegetcl/hegetcl.h"
+#include "io/output_claim.h"
+#include "io/output_file.h"
 #include "layout.h"
 #include "rambo.h"
 
@@ -121,16 +123,11 @@ static double now_seconds(void) {
   return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
+/* Writes count doubles as the whole of path (claimed at the start: io/output_file.h). */
 static int write_doubles(const char *path, const double *values, size_t count) {
-  FILE *out = fopen(path, "wb");
-  if (out == NULL) {
-    fprintf(stderr, "python-overhead-c: error: cannot write %s: %s\n", path, strerror(errno));
-    return 1;
-  }
-  const size_t written = fwrite(values, sizeof *values, count, out);
-  if (fclose(out) != 0 || written != count) {
-    fprintf(stderr, "python-overhead-c: error: writing %s failed (%zu of %zu values)\n", path,
-            written, count);
+  char message[2048];
+  if (hg_output_write_whole(path, values, count * sizeof *values, message, sizeof message) != 0) {
+    fprintf(stderr, "python-overhead-c: error: %s\n", message);
     return 1;
   }
   return 0;
@@ -179,6 +176,18 @@ int main(int argc, char **argv) {
   options o;
   const int parsed = parse(argc, argv, &o);
   if (parsed != 0) return parsed >= 100 ? parsed - 100 : parsed;
+  /* the outputs are claimed before any work (io/output_claim.h) */
+  {
+    char message[2048];
+    const char *const what[] = {"--momenta", "--me", "--json"};
+    const char *const paths[] = {o.momenta_path, o.me_path, o.json_path};
+    for (int k = 0; k < 3; ++k)
+      if (hg_output_claim(what[k], paths[k], message, sizeof message) != 0) {
+        fprintf(stderr, "python-overhead-c: error: %s\n", message);
+        hg_output_release_all();
+        return 2;
+      }
+  }
 
   hegetcl_process process;
   char message[1024] = "";
@@ -245,10 +254,11 @@ int main(int argc, char **argv) {
 
   int failed = write_doubles(o.momenta_path, momenta, (size_t)4 * n * o.events);
   failed |= write_doubles(o.me_path, me, o.events);
-  FILE *json = fopen(o.json_path, "w");
+  char *json_text = NULL;
+  size_t json_size = 0;
+  FILE *json = open_memstream(&json_text, &json_size);
   if (json == NULL) {
-    fprintf(stderr, "python-overhead-c: error: cannot write %s: %s\n", o.json_path,
-            strerror(errno));
+    fprintf(stderr, "python-overhead-c: error: no memory for %s\n", o.json_path);
     failed = 1;
   } else {
     fprintf(json, "{\"commit\": ");
@@ -276,7 +286,15 @@ int main(int argc, char **argv) {
     for (int r = 0; r < o.repeats; ++r) fprintf(json, "%s%.9g", r ? ", " : "", seconds[r]);
     fprintf(json, "]}\n");
     if (fclose(json) != 0) failed = 1;
+    char message[2048];
+    if (!failed &&
+        hg_output_write_whole(o.json_path, json_text, json_size, message, sizeof message) != 0) {
+      fprintf(stderr, "python-overhead-c: error: %s\n", message);
+      failed = 1;
+    }
+    free(json_text);
   }
+  hg_output_release_all();
   printf("python-overhead-c: %s, %s, %zu events on %s: build %.3f s, first call %.4f s, %d "
          "calls\n",
          o.process, hegetcl_precision_name(process.precision), o.events, info.name, build_s,

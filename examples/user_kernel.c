@@ -34,6 +34,50 @@ static char *read_file(const char *path) {
   return text;
 }
 
+/* The name of an OpenCL error code the calls below can return. */
+static const char *cl_error_name(cl_int err) {
+  switch (err) {
+  case CL_INVALID_KERNEL_NAME:
+    return "CL_INVALID_KERNEL_NAME";
+  case CL_INVALID_PROGRAM_EXECUTABLE:
+    return "CL_INVALID_PROGRAM_EXECUTABLE";
+  case CL_INVALID_KERNEL_DEFINITION:
+    return "CL_INVALID_KERNEL_DEFINITION";
+  case CL_INVALID_KERNEL_ARGS:
+    return "CL_INVALID_KERNEL_ARGS";
+  case CL_INVALID_ARG_INDEX:
+    return "CL_INVALID_ARG_INDEX";
+  case CL_INVALID_ARG_SIZE:
+    return "CL_INVALID_ARG_SIZE";
+  case CL_INVALID_ARG_VALUE:
+    return "CL_INVALID_ARG_VALUE";
+  case CL_INVALID_MEM_OBJECT:
+    return "CL_INVALID_MEM_OBJECT";
+  case CL_INVALID_BUFFER_SIZE:
+    return "CL_INVALID_BUFFER_SIZE";
+  case CL_INVALID_WORK_GROUP_SIZE:
+    return "CL_INVALID_WORK_GROUP_SIZE";
+  case CL_MEM_OBJECT_ALLOCATION_FAILURE:
+    return "CL_MEM_OBJECT_ALLOCATION_FAILURE";
+  case CL_OUT_OF_RESOURCES:
+    return "CL_OUT_OF_RESOURCES";
+  case CL_OUT_OF_HOST_MEMORY:
+    return "CL_OUT_OF_HOST_MEMORY";
+  default:
+    return "an OpenCL error";
+  }
+}
+
+/* Every OpenCL call is checked as the library checks its own: the call, the code's name, what
+ * was being done; the first failure ends the run (exit 1) before anything uses its result. */
+static int cl_ok(cl_int err, const char *call, const char *doing) {
+  if (err == CL_SUCCESS) return 1;
+  fprintf(stderr, "user_kernel: %s failed with %s (%d) %s\n", call, cl_error_name(err), err, doing);
+  return 0;
+}
+
+#define KERNEL_NAME "uu_aa"
+
 int main(int argc, char **argv) {
   if (argc != 2) {
     fprintf(stderr, "usage: user_kernel uu_aa.cl\n");
@@ -51,14 +95,15 @@ int main(int argc, char **argv) {
     status =
         hegetcl_user_program_build(ctx, source, argv[1], HEGETCL_PRECISION_DOUBLE, NULL, &program);
   free(source);
+  cl_context cl_ctx = NULL;
+  cl_command_queue queue = NULL;
+  if (status == HEGETCL_OK) status = hegetcl_context_opencl(ctx, &cl_ctx, NULL, &queue);
   if (status != HEGETCL_OK) {
     fprintf(stderr, "user_kernel: %s (%s)\n", hegetcl_last_error(ctx), hegetcl_status_name(status));
+    if (program != NULL) clReleaseProgram(program);
     hegetcl_context_destroy(ctx);
     return 1;
   }
-  cl_context cl_ctx;
-  cl_command_queue queue;
-  hegetcl_context_opencl(ctx, &cl_ctx, NULL, &queue);
 
   /* 2 -> 2 at sqrt(s) = 500 GeV, the photons at angles theta, azimuth 0.3 */
   const double energy = 250, pi = 3.14159265358979323846;
@@ -80,20 +125,54 @@ int main(int argc, char **argv) {
     expected[e] = pow(coupling, 4) / 3 * (t / u + u / t);
   }
   cl_int err = CL_SUCCESS;
-  cl_kernel kernel = clCreateKernel(program, "uu_aa", &err);
-  cl_mem p_buf = clCreateBuffer(cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof momenta,
-                                momenta, &err);
-  cl_mem me_buf = clCreateBuffer(cl_ctx, CL_MEM_WRITE_ONLY, sizeof me, NULL, &err);
+  cl_mem p_buf = NULL, me_buf = NULL;
+  cl_kernel kernel = clCreateKernel(program, KERNEL_NAME, &err);
+  int ok = 0;
+  if (err == CL_INVALID_KERNEL_NAME)
+    fprintf(
+        stderr,
+        "user_kernel: %s has no kernel named " KERNEL_NAME
+        " (clCreateKernel: CL_INVALID_KERNEL_NAME): this example runs __kernel void " KERNEL_NAME
+        "(__global const REAL *momenta, uint n_events, REAL coupling, "
+        "__global REAL *me), as uu_aa.cl defines it\n",
+        argv[1]);
+  else
+    ok = cl_ok(err, "clCreateKernel", "making the kernel " KERNEL_NAME);
+  if (ok) {
+    p_buf = clCreateBuffer(cl_ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof momenta, momenta,
+                           &err);
+    ok = cl_ok(err, "clCreateBuffer", "allocating the momenta");
+  }
+  if (ok) {
+    me_buf = clCreateBuffer(cl_ctx, CL_MEM_WRITE_ONLY, sizeof me, NULL, &err);
+    ok = cl_ok(err, "clCreateBuffer", "allocating |M|^2");
+  }
   const cl_uint n = N_EVENTS;
-  err |= clSetKernelArg(kernel, 0, sizeof p_buf, &p_buf);
-  err |= clSetKernelArg(kernel, 1, sizeof n, &n);
-  err |= clSetKernelArg(kernel, 2, sizeof coupling, &coupling);
-  err |= clSetKernelArg(kernel, 3, sizeof me_buf, &me_buf);
+  if (ok)
+    ok = cl_ok(clSetKernelArg(kernel, 0, sizeof p_buf, &p_buf), "clSetKernelArg",
+               "setting argument 0 (the momenta buffer)");
+  if (ok)
+    ok = cl_ok(clSetKernelArg(kernel, 1, sizeof n, &n), "clSetKernelArg",
+               "setting argument 1 (n_events, a uint)");
+  if (ok)
+    ok = cl_ok(clSetKernelArg(kernel, 2, sizeof coupling, &coupling), "clSetKernelArg",
+               "setting argument 2 (the coupling, a double)");
+  if (ok)
+    ok = cl_ok(clSetKernelArg(kernel, 3, sizeof me_buf, &me_buf), "clSetKernelArg",
+               "setting argument 3 (the |M|^2 buffer)");
   const size_t global = N_EVENTS;
-  err |= clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL);
-  err |= clEnqueueReadBuffer(queue, me_buf, CL_TRUE, 0, sizeof me, me, 0, NULL, NULL);
-  if (err != CL_SUCCESS) {
-    fprintf(stderr, "user_kernel: an OpenCL call failed (%d)\n", err);
+  if (ok)
+    ok = cl_ok(clEnqueueNDRangeKernel(queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+               "clEnqueueNDRangeKernel", "launching " KERNEL_NAME);
+  if (ok)
+    ok = cl_ok(clEnqueueReadBuffer(queue, me_buf, CL_TRUE, 0, sizeof me, me, 0, NULL, NULL),
+               "clEnqueueReadBuffer", "reading |M|^2 back");
+  if (!ok) {
+    if (me_buf != NULL) clReleaseMemObject(me_buf);
+    if (p_buf != NULL) clReleaseMemObject(p_buf);
+    if (kernel != NULL) clReleaseKernel(kernel);
+    clReleaseProgram(program);
+    hegetcl_context_destroy(ctx);
     return 1;
   }
   int bad = 0;

@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include "io/json_writer.h"
+#include "io/output_claim.h"
+#include "io/output_file.h"
 #include "layout.h"
 #include "bench_lists.h"
 #include "rambo.h"
@@ -312,12 +314,17 @@ static void print_result(const result *r) {
          1e9 * r->seconds / (double)r->events, r->reason[0] ? "  " : "", r->reason);
 }
 
-/* Writes the results to path through a temporary name, renamed when complete. */
-static int write_json(const char *path, const char *cpu, const result_list *list) {
-  char temporary[4096];
-  snprintf(temporary, sizeof temporary, "%s.tmp", path);
-  FILE *f = fopen(temporary, "w");
-  if (f == NULL) return 0;
+/* Writes the results to path (claimed at the start, io/output_claim.h) under this run's temporary
+ * name, renamed when complete; 0 with the reason in message when it cannot. */
+static int write_json(const char *path, const char *cpu, const result_list *list, char *message,
+                      size_t message_size) {
+  char *text = NULL;
+  size_t text_size = 0;
+  FILE *f = open_memstream(&text, &text_size);
+  if (f == NULL) {
+    snprintf(message, message_size, "no memory for the JSON document");
+    return 0;
+  }
   fprintf(f, "{\n  \"tool\": \"hegetcl-serial-bench\",\n  \"cpu\": ");
   hg_json_write_string(f, cpu);
   fprintf(f, ",\n  \"compiler\": ");
@@ -340,12 +347,14 @@ static int write_json(const char *path, const char *cpu, const result_list *list
               r->seconds, (double)r->events / r->seconds);
   }
   fprintf(f, "\n  ]\n}\n");
-  const int ok = !ferror(f);
-  if (fclose(f) != 0 || !ok || rename(temporary, path) != 0) {
-    remove(temporary);
-    return 0;
+  int ok = !ferror(f);
+  if (fclose(f) != 0 || !ok) {
+    snprintf(message, message_size, "no memory for the JSON document");
+    ok = 0;
   }
-  return 1;
+  if (ok) ok = hg_output_write_whole(path, text, text_size, message, message_size) == 0;
+  free(text);
+  return ok;
 }
 
 static result *add_result(result_list *list) {
@@ -365,6 +374,11 @@ int main(int argc, char **argv) {
   options o;
   const int parsed = parse_options(argc, argv, &o);
   if (parsed != 0) return parsed < 0 ? 0 : parsed;
+  char json_message[2048] = "";
+  if (o.json != NULL && hg_output_claim("--json", o.json, json_message, sizeof json_message) != 0) {
+    fprintf(stderr, "hegetcl-serial-bench: error: %s\n", json_message);
+    return 2;
+  }
   char cpu[256];
   cpu_model(cpu, sizeof cpu);
   printf(
@@ -408,10 +422,21 @@ int main(int argc, char **argv) {
           print_result(r);
           fflush(stdout);
         }
-  if (o.json != NULL && !write_json(o.json, cpu, &list)) {
-    fprintf(stderr, "hegetcl-serial-bench: error: cannot write %s: %s\n", o.json, strerror(errno));
+  if (o.json != NULL && !write_json(o.json, cpu, &list, json_message, sizeof json_message)) {
+    fprintf(stderr, "hegetcl-serial-bench: error: writing --json: %s\n", json_message);
     rc = 1;
   }
+  size_t measured = 0;
+  for (size_t i = 0; i < list.count; ++i) measured += !list.items[i].skipped;
+  if (rc == 0 && measured == 0) {
+    fprintf(stderr,
+            "hegetcl-serial-bench: error: nothing was measured: %s; change --engines, "
+            "--n, --precision or --mode\n",
+            list.count == 0 ? "no case matches these options"
+                            : "every case was skipped, for the reasons in the table above");
+    rc = 1;
+  }
+  hg_output_release_all();
   batch_free(&b);
   free(list.items);
   return rc;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The amplitude kernels: one work-item per event, the engine chosen by the program's sources. */
 #include "amplitudes/engine_common.cl"
+#include "common/beam_frame.h"
 #include "shared/layout.h"
 
 HG_INLINE hg_fourvec hg_load_momentum(__global const REAL *momenta, hg_u32 n_events, size_t event,
@@ -9,6 +10,20 @@ HG_INLINE hg_fourvec hg_load_momentum(__global const REAL *momenta, hg_u32 n_eve
                          momenta[HG_SOA_INDEX(1, particle, N_PARTICLES, n_events, event)],
                          momenta[HG_SOA_INDEX(2, particle, N_PARTICLES, n_events, event)],
                          momenta[HG_SOA_INDEX(3, particle, N_PARTICLES, n_events, event)]);
+}
+
+/* Caller buffers of hegetcl_amplitude_evaluate_buffers: every event of in copied to out in the
+ * beam frame (common/beam_frame.h), events already there unchanged. */
+__kernel void amplitude_beam_frame(__global const REAL *restrict in, const hg_u32 n_events,
+                                   __global REAL *restrict out) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  REAL p[4 * N_PARTICLES];
+  for (int i = 0; i < N_PARTICLES; ++i)
+    for (int c = 0; c < 4; ++c) p[4 * i + c] = in[HG_SOA_INDEX(c, i, N_PARTICLES, n_events, event)];
+  hg_to_beam_frame(p, N_PARTICLES);
+  for (int i = 0; i < N_PARTICLES; ++i)
+    for (int c = 0; c < 4; ++c) out[HG_SOA_INDEX(c, i, N_PARTICLES, n_events, event)] = p[4 * i + c];
 }
 
 HG_INLINE hg_coupling hg_photon_coupling(REAL coupling) {

@@ -10,6 +10,7 @@
 /* The split diagram engine: part p's kernel is this prefix followed by p (kernels.cl). */
 #define HG_KERNEL_AMPLITUDE_DIAGRAMS_PART "amplitude_diagrams_part_"
 #define HG_KERNEL_AMPLITUDE_ACCUMULATE "amplitude_accumulate"
+#define HG_KERNEL_AMPLITUDE_BEAM_FRAME "amplitude_beam_frame"
 /* cl/integrate/ and cl/xsec/kernels.cl */
 #define HG_KERNEL_VEGAS_REDUCE "vegas_reduce"
 #define HG_KERNEL_VEGAS_SAMPLE_POINTS "vegas_sample_points"

@@ -368,8 +368,10 @@ static void release_buffers(hegetcl_amplitude *amp) {
   amp->momenta = amp->helicities = amp->me = amp->partial = amp->colours = NULL;
   free(amp->staging);
   free(amp->shat);
+  free(amp->framed);
   amp->staging = NULL;
   amp->shat = NULL;
+  amp->framed = NULL;
   amp->scaled_events = 0;
   amp->capacity = 0;
 }
@@ -383,6 +385,7 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
   if (amp->colour_kernel != NULL) clReleaseKernel(amp->colour_kernel);
+  if (amp->beam_frame != NULL) clReleaseKernel(amp->beam_frame);
   for (unsigned p = 0; amp->parts != NULL && p < amp->n_parts; ++p)
     if (amp->parts[p] != NULL) clReleaseKernel(amp->parts[p]);
   free(amp->parts);
@@ -612,11 +615,48 @@ hegetcl_status hg_amplitude_upload(hegetcl_amplitude *amp, size_t n_events, cons
   return hg_amplitude_upload_layout(amp, n_events, momenta, 0, helicity);
 }
 
+/* The photon family's engines take the quark along +z and the antiquark along -z. Where some
+ * event of the batch is not in that frame, the batch is copied into amp->framed (the structure of
+ * arrays, double) with those events brought there (|M|^2 is Lorentz invariant, and so is a
+ * massless particle's helicity); *momenta and *events_major then point at the copy. Batches
+ * already in the beam frame are staged as given, bit for bit. */
+static hegetcl_status frame_events(hegetcl_amplitude *amp, size_t n_events, const double **momenta,
+                                   int *events_major) {
+  const size_t n_particles = amp->n_particles;
+  double event[4 * 16]; /* the recursive engine's 12 photons and the two quarks */
+  if (amp->general || n_particles * 4 > sizeof event / sizeof event[0]) return HEGETCL_OK;
+  size_t e = 0;
+  for (; e < n_events; ++e) {
+    for (size_t i = 0; i < 2; ++i)
+      for (size_t c = 0; c < 4; ++c)
+        event[4 * i + c] = host_momentum(*momenta, *events_major, n_particles, n_events, e, i, c);
+    if (!hg_event_in_beam_frame(event)) break;
+  }
+  if (e == n_events) return HEGETCL_OK;
+  if (amp->framed == NULL) amp->framed = malloc(4 * n_particles * amp->capacity * sizeof(double));
+  if (amp->framed == NULL)
+    return hg_fail(amp->ctx, HEGETCL_ERR_NO_MEMORY,
+                   "no host memory to bring %zu events into the beam frame", amp->capacity);
+  for (e = 0; e < n_events; ++e) {
+    for (size_t i = 0; i < n_particles; ++i)
+      for (size_t c = 0; c < 4; ++c)
+        event[4 * i + c] = host_momentum(*momenta, *events_major, n_particles, n_events, e, i, c);
+    hg_event_to_beam_frame(event, (unsigned)n_particles);
+    for (size_t i = 0; i < n_particles; ++i)
+      for (size_t c = 0; c < 4; ++c)
+        amp->framed[HG_SOA_INDEX(c, i, n_particles, n_events, e)] = event[4 * i + c];
+  }
+  *momenta = amp->framed;
+  *events_major = 0;
+  return HEGETCL_OK;
+}
+
 hegetcl_status hg_amplitude_upload_layout(hegetcl_amplitude *amp, size_t n_events,
                                           const double *momenta, int events_major,
                                           const uint32_t *helicity) {
   hegetcl_status status = hg_amplitude_reserve(amp, n_events);
   if (status == HEGETCL_OK) status = ensure_staging(amp);
+  if (status == HEGETCL_OK) status = frame_events(amp, n_events, &momenta, &events_major);
   if (status != HEGETCL_OK) return status;
   const size_t count = 4 * (size_t)amp->n_particles * n_events;
   const size_t real = hg_amplitude_real_size(amp);
@@ -873,8 +913,8 @@ hegetcl_status hg_amplitude_read(hegetcl_amplitude *amp, size_t n_events, double
   if (bad > 0)
     return hg_fail(ctx, HEGETCL_ERR_NONFINITE,
                    "%s engine (n = %u, %s): %zu of %zu events gave a non-finite |M|^2, the "
-                   "first event %zu; check its momenta (massless, quark along +z, antiquark "
-                   "along -z, no photon collinear to another or to a beam)",
+                   "first event %zu; check its momenta (massless, momentum conserved, no photon "
+                   "collinear to another or to a beam, no soft photon)",
                    hegetcl_engine_name(amp->process.engine), amp->process.n_photons,
                    hegetcl_precision_name(amp->process.precision), bad, n_events, first_bad);
   return HEGETCL_OK;
@@ -1007,6 +1047,26 @@ static hegetcl_status check_user_buffer(hegetcl_amplitude *amp, cl_mem buffer, c
   return HEGETCL_OK;
 }
 
+/* The caller's momenta (n_events in the program's precision) into the amplitude's own momenta
+ * buffer, each event in the beam frame (cl/amplitudes/kernels.cl's amplitude_beam_frame). */
+static hegetcl_status frame_buffer(hegetcl_amplitude *amp, size_t n_events, cl_mem momenta) {
+  hegetcl_status status = hg_amplitude_reserve(amp, n_events);
+  if (status == HEGETCL_OK && amp->beam_frame == NULL)
+    status =
+        hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_BEAM_FRAME, &amp->beam_frame);
+  size_t local = 0;
+  if (status == HEGETCL_OK) status = hg_amplitude_local_size(amp, amp->beam_frame, &local);
+  if (status != HEGETCL_OK) return status;
+  const cl_uint count = (cl_uint)n_events;
+  cl_int err = clSetKernelArg(amp->beam_frame, 0, sizeof(cl_mem), &momenta);
+  err |= clSetKernelArg(amp->beam_frame, 1, sizeof(cl_uint), &count);
+  err |= clSetKernelArg(amp->beam_frame, 2, sizeof(cl_mem), &amp->momenta);
+  status = hg_cl_check(amp->ctx, err, "clSetKernelArg", "setting the arguments of %s",
+                       HG_KERNEL_AMPLITUDE_BEAM_FRAME);
+  if (status != HEGETCL_OK) return status;
+  return launch(amp, amp->beam_frame, HG_KERNEL_AMPLITUDE_BEAM_FRAME, n_events, local, NULL);
+}
+
 hegetcl_status hegetcl_amplitude_evaluate_buffers(hegetcl_amplitude *amp, size_t n_events,
                                                   cl_mem momenta, cl_mem helicity, cl_mem me) {
   if (amp == NULL) return HEGETCL_ERR_INPUT;
@@ -1029,6 +1089,13 @@ hegetcl_status hegetcl_amplitude_evaluate_buffers(hegetcl_amplitude *amp, size_t
   if (status == HEGETCL_OK && helicity != NULL)
     status = check_user_buffer(amp, helicity, "helicity", n_events * sizeof(cl_uint));
   if (status != HEGETCL_OK) return status;
+  /* the photon family: the events copied into the amplitude's own momenta buffer in the beam
+   * frame by amplitude_beam_frame (those already there unchanged) */
+  if (!amp->general) {
+    status = frame_buffer(amp, n_events, momenta);
+    if (status != HEGETCL_OK) return status;
+    momenta = amp->momenta;
+  }
   /* the kernels take the caller's buffers in place of the amplitude's own for this launch; their
    * momenta are taken as given, unscaled */
   amp->scaled_events = 0;

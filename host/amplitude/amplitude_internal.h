@@ -34,6 +34,9 @@ struct hegetcl_amplitude {
                                      s-hat, its momenta staged in units of sqrt(s-hat) and its
                                      |M|^2 read back times s-hat^(2 - n) (CONVENTIONS.md,
                                      "Precision"); NULL otherwise */
+  double *framed;                 /* the photon family: an uploaded batch with some event outside
+                                     the beam frame, brought there in double (beam_frame.c) */
+  cl_kernel beam_frame;           /* the same on the device for caller buffers, made on first use */
   size_t scaled_events;           /* events of the last upload that were so scaled, 0 after a
                                      run on other buffers */
   size_t capacity;                /* events the buffers hold */
@@ -98,6 +101,12 @@ enum {
  * benchmarks and tests that compare them. */
 hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_process *process,
                                            int shared_sum, hegetcl_amplitude **out);
+
+/* Non-zero when the event p (n particles' E, px, py, pz in turn) has particle 0 along +z and
+ * particle 1 along -z; hg_event_to_beam_frame brings it there by a Lorentz transformation
+ * (cl/common/beam_frame.h), leaving an event already there bit for bit as it is. */
+int hg_event_in_beam_frame(const double *p);
+void hg_event_to_beam_frame(double *p, unsigned n_particles);
 
 /* Makes the device buffers (momenta, helicities, |M|^2) hold at least n_events; kept for later
  * calls. Kernels of other programs (the cross-section sampler) may fill momenta and helicities. */

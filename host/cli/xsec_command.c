@@ -641,6 +641,11 @@ static int claim_outputs(const hg_xsec_options *o, const hegetcl_team *team, con
   for (size_t i = 0; i < count && status == 0; ++i)
     if (names[i].path[0] != '\0')
       status = hg_output_claim(names[i].what, names[i].path, message, sizeof message);
+  /* the event file's PATH.partial too: a resumed run's own, else it must not be there */
+  for (size_t i = 0; i < count && status == 0; ++i)
+    if (names[i].path[0] != '\0' && names[i].has_partial)
+      status = hg_output_claim_stopped_part(names[i].what, names[i].path, o->resuming, message,
+                                            sizeof message);
   if (status != 0) {
     hg_output_release_all();
     fprintf(stderr, "hegetcl: error: %s\n", message);

@@ -208,14 +208,23 @@ void hg_program_cache_entry_free(hg_program_cache_entry *entry) {
   memset(entry, 0, sizeof *entry);
 }
 
-/* Reads a whole regular file into a new buffer; 0, or the errno of what failed. */
+/* read_file's answer for something that is not a regular file (a FIFO, a device, a folder). */
+#define HG_NOT_REGULAR (-1)
+
+/* Reads a whole regular file into a new buffer; 0, HG_NOT_REGULAR, or the errno of what failed.
+ * Opened without blocking (a FIFO planted under an entry's name would block open() until a writer
+ * came, and a run with it) and checked with fstat on the open file before a byte is read. */
 static int read_file(const char *path, unsigned char **out, size_t *size) {
   *out = NULL;
   *size = 0;
-  const int fd = open(path, O_RDONLY);
+  const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) return errno;
   struct stat st;
-  int err = fstat(fd, &st) != 0 ? errno : !S_ISREG(st.st_mode) ? EISDIR : 0;
+  const int flags = fcntl(fd, F_GETFL);
+  int err = fstat(fd, &st) != 0                                         ? errno
+            : !S_ISREG(st.st_mode)                                      ? HG_NOT_REGULAR
+            : flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0 ? errno
+                                                                        : 0;
   unsigned char *data = err == 0 ? malloc(st.st_size > 0 ? (size_t)st.st_size : 1) : NULL;
   if (err == 0 && data == NULL) err = ENOMEM;
   size_t done = 0;
@@ -281,6 +290,12 @@ cl_program hg_program_cache_load(hegetcl_context *ctx, const hg_program_cache_en
   const int err = read_file(entry->path, &data, &size);
   if (err == ENOENT || err == ENOTDIR) {
     note("%s: not there yet; building from source", entry->path);
+    return NULL;
+  }
+  if (err == HG_NOT_REGULAR) {
+    note("%s: not a regular file (a FIFO, device or folder in the cache's place); building from "
+         "source",
+         entry->path);
     return NULL;
   }
   if (err != 0) { /* not ours to delete: another user's file, or a folder in the way */

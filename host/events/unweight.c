@@ -237,7 +237,9 @@ hegetcl_status hg_unweight_run(hegetcl_context *ctx, const hg_unweight_inputs *i
                        st.tried ? (double)st.kept / (double)st.tried : 0.0);
       break;
     }
-    const size_t n_events = in->batch;
+    /* the tries allowed hold to the event: the last batch takes only what is left of them */
+    const uint64_t tries_left = in->max_tries - st.tried;
+    const size_t n_events = tries_left < in->batch ? (size_t)tries_left : in->batch;
     const size_t batch_groups = (n_events + HG_EVENTS_LOCAL - 1) / HG_EVENTS_LOCAL;
     status = in->sampler(in->sampler_user, HG_ITERATION_EVENTS, st.first, n_events, in->grid);
     uint64_t kept = 0;

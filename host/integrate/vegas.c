@@ -60,9 +60,13 @@ static hegetcl_status check_settings(hegetcl_context *ctx, const hegetcl_vegas_s
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "VEGAS bins = %u: must be between 2 and 255 (bin indices are stored as bytes)",
                    s->bins);
-  if (!(s->alpha >= 0.0) || !isfinite(s->alpha))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "VEGAS alpha = %g: must be a finite number >= 0",
-                   s->alpha);
+  if (!(s->alpha >= 0.0 && s->alpha <= HEGETCL_VEGAS_ALPHA_MAX))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "VEGAS alpha = %g: must lie in 0 to %g (the grid damping exponent; the usual "
+                   "range is 0.5 to 2, 0 keeps the grid uniform): larger values collapse the grid "
+                   "onto a few bins and give a cross section far below the true one with an error "
+                   "that does not say so",
+                   s->alpha, HEGETCL_VEGAS_ALPHA_MAX);
   if (s->events_per_iteration < 2 || (s->adapt_iterations > 0 && s->adapt_events < 2))
     return hg_fail(
         ctx, HEGETCL_ERR_INPUT, "events per iteration must be at least 2 (got %llu, adapting %llu)",
@@ -364,7 +368,25 @@ hegetcl_status hg_vegas_run(hg_vegas *v, const hg_vegas_work *work,
     return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
                    "max events %llu is below events per iteration %llu: no iteration could run",
                    (unsigned long long)s->max_events, (unsigned long long)s->events_per_iteration);
+  if (hg_vegas_chi2_unreliable(r->chi2_per_dof, r->iterations))
+    return hg_fail(v->ctx, HEGETCL_ERR_INPUT,
+                   "the integration is unreliable: its %u combined iterations disagree, chi2/dof "
+                   "= %.2f (iterations that agree within their errors go so far with a "
+                   "probability below 1e-6), so sigma = %.6g +- %.2g fb cannot be trusted: the "
+                   "VEGAS grid did not settle (grid damping --vegas-alpha %g); adapt with more "
+                   "events (--adapt-events, --adapt-iterations), take more events per iteration, "
+                   "or lower --vegas-alpha",
+                   r->iterations, r->chi2_per_dof, r->estimate, r->error, s->alpha);
   return HEGETCL_OK;
+}
+
+int hg_vegas_chi2_unreliable(double chi2_per_dof, unsigned iterations) {
+  if (iterations < 3 || !(chi2_per_dof >= 0.0)) return 0;
+  /* Wilson and Hilferty (1931): (chi2 / k)^(1/3) is close to normal with mean 1 - 2/(9k) and
+   * variance 2/(9k); z > 4.75 is a tail probability below about 1e-6 */
+  const double k = (double)(iterations - 1), v = 2.0 / (9.0 * k);
+  const double z = (cbrt(chi2_per_dof) - (1.0 - v)) / sqrt(v);
+  return z > 4.75;
 }
 
 void hg_vegas_save(const hg_vegas *v, hg_ckpt_writer *w) {

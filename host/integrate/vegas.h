@@ -103,4 +103,9 @@ const double *hg_vegas_edges(const hg_vegas *v);
 void hg_vegas_refine_dimension(double *edges, const double *d, unsigned bins, double alpha,
                                double *scratch);
 
+/* Non-zero when chi2_per_dof over iterations combined iterations (at least 3) lies so far above
+ * 1 that iterations agreeing within their errors would reach it with a probability below about
+ * 1e-6: the run ends with an error instead of a sigma that cannot be trusted. */
+int hg_vegas_chi2_unreliable(double chi2_per_dof, unsigned iterations);
+
 #endif

@@ -85,16 +85,73 @@ int hg_ckpt_writer_commit(hg_ckpt_writer *w, const char *path, char *message, si
     hg_put_message(message, message_size, "no memory for the checkpoint %s", path);
     return HEGETCL_ERR_NO_MEMORY;
   }
-  const unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)w->text, (uInt)w->size);
+  /* a comment with each line's CRC-32, so that a reader can name the line that was changed */
+  hg_strbuf lines = {0};
+  hg_strbuf_printf(&lines, "%s", HG_CKPT_LINE_CRCS);
+  for (size_t at = 0; at < w->size;) {
+    const char *end = memchr(w->text + at, '\n', w->size - at);
+    const size_t length = end != NULL ? (size_t)(end - (w->text + at)) : w->size - at;
+    hg_strbuf_printf(&lines, " %08lx",
+                     crc32(crc32(0L, Z_NULL, 0), (const Bytef *)w->text + at, (uInt)length));
+    at += length + 1;
+  }
+  hg_strbuf_printf(&lines, "\n");
+  if (lines.failed) {
+    hg_strbuf_free(&lines);
+    hg_ckpt_writer_discard(w);
+    hg_put_message(message, message_size, "no memory for the checkpoint %s", path);
+    return HEGETCL_ERR_NO_MEMORY;
+  }
+  unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)w->text, (uInt)w->size);
+  crc = crc32(crc, (const Bytef *)lines.data, (uInt)lines.length);
   hg_output *out = NULL;
   int status = hg_output_open(path, 0, &out, message, message_size);
   if (status == 0) {
     hg_output_write(out, w->text, w->size);
+    hg_output_write(out, lines.data, lines.length);
     hg_output_printf(out, "crc32 %08lx\n", crc);
     status = hg_output_close(out, 1, message, message_size);
   }
+  hg_strbuf_free(&lines);
   hg_ckpt_writer_discard(w);
   return status;
+}
+
+/* What changed in a checkpoint whose CRC-32 does not match, from its line checksums (the comment
+ * before the crc32 line, text[0 .. last) the lines before the crc32 line): "line N (KEY ...) was
+ * changed", lines added or removed, or "" when the checksums are not there or damaged too. */
+static void describe_change(const char *text, size_t last, char *out, size_t size) {
+  out[0] = '\0';
+  if (last == 0) return;
+  size_t mark = last - 1; /* the start of the line before the crc32 line */
+  while (mark > 0 && text[mark - 1] != '\n') --mark;
+  const size_t prefix = strlen(HG_CKPT_LINE_CRCS);
+  if (strncmp(text + mark, HG_CKPT_LINE_CRCS, prefix) != 0) return;
+  const char *sums = text + mark + prefix;
+  size_t line = 1, at = 0;
+  for (; at < mark; ++line) {
+    const char *end = memchr(text + at, '\n', mark - at);
+    const size_t length = end != NULL ? (size_t)(end - (text + at)) : mark - at;
+    unsigned long want = 0;
+    int used = 0;
+    if (sscanf(sums, " %8lx%n", &want, &used) != 1) {
+      snprintf(out, size, " (it has more lines than hegetcl wrote: from line %zu on)", line);
+      return;
+    }
+    sums += used;
+    if (crc32(crc32(0L, Z_NULL, 0), (const Bytef *)text + at, (uInt)length) != want) {
+      const size_t key = strcspn(text + at, " \n");
+      snprintf(out, size, " (line %zu, '%.*s', is not what hegetcl wrote)", line,
+               (int)(key < 40 ? key : 40), text + at);
+      return;
+    }
+    at += length + 1;
+  }
+  unsigned long more = 0;
+  if (sscanf(sums, " %8lx", &more) == 1)
+    snprintf(out, size, " (it has fewer lines than hegetcl wrote: %zu)", line - 1);
+  else
+    snprintf(out, size, " (every line is as written but the checksums: they were changed)");
 }
 
 void hg_ckpt_free(hg_ckpt *c) {
@@ -209,10 +266,12 @@ int hg_ckpt_read(const char *path, const char *kind, unsigned version, hg_ckpt *
   const unsigned long crc = crc32(crc32(0L, Z_NULL, 0), (const Bytef *)c->text, (uInt)last);
   if (crc != want) {
     snprintf(tail, sizeof tail, "%08lx", crc);
+    char change[160];
+    describe_change(c->text, last, change, sizeof change);
     hg_put_message(c->message, sizeof c->message,
-                "%s is corrupt: its contents have CRC-32 %s, its crc32 line says %08lx (was it "
+                "%s is corrupt: its contents have CRC-32 %s, its crc32 line says %08lx%s (was it "
                 "edited?)",
-                path, tail, want);
+                path, tail, want, change);
     return HEGETCL_ERR_INPUT;
   }
   c->text[last] = '\0';

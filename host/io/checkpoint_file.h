@@ -15,6 +15,9 @@
  * Reals are written "%a" (C99 hexadecimal floating point), which reads back bit for bit; text
  * values write a backslash as \\ and a line feed as \n. */
 #define HG_CKPT_MAGIC "hegetcl-checkpoint"
+/* The comment line before the crc32 line: each line's CRC-32 in order, so that a checkpoint that
+ * was changed is refused naming the line (a comment: readers that do not know it skip it). */
+#define HG_CKPT_LINE_CRCS "# line crc32:"
 
 typedef struct hg_ckpt_writer hg_ckpt_writer;
 

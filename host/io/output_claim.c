@@ -25,6 +25,7 @@
 
 typedef struct {
   char *path, *lock, *temp;
+  int adopts_partial; /* PATH.partial is this run's to replace (hg_output_claim_stopped_part) */
 } claim;
 
 static claim claims[HG_MAX_CLAIMS];
@@ -205,7 +206,7 @@ int hg_output_claim(const char *what, const char *path, char *message, size_t me
                    HG_MAX_CLAIMS);
     return HEGETCL_ERR_INPUT;
   }
-  claim c = {joined(path, ""), joined(path, HG_OUTPUT_LOCK_SUFFIX), NULL};
+  claim c = {joined(path, ""), joined(path, HG_OUTPUT_LOCK_SUFFIX), NULL, 0};
   char tag[64];
   snprintf(tag, sizeof tag, "%s.%ld.%08x", HG_OUTPUT_TEMP_SUFFIX, (long)getpid(), random_tag());
   c.temp = joined(path, tag);
@@ -247,6 +248,42 @@ int hg_output_claim(const char *what, const char *path, char *message, size_t me
   }
   claims[n_claims++] = c;
   return 0;
+}
+
+int hg_output_claim_stopped_part(const char *what, const char *path, int adopt, char *message,
+                                 size_t message_size) {
+  claim *c = find(path);
+  char *partial = joined(path, HG_OUTPUT_PARTIAL_SUFFIX);
+  if (c == NULL || partial == NULL) {
+    free(partial);
+    hg_put_message(message, message_size, "%s %s: %s", what, path,
+                   c == NULL ? "claim the output before its stopped part" : "no memory");
+    return c == NULL ? HEGETCL_ERR_INPUT : HEGETCL_ERR_NO_MEMORY;
+  }
+  struct stat st;
+  int rc = 0;
+  if (!adopt && lstat(partial, &st) == 0) {
+    hg_put_message(message, message_size,
+                   "%s %s: %s is already there (what an earlier run stopped with, or another "
+                   "file): this run would replace it if it stopped, and remove it when complete; "
+                   "continue that run (hegetcl xsec --resume with its checkpoint), or move %s "
+                   "away first",
+                   what, path, partial, partial);
+    rc = HEGETCL_ERR_INPUT;
+  }
+  if (rc == 0 && !hg_output_claimed(partial)) {
+    char partial_what[160];
+    snprintf(partial_what, sizeof partial_what, "%s's stopped part", what);
+    rc = hg_output_claim(partial_what, partial, message, message_size);
+  }
+  free(partial);
+  if (rc == 0) find(path)->adopts_partial = 1;
+  return rc;
+}
+
+int hg_output_adopts_partial(const char *path) {
+  const claim *c = path != NULL ? find(path) : NULL;
+  return c != NULL && c->adopts_partial;
 }
 
 void hg_output_release(const char *path) {
@@ -297,13 +334,14 @@ static int same_name(const char *a, const char *b) {
 
 int hg_output_check_distinct(const hg_output_name *outputs, size_t count, char *message,
                              size_t message_size) {
-  static const char *const suffixes[] = {"", HG_OUTPUT_PARTIAL_SUFFIX, HG_OUTPUT_LOCK_SUFFIX};
+  static const char *const suffixes[] = {"", HG_OUTPUT_PARTIAL_SUFFIX, HG_OUTPUT_LOCK_SUFFIX,
+                                         HG_OUTPUT_PARTIAL_SUFFIX HG_OUTPUT_LOCK_SUFFIX};
   for (size_t i = 0; i < count; ++i) {
     if (outputs[i].path == NULL || outputs[i].path[0] == '\0') continue;
     for (size_t j = 0; j < count; ++j) {
       if (j == i || outputs[j].path == NULL || outputs[j].path[0] == '\0') continue;
       for (size_t k = 0; k < sizeof suffixes / sizeof *suffixes; ++k) {
-        if (k == 1 && !outputs[j].has_partial) continue;
+        if ((k == 1 || k == 3) && !outputs[j].has_partial) continue;
         if (k == 0 && j < i) continue; /* the plain pair once */
         char *derived = joined(outputs[j].path, suffixes[k]);
         if (derived == NULL) {
@@ -321,7 +359,8 @@ int hg_output_check_distinct(const hg_output_name *outputs, size_t count, char *
                          "%s %s is the name %s %s uses for its %s (%s): give each output its "
                          "own name",
                          outputs[i].what, outputs[i].path, outputs[j].what, outputs[j].path,
-                         k == 1 ? "stopped run's part" : "lock", derived);
+                         k == 1 ? "stopped run's part" : k == 2 ? "lock" : "stopped part's lock",
+                         derived);
         free(derived);
         if (same) return HEGETCL_ERR_INPUT;
       }

@@ -26,6 +26,17 @@ int hg_output_check_target(const char *what, const char *path, char *message, si
  * path uses the claim, of another path claims it for as long as the output is open. */
 int hg_output_claim(const char *what, const char *path, char *message, size_t message_size);
 
+/* For an output that keeps a stopped run's events as PATH.partial (claimed already with
+ * hg_output_claim): claims PATH.partial too, so that no other run writes it, and marks it this
+ * run's to replace or remove. An existing PATH.partial is refused (HEGETCL_ERR_INPUT, saying how
+ * to continue or move it) unless adopt (a resumed run, whose own stopped part it is). */
+int hg_output_claim_stopped_part(const char *what, const char *path, int adopt, char *message,
+                                 size_t message_size);
+
+/* Nonzero when path's claim owns PATH.partial (hg_output_claim_stopped_part): only then does a
+ * completed output remove it, and the streams killed runs left beside it. */
+int hg_output_adopts_partial(const char *path);
+
 /* Nonzero when this process holds path's claim. */
 int hg_output_claimed(const char *path);
 

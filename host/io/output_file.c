@@ -31,6 +31,7 @@ struct hg_output {
   uint64_t bytes;    /* written, before compression */
   unsigned long crc; /* their zlib CRC-32 */
   uint64_t *flushes; /* recorded flush points (hg_output_sync) */
+  unsigned long *flush_crcs; /* the CRC-32 of the bytes up to each, to name what was changed */
   size_t n_flushes, cap_flushes;
 };
 
@@ -69,6 +70,7 @@ static const char *zlib_reason(int code, const char *zlib_message, int saved_err
 static void free_output(hg_output *o) {
   if (o->own_claim && o->path != NULL) hg_output_release(o->path);
   free(o->flushes);
+  free(o->flush_crcs);
   free(o->path);
   free(o->temp_path);
   free(o->buffer);
@@ -322,8 +324,13 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
   hg_put_message(message, message_size, "%s", "");
   if (o == NULL) return 0;
   int result = finish(o, commit, o->path, message, message_size);
-  if (commit && result == 0) {
-    /* the complete file replaces what an interrupted run kept of it */
+  /* an output given up after a failed write still says why (a full disk: "No space left on
+   * device"), for the caller's message */
+  if (!commit && result == 0 && o->status != 0)
+    hg_put_message(message, message_size, "%s", o->message);
+  if (commit && result == 0 && hg_output_adopts_partial(o->path)) {
+    /* the complete file replaces what this run (or the run it resumed) kept of it when stopped;
+     * a file of that name the run did not claim as its own is never removed */
     char *partial = with_suffix(o->path, HG_OUTPUT_PARTIAL_SUFFIX);
     if (partial == NULL) {
       hg_put_message(message, message_size, "no memory to name %s%s", o->path,
@@ -339,6 +346,15 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
   }
   free_output(o);
   return result;
+}
+
+int hg_output_write_whole(const char *path, const void *data, size_t size, char *message,
+                          size_t message_size) {
+  hg_output *o = NULL;
+  int status = hg_output_open(path, 0, &o, message, message_size);
+  if (status != 0) return status;
+  hg_output_write(o, data, size);
+  return hg_output_close(o, 1, message, message_size);
 }
 
 int hg_output_keep_temp(hg_output *o, char **kept, char *message, size_t message_size) {
@@ -387,11 +403,14 @@ static int note_flush(hg_output *o) {
   if (o->n_flushes == o->cap_flushes) {
     const size_t cap = o->cap_flushes ? 2 * o->cap_flushes : 16;
     uint64_t *grown = realloc(o->flushes, cap * sizeof *grown);
-    if (grown == NULL)
+    if (grown != NULL) o->flushes = grown;
+    unsigned long *crcs = grown != NULL ? realloc(o->flush_crcs, cap * sizeof *crcs) : NULL;
+    if (crcs == NULL)
       return record(o, HEGETCL_ERR_NO_MEMORY, "no memory to note a flush of %s", o->path);
-    o->flushes = grown;
+    o->flush_crcs = crcs;
     o->cap_flushes = cap;
   }
+  o->flush_crcs[o->n_flushes] = o->crc;
   o->flushes[o->n_flushes++] = o->bytes;
   return 0;
 }
@@ -408,6 +427,9 @@ char *hg_output_state(const hg_output *o) {
   if (f == NULL) return NULL;
   fprintf(f, "bytes=%" PRIu64 " crc32=%08lx flushes=", o->bytes, o->crc);
   for (size_t i = 0; i < o->n_flushes; ++i) fprintf(f, "%s%" PRIu64, i ? "," : "", o->flushes[i]);
+  /* each flush point's CRC-32: a stream changed later is refused naming the part that changed */
+  if (o->n_flushes > 0) fprintf(f, " crcs=");
+  for (size_t i = 0; i < o->n_flushes; ++i) fprintf(f, "%s%08lx", i ? "," : "", o->flush_crcs[i]);
   if (fclose(f) != 0) {
     free(text);
     return NULL;
@@ -415,11 +437,52 @@ char *hg_output_state(const hg_output *o) {
   return text;
 }
 
-/* Reads "bytes=B crc32=C flushes=F1,F2,..." into its parts (*flushes malloc'ed); 0 or -1. */
+static int parse_flushes(const char *state, uint64_t *bytes, unsigned long *crc,
+                         uint64_t **flushes, size_t *n_flushes);
+
+/* Reads "bytes=B crc32=C flushes=F1,F2,..." and the optional " crcs=C1,C2,..." into their parts
+ * (*flushes, *crcs malloc'ed; *crcs NULL without them, or when crcs is NULL); 0 or -1. */
 static int parse_state(const char *state, uint64_t *bytes, unsigned long *crc, uint64_t **flushes,
-                       size_t *n_flushes) {
+                       size_t *n_flushes, unsigned long **crcs) {
   *flushes = NULL;
   *n_flushes = 0;
+  if (crcs != NULL) *crcs = NULL;
+  const char *tail = strstr(state, " crcs=");
+  char *copy = NULL;
+  if (tail != NULL) { /* the flush points alone first */
+    copy = malloc((size_t)(tail - state) + 1);
+    if (copy == NULL) return -1;
+    memcpy(copy, state, (size_t)(tail - state));
+    copy[tail - state] = '\0';
+    state = copy;
+  }
+  const int rc = parse_flushes(state, bytes, crc, flushes, n_flushes);
+  free(copy);
+  if (rc != 0 || tail == NULL || crcs == NULL) return rc;
+  if (*n_flushes == 0) return -1;
+  *crcs = malloc(*n_flushes * sizeof **crcs);
+  const char *p = tail + 6;
+  for (size_t i = 0; *crcs != NULL && i < *n_flushes; ++i) {
+    char *end = NULL;
+    errno = 0;
+    (*crcs)[i] = strtoul(p, &end, 16);
+    if (end != p + 8 || errno != 0 || *end != (i + 1 < *n_flushes ? ',' : '\0')) {
+      free(*crcs);
+      *crcs = NULL;
+      break;
+    }
+    p = end + 1;
+  }
+  if (*crcs != NULL) return 0;
+  free(*flushes);
+  *flushes = NULL;
+  *n_flushes = 0;
+  return -1;
+}
+
+/* parse_state's first part, "bytes=B crc32=C flushes=F1,F2,...". */
+static int parse_flushes(const char *state, uint64_t *bytes, unsigned long *crc,
+                         uint64_t **flushes, size_t *n_flushes) {
   char *end = NULL;
   if (strncmp(state, "bytes=", 6) != 0) return -1;
   errno = 0;
@@ -455,7 +518,7 @@ int hg_output_resume(hg_output *o, const char *source, const char *state) {
   uint64_t bytes = 0, *flushes = NULL;
   unsigned long crc = 0;
   size_t n_flushes = 0;
-  if (parse_state(state, &bytes, &crc, &flushes, &n_flushes) != 0)
+  if (parse_state(state, &bytes, &crc, &flushes, &n_flushes, NULL) != 0)
     return record(o, HEGETCL_ERR_INPUT,
                   "%s: the checkpoint's description of it, \"%.200s\", is malformed (want "
                   "bytes=B crc32=C flushes=F1,F2,...)",
@@ -525,19 +588,20 @@ int hg_output_resume(hg_output *o, const char *source, const char *state) {
 static int stream_matches(const char *source, const char *state, char *message,
                           size_t message_size) {
   uint64_t bytes = 0, *flushes = NULL;
-  unsigned long crc = 0;
+  unsigned long crc = 0, *crcs = NULL;
   size_t n_flushes = 0;
-  if (parse_state(state, &bytes, &crc, &flushes, &n_flushes) != 0) {
+  if (parse_state(state, &bytes, &crc, &flushes, &n_flushes, &crcs) != 0) {
     hg_put_message(message, message_size,
                    "the checkpoint's description of the event file, \"%.200s\", is malformed "
                    "(want bytes=B crc32=C flushes=F1,F2,...)",
                    state);
     return HEGETCL_ERR_INPUT;
   }
-  free(flushes);
   errno = 0;
   gzFile in = gzopen(source, "rb");
   if (in == NULL) {
+    free(flushes);
+    free(crcs);
     hg_put_message(message, message_size, "cannot open %s: %s", source,
                    errno ? strerror(errno) : "zlib ran out of memory");
     return HEGETCL_ERR_IO;
@@ -545,15 +609,41 @@ static int stream_matches(const char *source, const char *state, char *message,
   char buffer[1 << 16];
   uint64_t have = 0;
   unsigned long got_crc = crc32(0L, Z_NULL, 0);
+  size_t next = 0, changed = n_flushes; /* the first flush point whose CRC-32 differs */
   while (have < bytes) {
-    const uint64_t left = bytes - have;
+    /* up to the next flush point, where the checkpoint recorded the CRC-32 so far */
+    const uint64_t stop = next < n_flushes ? flushes[next] : bytes;
+    const uint64_t left = stop - have;
     const unsigned want = left < sizeof buffer ? (unsigned)left : (unsigned)sizeof buffer;
-    const int got = gzread(in, buffer, want);
-    if (got <= 0) break; /* the end, or a gzip stream cut off (a killed run's) */
+    const int got = want > 0 ? gzread(in, buffer, want) : 0;
+    if (want > 0 && got <= 0) break; /* the end, or a gzip stream cut off (a killed run's) */
     got_crc = crc32(got_crc, (const Bytef *)buffer, (unsigned)got);
     have += (uint64_t)got;
+    if (next < n_flushes && have == flushes[next]) {
+      if (crcs != NULL && changed == n_flushes && got_crc != crcs[next]) changed = next;
+      ++next;
+    }
   }
   gzclose(in);
+  if (have >= bytes && got_crc != crc && crcs != NULL) {
+    /* the part that changed: before the first flush point whose CRC-32 differs, else after the
+     * last one */
+    const uint64_t from = changed == 0 ? 0 : flushes[changed == n_flushes ? n_flushes - 1
+                                                                           : changed - 1];
+    const uint64_t to = changed < n_flushes ? flushes[changed] : bytes;
+    hg_put_message(message, message_size,
+                   "%s does not match the checkpoint: bytes %" PRIu64 " to %" PRIu64 " (%s) are "
+                   "not what the run wrote%s; was it changed, or is it another run's stream?",
+                   source, from, to,
+                   from == 0 ? "the header and the first events"
+                             : "events written between two checkpoints",
+                   changed == n_flushes ? " (the part after the last checkpoint's flush)" : "");
+    free(flushes);
+    free(crcs);
+    return HEGETCL_ERR_INPUT;
+  }
+  free(flushes);
+  free(crcs);
   if (have < bytes) {
     hg_put_message(message, message_size,
                    "%s holds %" PRIu64 " bytes of events, fewer than the %" PRIu64

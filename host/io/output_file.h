@@ -66,8 +66,15 @@ int hg_output_check_text(hg_output *o, const char *field, const char *text, int 
  * then removes a path + ".partial" left by an interrupted run, and the event streams stopped or
  * killed runs left under their temporary names); otherwise it is removed and the
  * failure returned with its message. commit == 0 removes the temporary file and returns nonzero
- * only when it could not be removed. */
+ * only when it could not be removed; message then holds the sticky failure's, if any. */
 int hg_output_close(hg_output *o, int commit, char *message, size_t message_size);
+
+/* Writes size bytes as the whole of path through hg_output_open (the claim, this run's temporary
+ * name, renamed when complete and synced): for documents made in memory (a benchmark's JSON).
+ * 0, or a negative status with message naming the path and the OS error ("No space left on
+ * device"). */
+int hg_output_write_whole(const char *path, const void *data, size_t size, char *message,
+                          size_t message_size);
 
 /* Bytes written so far (before compression). */
 uint64_t hg_output_bytes(const hg_output *o);

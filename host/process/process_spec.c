@@ -6,10 +6,54 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hegetcl/amplitude.h"
 #include "model.h"
 
+/* text with what a terminal would not show written out: control characters as \r, \n, \t or
+ * \xNN, every non-ASCII character as \uXXXX (the model's names are ASCII), so that a no-break
+ * space or a carriage return in a process is seen in the message. */
+static void escaped(const char *text, char *out, size_t size) {
+  size_t used = 0;
+  const unsigned char *p = (const unsigned char *)text;
+  while (*p != '\0' && used + 12 < size) {
+    unsigned code = *p++;
+    int extra = code >= 0xf0 ? 3 : code >= 0xe0 ? 2 : code >= 0xc0 ? 1 : 0;
+    if (code >= 0x80) code &= extra == 3 ? 0x07u : extra == 2 ? 0x0fu : 0x1fu;
+    for (; extra > 0 && (*p & 0xc0) == 0x80; --extra) code = code << 6 | (*p++ & 0x3fu);
+    int n = 0;
+    if (code == '\r' || code == '\n' || code == '\t')
+      n = snprintf(out + used, size - used, "\\%c", code == '\r' ? 'r' : code == '\n' ? 'n' : 't');
+    else if (code < 0x20 || code == 0x7f)
+      n = snprintf(out + used, size - used, "\\x%02x", code);
+    else if (code >= 0x80)
+      n = snprintf(out + used, size - used, code > 0xffff ? "\\U%08x" : "\\u%04x", code);
+    else
+      n = snprintf(out + used, size - used, "%c", (char)code);
+    used += (size_t)n;
+  }
+  out[used < size ? used : size - 1] = '\0';
+}
+
+/* What the first character a terminal would not show in text is, with the fix; "" for none. */
+static const char *invisible_note(const char *text) {
+  for (const unsigned char *p = (const unsigned char *)text; *p != '\0'; ++p) {
+    if (*p == 0xc2 && p[1] == 0xa0)
+      return " (\\u00a0 is a no-break space: write the particles apart with plain spaces)";
+    if (*p == '\r' || *p == '\n')
+      return " (\\r and \\n are line breaks: give the process on one line)";
+    if (*p < 0x20 || *p == 0x7f)
+      return " (a control character: write the process with plain characters and spaces)";
+    if (*p >= 0x80)
+      return " (a character outside ASCII: the model's names are ASCII, e.g. t~ for the top "
+             "antiquark)";
+  }
+  return "";
+}
+
 static int fail(char *error, size_t size, const char *text, const char *why) {
-  snprintf(error, size, "process \"%s\": %s", text, why);
+  char shown[1024];
+  escaped(text, shown, sizeof shown);
+  snprintf(error, size, "process \"%s\": %s", shown, why);
   return -1;
 }
 
@@ -32,15 +76,29 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
     }
     const int species = hg_species_from_name(tok);
     if (species < 0) {
+      char shown[256];
+      escaped(tok, shown, sizeof shown);
       snprintf(why, sizeof why,
-               "unknown particle '%s'; the model (QCD and QED with a massive top) knows: %s "
+               "unknown particle '%s'%s; the model (QCD and QED with a massive top) knows: %s "
                "(MadGraph's names; write particles apart, e.g. \"g g > t t~\")",
-               tok, hg_model_names());
+               shown, invisible_note(tok), hg_model_names());
       return fail(error, error_size, text, why);
     }
     if (out->n == HG_PROCESS_MAX_EXTERNAL) {
-      snprintf(why, sizeof why, "more than %d particles: hegetcl takes processes up to 2 -> %d",
-               HG_PROCESS_MAX_EXTERNAL, HG_PROCESS_MAX_EXTERNAL - 2);
+      /* q q~ > a a ... so far: the photon family, whose engines take more photons by count */
+      unsigned photons = 0;
+      double charge = 0;
+      const int family = seen_arrow && hg_process_is_photon_family(out, &photons, &charge);
+      snprintf(why, sizeof why,
+               "more than %d particles: a process given as text goes up to 2 -> %d%s",
+               HG_PROCESS_MAX_EXTERNAL, HG_PROCESS_MAX_EXTERNAL - 2,
+               family ? "; the photon family q q~ > n a goes further by its photon count" : "");
+      if (family)
+        snprintf(why + strlen(why), sizeof why - strlen(why),
+                 ", up to %u photons with the permutation, unrolled and diagrams engines and %u "
+                 "with the recursive engine (hegetcl_process.n_photons; hegetcl xsec/me --n N)",
+                 hegetcl_engine_max_photons(HEGETCL_ENGINE_PERMUTATION),
+                 hegetcl_engine_max_photons(HEGETCL_ENGINE_RECURSIVE));
       return fail(error, error_size, text, why);
     }
     out->species[out->n++] = species;

@@ -23,14 +23,14 @@ hegetcl_status hegetcl_run_card_read(const char *path, hegetcl_run_card *out, ch
   hg_xsec_options *o = malloc(sizeof *o);
   if (o == NULL) return HEGETCL_ERR_NO_MEMORY;
   char *argv[] = {"--card", (char *)path};
-  char local[1];
-  const int rc = hg_xsec_options_parse_into(2, argv, o, message != NULL ? message : local,
-                                            message != NULL ? message_size : 0);
+  /* the whole message first, whatever the caller's buffer holds: the status is read from it */
+  char full[4096] = "";
+  const int rc = hg_xsec_options_parse_into(2, argv, o, full, sizeof full);
+  if (message != NULL && message_size > 0) snprintf(message, message_size, "%s", full);
   hegetcl_status status = HEGETCL_OK;
   if (rc != 0) {
     /* a card that cannot be read is an I/O error, anything else a bad value */
-    status = message != NULL && strstr(message, "cannot read") != NULL ? HEGETCL_ERR_IO
-                                                                       : HEGETCL_ERR_INPUT;
+    status = strstr(full, "cannot read") != NULL ? HEGETCL_ERR_IO : HEGETCL_ERR_INPUT;
   } else {
     memset(out, 0, sizeof *out);
     out->config = o->config;

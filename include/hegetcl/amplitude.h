@@ -93,8 +93,10 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp);
 
 /* Momenta are structure-of-arrays doubles in GeV: component c (E, px, py, pz) of particle i of
  * event e at momenta[(c * N + i) * n_events + e], N the number of external particles, in the
- * process's order (photon family: 0 = quark along +z, 1 = antiquark along -z, 2.. = photons, all
- * massless; a process given as text: its particles as written, the two incoming first). me[e]
+ * process's order (photon family: 0 = quark, 1 = antiquark, 2.. = photons, all massless, in any
+ * frame: events whose quark is not along +z and antiquark along -z are brought there by a Lorentz
+ * transformation first, CONVENTIONS.md "The beam frame"; a process given as text: its particles as
+ * written, the two incoming first). me[e]
  * receives the squared matrix element summed over helicities and colours and divided by the
  * initial spins and colours and the identical final-state particles' factorials (photon family:
  * 4 * 9 * n!), the normalisation of MadGraph's standalone output. */
@@ -139,7 +141,9 @@ hegetcl_status hegetcl_amplitude_evaluate_colour(hegetcl_amplitude *amp, size_t 
  * are not checked here (bits above n + 2 give garbage, never a crash). The kernels are enqueued on
  * the context's in-order queue and the call returns without waiting: enqueue your next command
  * on that queue, or clFinish it, before reading me. Buffers of another cl_context or too small
- * are HEGETCL_ERR_INPUT (naming the buffer and the size needed); the diagram engine from n = 6,
+ * are HEGETCL_ERR_INPUT (naming the buffer and the size needed). Photon-family events in any frame
+ * are copied into the amplitude's own momenta buffer in the beam frame first (a kernel, in the
+ * program's precision; the caller's buffer is not changed). The diagram engine from n = 6,
  * which runs in parts through buffers of its own, is HEGETCL_ERR_UNSUPPORTED. Non-finite values
  * are not checked (the data never reach the host). */
 hegetcl_status hegetcl_amplitude_evaluate_buffers(hegetcl_amplitude *amp, size_t n_events,

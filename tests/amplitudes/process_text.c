@@ -38,6 +38,36 @@ static void bad_processes_are_refused_with_the_fix(void **state) {
   refused("", "no '>'");
 }
 
+/* Characters a terminal does not show are written out in the message, and named: a no-break
+ * space (U+00A0, what some editors and web pages put between words), a carriage return or line
+ * feed (a process pasted from a file), other control and non-ASCII characters. */
+static void invisible_characters_are_shown_escaped(void **state) {
+  (void)state;
+  refused("g\xc2\xa0> t t~", "process \"g\\u00a0> t t~\"");
+  refused("g\xc2\xa0> t t~",
+          "unknown particle 'g\\u00a0>' (\\u00a0 is a no-break space: write the particles "
+          "apart with plain spaces)");
+  refused("g g > t t~\r", "unknown particle 't~\\r' (\\r and \\n are line breaks: give the "
+                         "process on one line)");
+  refused("g g\n> t t~", "unknown particle 'g\\n>'");
+  refused("g g > t t\x7f", "unknown particle 't\\x7f' (a control character");
+  refused("g g > t t\xe2\x80\x93", "unknown particle 't\\u2013' (a character outside ASCII");
+}
+
+/* The photon family given as text beyond the text's 2 -> 8: the message gives the engines'
+ * photon limits (8, and 12 for the recursive engine) and how to reach them. */
+static void the_photon_family_limit_is_quoted_per_engine(void **state) {
+  (void)state;
+  refused("u u~ > a a a a a a a a a",
+          "more than 10 particles: a process given as text goes up to 2 -> 8; the photon family "
+          "q q~ > n a goes further by its photon count, up to 8 photons with the permutation, "
+          "unrolled and diagrams engines and 12 with the recursive engine");
+  hegetcl_process p;
+  char message[1024] = "";
+  hegetcl_process_from_text(&p, "g g > g g g g g g g g g", message, sizeof message);
+  if (strstr(message, "photon family") != NULL) fail_msg("gluons named the photons: %s", message);
+}
+
 static void a_process_without_tree_diagrams_is_refused(void **state) {
   (void)state;
   hg_process_spec spec;
@@ -150,6 +180,8 @@ static void colour_loops_give_the_textbook_values(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bad_processes_are_refused_with_the_fix),
+      cmocka_unit_test(invisible_characters_are_shown_escaped),
+      cmocka_unit_test(the_photon_family_limit_is_quoted_per_engine),
       cmocka_unit_test(a_process_without_tree_diagrams_is_refused),
       cmocka_unit_test(the_photon_family_keeps_its_engines),
       cmocka_unit_test(colour_bases_and_diagram_counts_are_madgraphs),

@@ -52,9 +52,9 @@ import warnings
 
 DEVICE = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE") or "auto"
 BASE = ["--n", "2", "--adapt-iterations", "2", "--adapt-events", "20000", "--events", "50000",
-        "--min-iterations", "3", "--max-iterations", "3", "--target-error", "0", "--batch", "4096",
+        "--min-iterations", "3", "--max-iterations", "3", "--target-error", "0", "--batch", "1024",
         "--seed", "3", "--helicity", "sampled", "--device", DEVICE, "--unweighted-events", "3000",
-        "--checkpoint-every", "1000", "--json", "run.json", "--quiet"]
+        "--checkpoint-every", "1024", "--json", "run.json", "--quiet"]
 WITH_HISTOGRAMS = BASE + ["--yoda", "run.yoda", "--csv", "run.csv", "--lhe", "ev.lhe.gz"]
 PLAIN = BASE + ["--lhe", "ev.lhe"]
 TIMINGS = ("seconds", "events_written_per_second")
@@ -326,7 +326,7 @@ def refused(p, *texts):
 def part_errors(exe, tmp):
     # a stopped run to spoil in several ways
     folder = os.path.join(tmp, "stopped")
-    a = run(exe, folder, PLAIN, "events:1000")
+    a = run(exe, folder, PLAIN, "events:2500")  # after two checkpoints' flushes (every 1024)
     if a.returncode != 130:
         report(False, "a run stops on SIGINT", a.stderr.strip()[-600:])
         return
@@ -352,9 +352,11 @@ def part_errors(exe, tmp):
                             "short.ckpt is cut short"))
     changed = re.sub(r"^vegas\.progress (\d+)", lambda m: f"vegas.progress {int(m.group(1)) + 1}",
                      good, count=1, flags=re.M)
+    line = 1 + good[:good.index("\nvegas.progress ")].count("\n") + 1
     problems.append(refused(spoil("changed.ckpt", changed),
                             "changed.ckpt is corrupt: its contents have CRC-32",
-                            "its crc32 line says"))
+                            f"its crc32 line says", f"(line {line}, 'vegas.progress', is not what "
+                            "hegetcl wrote)"))
     problems = [p for p in problems if p]
     report(not problems, "a missing, foreign, newer, truncated or changed checkpoint is refused, "
            "naming the file and the problem", " | ".join(problems))
@@ -377,8 +379,10 @@ def part_errors(exe, tmp):
     with open(events, "w") as f:
         f.write(original[:k] + original[k:].replace("+", "-", 1))
     p = run(exe, folder, ["--resume", "ev.lhe.ckpt"])
+    flush = re.search(r"flushes=(\d+)", open(os.path.join(folder, "ev.lhe.ckpt")).read())
     want = f"hegetcl: error: --resume ev.lhe.ckpt: {os.path.basename(events)} does not match " \
-        "the checkpoint: its first"
+        f"the checkpoint: bytes 0 to {flush.group(1) if flush else '?'} (the header and the " \
+        "first events) are not what the run wrote"
     problem_5 = "" if len(streams) == 1 and p.returncode == 1 and want in p.stderr else \
         f"streams {streams}, exit {p.returncode}, stderr {p.stderr.strip()!r}"
     away = os.path.join(tmp, "stream-moved-away")

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Outputs that cannot destroy, and `hegetcl me` as a check tool (issue 19 items 3 and 4). Each
+"""Outputs that cannot destroy, and `hegetcl me` as a check tool. Each
 case runs the real command and checks its exit status, the words of its message and what is left
 in the folder. Prints TAP.
 
@@ -12,16 +12,33 @@ part "host" (refused before an OpenCL device is chosen):
   4  merge-lhe: one input twice (the same name, another name, a hard link)
   5  --pt-bins above 254 (the device reduction's limit) refused up front, as --help states
   6  --help for every command exits 0 with its usage
+  7  PATH.partial is claimed with --lhe PATH: another run's lock on it refuses the run; a
+     PATH.partial already there (an earlier stopped run's, or any file) is refused, untouched
+  8  --checkpoint-every below the batch refused with the reason (checkpoints fall between batches)
 part "device":
   1  me: the shipped points agree within the default tolerance (exit 0); a reference off by 95 %
      fails (exit 1) naming the engine, the count and the tolerance; --tolerance loosens it
   2  me: a value that is not finite (--alpha 1e200 overflows |M|^2) is counted and fails
   3  me: momenta not conserved, off the mass shell, E <= 0: the point and particle named, exit 1
   4  me: a reference file with NaN, a POINT without ME, a stray line: file:line named
-  5  a huge --vegas-alpha: the weights vanish after adaptation, and the message says so
-  6  a negative PDF grid value in a flavour the run uses: refused naming file, line and value
+  5  --vegas-alpha above 2 (it collapses the grid: sigma 23 % low at 10) refused with the range
+  6  a running --lhe y.lhe holds y.lhe.partial: a second run's --json y.lhe.partial is refused
+  7  --resume ../k.lhe.gz.ckpt from another folder: refused naming the folder to run from,
+     nothing written here or there
+  8  --max-unweighting-tries 1 tries exactly one event (not a whole batch) and fails saying so
+  9  me: MadGraph's photon points rotated (by pi about x: the quark along -z; and about a tilted
+     axis) agree with MadGraph's values for every engine
+  10 a negative PDF grid value in a flavour the run uses: refused naming file, line and value
+
+part "bench" (hegetcl-bench, given as a third argument):
+  1  --json claimed before any work: /dev/null, /dev/full, a FIFO, a symbolic link, a read-only
+     file, a directory refused (exit 2) with the reason, nothing replaced or left behind
+  2  a bench that measures nothing (every case skipped: beyond an engine's limit; --colour
+     sampled or --precision mixed with the diagrams engine) says so and exits 1
+  3  a bench that measures writes valid JSON and leaves no lock or temporary file
 
 usage: trust.py HEGETCL_EXE host|device
+       trust.py HEGETCL_EXE bench HEGETCL_BENCH_EXE
 """
 import os
 import shutil
@@ -112,6 +129,10 @@ def host_part(exe, tmp):
          ["--json e.partial is the name --lhe e uses for its stopped run's part (e.partial)"]),
         ("a lock's name", x + ["--json", "r", "--csv", "r.lock"], 2,
          ["--csv r.lock is the name --json r uses for its lock (r.lock)"]),
+        ("the stopped part's lock", x + ["--unweighted-events", "10", "--lhe", "e", "--json",
+                                         "e.partial.lock"], 2,
+         ["--json e.partial.lock is the name --lhe e uses for its stopped part's lock "
+          "(e.partial.lock)"]),
     ], tmp, keep)
     report(ok, "one file named by two outputs (derived names included) is refused", detail)
 
@@ -151,6 +172,36 @@ def host_part(exe, tmp):
     report(ok, "--pt-bins is refused above the device's 254 bins before a device is chosen",
            detail)
 
+    # the stopped part's name is claimed like every output
+    with open(os.path.join(tmp, "y.lhe.partial.lock"), "w") as f:
+        f.write(f"{os.getpid()}\ny.lhe.partial.tmp.{os.getpid()}.0\n")
+    with open(os.path.join(tmp, "p.lhe.partial"), "w") as f:
+        f.write("an earlier stopped run's events\n")
+    ok, detail = check(exe, [
+        ("another run's lock on PATH.partial", x + ["--unweighted-events", "10", "--lhe",
+                                                     "y.lhe"], 2,
+         [f"--lhe's stopped part y.lhe.partial is being written by another run, process "
+          f"{os.getpid()}"]),
+        ("PATH.partial already there", x + ["--unweighted-events", "10", "--lhe", "p.lhe"], 2,
+         ["--lhe p.lhe: p.lhe.partial is already there (what an earlier run stopped with, or "
+          "another file): this run would replace it if it stopped, and remove it when complete; "
+          "continue that run (hegetcl xsec --resume with its checkpoint), or move p.lhe.partial "
+          "away first"]),
+    ], tmp, keep + ["busy.json.lock", "a.lhe", "b.lhe", "y.lhe.partial.lock", "p.lhe.partial"])
+    with open(os.path.join(tmp, "p.lhe.partial")) as f:
+        ok = ok and f.read() == "an earlier stopped run's events\n"
+    report(ok, "an event file's PATH.partial is claimed with it: locked by another run or already "
+           "there, the run is refused and the file left as it was", detail)
+
+    ok, detail = check(exe, [
+        ("--checkpoint-every below the batch", ["xsec", "--n", "2", "--checkpoint-every",
+                                                "10000", "--json", "c.json"], 2,
+         ["--checkpoint-every 10000: below one batch (--batch 1048576): the unweighting saves "
+          "its checkpoint between batches, and one batch can write up to 1048576 events, so "
+          "checkpoints cannot be closer; give at least 1048576, a smaller --batch, or 0"]),
+    ], tmp, keep + ["busy.json.lock", "a.lhe", "b.lhe", "y.lhe.partial.lock", "p.lhe.partial"])
+    report(ok, "--checkpoint-every below one batch is refused, saying why", detail)
+
     bad = []
     for command in (["me"], ["diagrams"], ["xsec"], ["devices"], ["merge-lhe"]):
         p = run(exe, command + ["--help"], tmp)
@@ -170,6 +221,31 @@ def write_points(path, me_scale=1.0, edit=None):
         out.append(line)
     if edit:
         out = edit(out)
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
+def write_rotated(path, n):
+    """The n-photon reference points, each given twice: rotated by pi about the x axis (the quark
+    along -z) and by 1 rad about the axis (1, 2, 2)/3; the ME lines as they are."""
+    import math
+    c, s = math.cos(1.0), math.sin(1.0)
+    a = (1 / 3, 2 / 3, 2 / 3)
+    # Rodrigues: R = c I + s [a]x + (1 - c) a a^T
+    r = [[c * (i == j) + (1 - c) * a[i] * a[j] for j in range(3)] for i in range(3)]
+    r[0][1] -= s * a[2]; r[0][2] += s * a[1]; r[1][0] += s * a[2]
+    r[1][2] -= s * a[0]; r[2][0] -= s * a[1]; r[2][1] += s * a[0]
+    flip = [[1, 0, 0], [0, -1, 0], [0, 0, -1]]
+    with open(os.path.join(REFS, f"me_points_n{n}.txt")) as f:
+        lines = f.read().splitlines()
+    out = []
+    for m in (flip, r):
+        for line in lines:
+            if line.startswith(" "):
+                e, *v = (float(x) for x in line.split())
+                v = [sum(m[i][j] * v[j] for j in range(3)) for i in range(3)]
+                line = " " + " ".join(f"{x:.17e}" for x in [e] + v)
+            out.append(line)
     with open(path, "w") as f:
         f.write("\n".join(out) + "\n")
 
@@ -240,17 +316,87 @@ def device_part(exe, tmp):
     report(ok, "me refuses a malformed reference file naming file and line", detail)
 
     ok, detail = check(exe, [
-        ("a huge --vegas-alpha", ["xsec", "--device", DEVICE, "--n", "2", "--events", "2000",
-                                  "--adapt-events", "1000", "--adapt-iterations", "3",
-                                  "--min-iterations", "1", "--max-iterations", "1", "--batch",
-                                  "1024", "--quiet", "--checkpoint", "none", "--vegas-alpha",
-                                  "1e6", "--json", "r.json"], 1,
-         ["none of 1000 events has a non-zero weight, although the earlier iterations found "
-          "weight inside the cuts: the VEGAS grid adapted away from it (grid damping "
-          "--vegas-alpha 1e+06", "lower --vegas-alpha"]),
+        ("--vegas-alpha 10", ["xsec", "--device", DEVICE] + QUICK +
+         ["--checkpoint", "none", "--vegas-alpha", "10", "--json", "r.json"], 2,
+         ["--vegas-alpha 10: must lie in 0 to 2 (the grid damping exponent; the usual range is "
+          "0.5 to 2): larger values collapse the VEGAS grid onto a few bins"]),
     ], tmp)
     ok = ok and not os.path.exists(os.path.join(tmp, "r.json"))
-    report(ok, "a run whose weights vanish because of the grid, not the cuts, says so", detail)
+    report(ok, "--vegas-alpha beyond the range that works is refused, saying why", detail)
+
+    # a run writing y.lhe holds y.lhe.partial, where its SIGTERM would put its events
+    first = subprocess.Popen([exe, "xsec", "--device", DEVICE, "--n", "2", "--events", "2000",
+                              "--adapt-events", "1000", "--adapt-iterations", "1",
+                              "--min-iterations", "1", "--max-iterations", "1", "--batch",
+                              "1024", "--quiet", "--checkpoint", "none", "--unweighted-events",
+                              "100000000", "--lhe", "y.lhe"], cwd=tmp,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    import time
+    for _ in range(600):
+        # the event file's temporary name: opened just before the run catches SIGTERM
+        if any(n.startswith("y.lhe.tmp.") for n in os.listdir(tmp)) or first.poll() is not None:
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    ok, detail = check(exe, [
+        ("--json on a running run's PATH.partial", ["xsec", "--device", DEVICE] + QUICK +
+         ["--checkpoint", "none", "--json", "y.lhe.partial"], 2,
+         [f"--json y.lhe.partial is being written by another run, process {first.pid}"]),
+    ], tmp)
+    first.terminate()
+    first.communicate(timeout=300)
+    # what the stopped run keeps is its own events (y.lhe.partial, when it got to write any)
+    left = sorted(n for n in os.listdir(tmp) if n.startswith("y.lhe"))
+    ok = ok and left in ([], ["y.lhe.partial"])
+    if "y.lhe.partial" in left:
+        with open(os.path.join(tmp, "y.lhe.partial")) as f:
+            ok = ok and f.read(18) == "<LesHouchesEvents "
+    detail += f" left: {left}" if not ok else ""
+    for name in os.listdir(tmp):
+        if name.startswith("y.lhe"):
+            os.remove(os.path.join(tmp, name))
+    report(ok, "a running --lhe y.lhe holds y.lhe.partial: --json y.lhe.partial is refused",
+           detail)
+
+    # a checkpoint in another folder, its outputs named relative to it
+    os.mkdir(os.path.join(tmp, "started"))
+    os.mkdir(os.path.join(tmp, "elsewhere"))
+    env = dict(os.environ, HEGETCL_TEST_INTERRUPT_AFTER="iterations:1")
+    env.pop("HEGETCL_DEVICE", None)
+    subprocess.run([exe, "xsec", "--device", DEVICE, "--n", "2", "--events", "2000",
+                    "--adapt-events", "1000", "--adapt-iterations", "2", "--min-iterations", "1",
+                    "--max-iterations", "2", "--batch", "1024", "--quiet", "--unweighted-events",
+                    "100", "--lhe", "k.lhe.gz"], cwd=os.path.join(tmp, "started"), env=env,
+                   capture_output=True, timeout=600)
+    started = sorted(os.listdir(os.path.join(tmp, "started")))
+    ok, detail = check(exe, [
+        ("--resume from another folder", ["xsec", "--resume", "../started/k.lhe.gz.ckpt"], 2,
+         ["--resume ../started/k.lhe.gz.ckpt: the run started in ../started, where its checkpoint "
+          "is, and names its outputs relative to that folder (--lhe k.lhe.gz)",
+          "run `cd ../started && hegetcl xsec --resume k.lhe.gz.ckpt` instead"]),
+    ], os.path.join(tmp, "elsewhere"), [])
+    ok = ok and started == ["k.lhe.gz.ckpt"] and \
+        sorted(os.listdir(os.path.join(tmp, "started"))) == started
+    report(ok, "--resume of a checkpoint in another folder is refused, naming the folder to run "
+           "from; nothing is written in either", detail + f" (started: {started})")
+
+    ok, detail = check(exe, [
+        ("--max-unweighting-tries 1", ["xsec", "--device", DEVICE] + QUICK +
+         ["--checkpoint", "none", "--unweighted-events", "10", "--lhe", "t.lhe",
+          "--max-unweighting-tries", "1"], 1,
+         ["unweighting: 0 of 10 events after 1 tries"]),
+    ], tmp)
+    ok = ok and not os.path.exists(os.path.join(tmp, "t.lhe"))
+    report(ok, "--max-unweighting-tries holds to the event (1 try, not a batch of 1024)", detail)
+
+    write_rotated(os.path.join(tmp, "rotated3.txt"), 3)
+    ok, detail = check(exe, [
+        (f"rotated points, {engine}", ["me", "--device", DEVICE, "--engine", engine,
+                                       "rotated3.txt"], 0,
+         ["over 8 points", "tolerance 1.0e-10: ok"])
+        for engine in ("permutation", "unrolled", "diagrams", "recursive")], tmp)
+    report(ok, "me: photon points in any frame (quark along -z, a tilted rotation) agree with "
+           "MadGraph for every engine", detail)
 
     # a negative quark density at one knot of a copy of the shipped set
     source = os.path.join(os.environ.get("LHAPDF_DATA_PATH", "").split(":")[0], "cteq6l1")
@@ -278,12 +424,83 @@ def device_part(exe, tmp):
     report(ok, "a negative PDF grid value is named with file and line", detail)
 
 
+def bench_part(bench, tmp):
+    os.mkfifo(os.path.join(tmp, "fifo"))
+    os.mkdir(os.path.join(tmp, "folder"))
+    os.symlink("elsewhere.json", os.path.join(tmp, "link.json"))
+    with open(os.path.join(tmp, "kept.json"), "w") as f:
+        f.write("precious\n")
+    os.chmod(os.path.join(tmp, "kept.json"), 0o444)
+    keep = ["fifo", "folder", "link.json", "kept.json"]
+    b = ["--device", DEVICE, "--engines", "recursive", "--n", "2", "--precision", "float",
+         "--mode", "summed", "--events", "256", "--max-seconds", "2"]
+    e = "hegetcl-bench: error: --json "
+    ok, detail = check(bench, [
+        ("/dev/null", b + ["--json", "/dev/null"], 2,
+         [e + "/dev/null is a device node, not a regular file"]),
+        ("/dev/full", b + ["--json", "/dev/full"], 2,
+         [e + "/dev/full is a device node, not a regular file"]),
+        ("a FIFO", b + ["--json", "fifo"], 2, [e + "fifo is a FIFO (named pipe)"]),
+        ("a symbolic link", b + ["--json", "link.json"], 2,
+         [e + "link.json is a symbolic link (to elsewhere.json)"]),
+        ("a read-only file", b + ["--json", "kept.json"], 2,
+         [e + "kept.json is read-only (mode 0444)"]),
+        ("a directory", b + ["--json", "folder"], 2,
+         [e + "folder is a directory, not a regular file"]),
+    ], tmp, keep)
+    with open(os.path.join(tmp, "kept.json")) as f:
+        ok = ok and f.read() == "precious\n"
+    ok = ok and os.path.exists("/dev/null") and not os.path.isfile("/dev/null") \
+        and not os.path.isfile("/dev/full")
+    report(ok, "hegetcl-bench --json is claimed before any work: devices, FIFOs, links, read-only "
+           "files and directories refused, nothing replaced", detail)
+
+    nothing = "hegetcl-bench: error: nothing was measured: every case was skipped"
+    ok, detail = check(bench, [
+        ("beyond the engine's limit", ["--device", DEVICE, "--engines", "permutation", "--n",
+                                       "12", "--json", "none.json"], 1,
+         ["skipped: n = 12 is beyond the permutation engine's limit of 8", nothing]),
+        ("sampled colours, diagrams", ["--device", DEVICE, "--process", "g g > g g", "--colour",
+                                       "sampled", "--engines", "diagrams"], 1,
+         ["--colour sampled is for the recursive colour engine", nothing]),
+        ("mixed, diagrams", ["--device", DEVICE, "--process", "g g > g g", "--precision",
+                             "mixed", "--engines", "diagrams"], 1,
+         ["--precision mixed (the colour sum in double) is for the recursive colour engine",
+          nothing]),
+        ("two quark lines, sampled colours", ["--device", DEVICE, "--process", "u u~ > d d~ g",
+                                              "--colour", "sampled"], 1,
+         ["--colour sampled is for the recursive colour engine", nothing]),
+    ], tmp, keep + ["none.json"])
+    report(ok, "a bench that measures nothing lists the skipped cases with their reasons and "
+           "exits 1", detail)
+
+    env = dict(os.environ)
+    p = subprocess.run([bench] + b + ["--json", "out.json"], capture_output=True, text=True,
+                       timeout=600, cwd=tmp, env=env)
+    import json
+    try:
+        with open(os.path.join(tmp, "out.json")) as f:
+            results = json.load(f)["results"]
+        ok = p.returncode == 0 and any(r.get("status") == "ok" for r in results)
+        detail = "" if ok else f"exit {p.returncode}: {p.stderr[-500:]}"
+    except (OSError, ValueError, KeyError) as error:
+        ok, detail = False, f"exit {p.returncode}, {error}: {p.stderr[-500:]}"
+    left = sorted(set(os.listdir(tmp)) - set(keep) - {"none.json", "out.json"})
+    ok = ok and not left
+    report(ok, "a bench that measures writes its JSON and leaves no lock or temporary file",
+           detail + (f" left: {left}" if left else ""))
+
+
 def main():
-    if len(sys.argv) != 3 or sys.argv[2] not in ("host", "device"):
+    if not (len(sys.argv) == 3 and sys.argv[2] in ("host", "device") or
+            len(sys.argv) == 4 and sys.argv[2] == "bench"):
         sys.exit(__doc__)
     exe = os.path.abspath(sys.argv[1])
     with tempfile.TemporaryDirectory() as tmp:
-        (host_part if sys.argv[2] == "host" else device_part)(exe, tmp)
+        if sys.argv[2] == "bench":
+            bench_part(os.path.abspath(sys.argv[3]), tmp)
+        else:
+            (host_part if sys.argv[2] == "host" else device_part)(exe, tmp)
     print(f"1..{len(results)}")
     for i, (ok, what, detail) in enumerate(results, 1):
         print(f"{'ok' if ok else 'not ok'} {i} - {what}" + ("" if ok else f": {detail}"))

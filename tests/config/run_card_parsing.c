@@ -15,6 +15,7 @@
 
 #include "config/run_card.h"
 #include "hegetcl/status.h"
+#include "hegetcl/xsec.h"
 
 /* A temporary folder for the cards that are read from files. */
 typedef struct {
@@ -479,6 +480,33 @@ static void safe_text_is_written_plain_and_the_rest_quoted(void **state) {
   free(null_written);
 }
 
+/* The public reader's status on a missing file does not depend on the message buffer: the
+ * status came from the message's words, cut short by a small buffer (HEGETCL_ERR_INPUT for 1 to
+ * 30 bytes, HEGETCL_ERR_IO from there on). */
+static void a_missing_card_is_an_io_error_whatever_the_message_size(void **state) {
+  (void)state;
+  const char *path = "/nonexistent-folder/hegetcl-no-such-card.yaml";
+  const size_t sizes[] = {0, 1, 2, 8, 20, 40, 64, 4096};
+  for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; ++i) {
+    char message[4096];
+    memset(message, 'x', sizeof message);
+    hegetcl_run_card card;
+    const hegetcl_status status = hegetcl_run_card_read(path, &card, message, sizes[i]);
+    if (status != HEGETCL_ERR_IO)
+      fail_msg("message size %zu: %s, expected HEGETCL_ERR_IO", sizes[i],
+               hegetcl_status_name(status));
+    if (sizes[i] > 0 && strlen(message) >= sizes[i])
+      fail_msg("message size %zu: the message overruns it", sizes[i]);
+    if (sizes[i] == 0 && message[0] != 'x') fail_msg("message size 0: the buffer was written");
+  }
+  hegetcl_run_card card;
+  assert_int_equal(hegetcl_run_card_read(path, &card, NULL, 0), HEGETCL_ERR_IO);
+  assert_int_equal(hegetcl_run_card_read(path, &card, NULL, 100), HEGETCL_ERR_IO);
+  char message[4096];
+  assert_int_equal(hegetcl_run_card_read(path, &card, message, sizeof message), HEGETCL_ERR_IO);
+  if (strstr(message, "cannot read the run card") == NULL) fail_msg("message: %s", message);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(a_commented_card_with_groups_reads_back_in_order),
@@ -488,6 +516,7 @@ int main(void) {
       cmocka_unit_test(an_unreadable_file_names_the_path_and_reason),
       cmocka_unit_test(each_bad_card_names_file_line_and_fix),
       cmocka_unit_test(messages_fit_the_buffer_given),
+      cmocka_unit_test(a_missing_card_is_an_io_error_whatever_the_message_size),
       cmocka_unit_test(damaged_cards_are_read_or_refused_cleanly),
       cmocka_unit_test(written_scalars_read_back_as_the_same_text),
       cmocka_unit_test(safe_text_is_written_plain_and_the_rest_quoted),

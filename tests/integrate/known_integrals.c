@@ -49,6 +49,7 @@ static const char integrand_kernel[] =
     "    me[e] = inside ? 1.0 : ((e & 1) ? INFINITY : NAN);\n"
     "    if (which == 3 && x0 >= 0.1 && x0 < 0.101) me[e] = NAN;\n"
     "  }\n"
+    "  if (which >= 4) f *= 1.0 + 0.02 * (which - 4); /* a drift from iteration to iteration */\n"
     "  factor[e] *= f;\n"
     "}\n";
 
@@ -147,7 +148,8 @@ static hegetcl_status sampler(void *user, uint32_t iteration, uint64_t first, si
   hegetcl_status status = enqueue_points(f, iteration, first, n, grid);
   if (status != HEGETCL_OK) return status;
   const cl_uint count = (cl_uint)n;
-  const cl_int which = f->which;
+  /* which = 4: the sine product times 1 + 0.02 k in iteration k, so iterations disagree */
+  const cl_int which = f->which == 4 ? 4 + (cl_int)(iteration & 0xff) : f->which;
   cl_int err = clSetKernelArg(f->integrand, 0, sizeof(cl_mem), &f->x);
   err |= clSetKernelArg(f->integrand, 1, sizeof(cl_uint), &count);
   err |= clSetKernelArg(f->integrand, 2, sizeof(cl_int), &which);
@@ -279,6 +281,43 @@ static void nonfinite_weights_inside_the_cuts_stop_the_run_with_their_count(void
              message);
 }
 
+/* Iterations that disagree far beyond their errors end the run with an error naming chi2/dof,
+ * not a sigma with a confident error. */
+static void iterations_that_disagree_end_the_run_with_an_error(void **state) {
+  (void)state;
+  hegetcl_vegas_settings s = small_settings();
+  s.min_iterations = 3;
+  s.max_iterations = 4;
+  hegetcl_status status = HEGETCL_OK;
+  integrate_status(2, 4, s, &status);
+  assert_int_equal(status, HEGETCL_ERR_INPUT);
+  const char *message = hegetcl_last_error(ctx);
+  if (strstr(message, "the integration is unreliable: its 4 combined iterations disagree") ==
+          NULL ||
+      strstr(message, "lower --vegas-alpha") == NULL)
+    fail_msg("message: %s", message);
+}
+
+/* The threshold (probability about 1e-6 for consistent iterations) on runs measured on PoCL:
+ * grids collapsed by --vegas-alpha 5, 10, 100 (n = 2, 100 iterations) and 3 (n = 3, 27) are
+ * flagged; the project's sound runs (n = 2 and 3 at alpha 0.5 to 2, README's n = 10 with
+ * 20 iterations at 2.76) and two iterations (too few to tell) are not. */
+static void chi2_threshold_flags_collapsed_grids_only(void **state) {
+  (void)state;
+  const struct {
+    double chi2;
+    unsigned iterations;
+    int unreliable;
+  } runs[] = {{6.98, 100, 1}, {4.52, 100, 1}, {3.16, 100, 1}, {11.44, 27, 1}, {16.0, 3, 1},
+              {2.14, 3, 0},   {3.08, 8, 0},   {2.56, 7, 0},   {2.76, 20, 0},  {1.34, 13, 0},
+              {50.0, 2, 0},   {1.0, 100, 0},  {1.7, 100, 0}};
+  for (size_t i = 0; i < sizeof runs / sizeof runs[0]; ++i)
+    if (hg_vegas_chi2_unreliable(runs[i].chi2, runs[i].iterations) != runs[i].unreliable)
+      fail_msg("chi2/dof %g over %u iterations: %s, expected %s", runs[i].chi2,
+               runs[i].iterations, runs[i].unreliable ? "passed" : "flagged",
+               runs[i].unreliable ? "flagged" : "passed");
+}
+
 static void device_points_equal_host_philox_and_map(void **state) {
   (void)state;
   const unsigned dims = 5, bins = 16;
@@ -338,6 +377,8 @@ int main(void) {
       cmocka_unit_test(result_does_not_depend_on_the_batch_size),
       cmocka_unit_test(events_outside_the_cuts_weigh_zero_whatever_their_me),
       cmocka_unit_test(nonfinite_weights_inside_the_cuts_stop_the_run_with_their_count),
+      cmocka_unit_test(iterations_that_disagree_end_the_run_with_an_error),
+      cmocka_unit_test(chi2_threshold_flags_collapsed_grids_only),
   };
   return cmocka_run_group_tests_name("known_integrals", tests, setup, teardown);
 }

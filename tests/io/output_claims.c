@@ -294,6 +294,44 @@ static void dead_runs_temporary_files(void **state) {
   free(other);
 }
 
+/* The file descriptor this process holds open on the file at path (the same inode), or -1. */
+static int fd_of(const char *path) {
+  struct stat want, st;
+  if (stat(path, &want) != 0) return -1;
+  for (int fd = 3; fd < 1024; ++fd)
+    if (fstat(fd, &st) == 0 && st.st_dev == want.st_dev && st.st_ino == want.st_ino) return fd;
+  return -1;
+}
+
+/* A full disk met while writing (ENOSPC, injected by putting /dev/full under the output's own
+ * file descriptor): the message says "No space left on device" whether the output is committed
+ * or given up, plain or gzip, and nothing is left under the final name. */
+static void a_full_disk_is_named(void **state) {
+  fixture *f = *state;
+  for (int gzip = 0; gzip < 2; ++gzip)
+    for (int commit = 0; commit < 2; ++commit) {
+      char path[1100], message[2048] = "";
+      in_dir(f, gzip ? "full.json.gz" : "full.json", path, sizeof path);
+      hg_output *out = NULL;
+      assert_int_equal(hg_output_open(path, gzip, &out, message, sizeof message), 0);
+      const char *temp = hg_output_claim_temp(path);
+      const int fd = fd_of(temp), full = open("/dev/full", O_WRONLY);
+      if (fd < 0 || full < 0 || dup2(full, fd) < 0) fail_msg("cannot put /dev/full under %s", temp);
+      close(full);
+      char block[4096];
+      memset(block, 'x', sizeof block);
+      int failed = 0;
+      for (int k = 0; k < 256 && !failed; ++k) failed = hg_output_write(out, block, sizeof block);
+      const int closed = hg_output_close(out, commit, message, sizeof message);
+      if (commit) assert_int_not_equal(closed, 0);
+      assert_has(message, "No space left on device");
+      struct stat st;
+      if (stat(path, &st) == 0) fail_msg("%s exists after a failed write", path);
+    }
+  const char *const keep[] = {NULL};
+  assert_int_equal(others_in(f, keep), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(refused_by_kind, setup, teardown),
@@ -301,6 +339,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(each_open_output_holds_the_lock, setup, teardown),
       cmocka_unit_test_setup_teardown(one_file_for_two_outputs_is_refused, setup, teardown),
       cmocka_unit_test_setup_teardown(dead_runs_temporary_files, setup, teardown),
+      cmocka_unit_test_setup_teardown(a_full_disk_is_named, setup, teardown),
   };
   return cmocka_run_group_tests_name("output_claims", tests, NULL, NULL);
 }

@@ -14,6 +14,8 @@ with `pkg-config --cflags --libs hegetcl` alone (no path into the source or buil
   5  examples/user_kernel.c builds examples/uu_aa.cl (HELAS by hand) through the library and
      agrees with the analytic u u~ -> a a formula
   6  a user kernel that does not compile: the message names the user's file and line
+  7  examples/user_kernel on a file without its kernel (empty, another name, other arguments):
+     the failed call named, exit 1, no crash
 
 usage: install_and_examples.py BUILD_DIR SOURCE_DIR PROJECT_VERSION REFS_DIR
 """
@@ -157,6 +159,27 @@ def check(build, source, version, major, refs, tmp):
            and "broken.cl:4" in p.stderr and "undefined_name" in p.stderr,
            "a user kernel that does not compile fails with HEGETCL_ERR_PROGRAM_BUILD and the log "
            "naming broken.cl:4", p.stderr[-2000:])
+
+    # 7: a kernel file without the kernel the example runs: an empty file, another kernel's name,
+    # the right name with other arguments; a clear message and exit 1, never a crash
+    with open(os.path.join(work, "empty.cl"), "w", encoding="utf-8") as out:
+        out.write("")
+    with open(os.path.join(work, "other.cl"), "w", encoding="utf-8") as out:
+        out.write('#include "helas/ffv.cl"\n\n__kernel void other(__global REAL *x) {\n'
+                  '  x[0] = (REAL)1;\n}\n')
+    with open(os.path.join(work, "arguments.cl"), "w", encoding="utf-8") as out:
+        out.write('#include "helas/ffv.cl"\n\n__kernel void uu_aa(__global REAL *x) {\n'
+                  '  x[0] = (REAL)1;\n}\n')
+    bad = []
+    for name, words in (("empty.cl", "empty.cl has no kernel named uu_aa"),
+                        ("other.cl", "other.cl has no kernel named uu_aa"),
+                        ("arguments.cl", "clSetKernelArg failed with CL_INVALID_ARG_INDEX")):
+        p = run(["./user_kernel", name], env=env, cwd=work)
+        print(f"# {name}: exit {p.returncode}: {p.stderr.strip()[:200]}")
+        if p.returncode != 1 or words not in p.stderr:
+            bad.append(f"{name}: exit {p.returncode}, expected 1 and '{words}': {p.stderr[-500:]}")
+    report(not bad, "examples/user_kernel on a file without its kernel (empty, another name, other "
+           "arguments) says which call failed and why, and exits 1", "; ".join(bad))
 
 
 if __name__ == "__main__":

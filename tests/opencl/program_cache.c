@@ -4,6 +4,7 @@
  * sources from HEGETCL_CL_DIR all fall back to building from source, with the same numbers. */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,35 @@ static void damaged_files_are_replaced_and_change_nothing(void **state) {
   assert_cache_files(n_programs);
 }
 
+static void hung(int signal) {
+  (void)signal;
+  static const char message[] = "not ok - a FIFO under a cache entry's name blocked the run for "
+                                "60 s (open() waits for a writer)\n";
+  if (write(STDOUT_FILENO, message, sizeof message - 1) < 0) _exit(2);
+  _exit(1);
+}
+
+/* A FIFO planted under an entry's name: opening it for reading would wait for a writer forever
+ * (and SIGTERM would not end the run); the cache must pass it by, build from source, and put
+ * its file in the FIFO's place. An alarm fails the test instead of hanging it. */
+static void a_fifo_under_an_entry_name_cannot_hang_a_run(void **state) {
+  (void)state;
+  static char names[MAX_FILES][600];
+  const size_t n = list_files(cache, ".bin", names);
+  if (n < 1) fail_msg("no cache files in %s: the first tests stored none", cache);
+  if (unlink(names[0]) != 0 || mkfifo(names[0], 0600) != 0)
+    fail_msg("cannot make a FIFO at %s: %s", names[0], strerror(errno));
+  signal(SIGALRM, hung);
+  alarm(60);
+  expect_run(n_programs - 1, 1, "with a FIFO under one entry's name");
+  alarm(0);
+  signal(SIGALRM, SIG_DFL);
+  struct stat st;
+  if (stat(names[0], &st) != 0 || !S_ISREG(st.st_mode))
+    fail_msg("%s is not a regular cache file again after the run", names[0]);
+  assert_cache_files(n_programs);
+}
+
 static void off_reads_and_writes_nothing(void **state) {
   (void)state;
   char xdg[600];
@@ -377,6 +407,7 @@ int main(void) {
       cmocka_unit_test_setup(a_first_context_builds_and_stores_its_programs, reset),
       cmocka_unit_test_setup(a_second_context_loads_them_with_identical_results, reset),
       cmocka_unit_test_setup(damaged_files_are_replaced_and_change_nothing, reset),
+      cmocka_unit_test_setup(a_fifo_under_an_entry_name_cannot_hang_a_run, reset),
       cmocka_unit_test_setup(off_reads_and_writes_nothing, reset),
       cmocka_unit_test_setup(unset_uses_the_xdg_cache_folder, reset),
       cmocka_unit_test_setup(a_folder_that_cannot_be_made_changes_nothing, reset),
