@@ -4,7 +4,7 @@
 on one device, through the C API and through the Python package, same momenta, same device.
 
 For each process and precision it runs the C half (``bench/python-overhead-c`` in the build
-folder: ``hegetcl_amplitude_evaluate_events``, the function ``python/_core.c`` calls), which
+folder: ``hegetcl_amplitude_evaluate_events``, the function ``bindings/python/_core.c`` calls), which
 writes its RAMBO points and its |M|^2 to temporary files, then times in this interpreter, on
 those points and with the engine the C half used (the C library's choice for the process
 unless ``--engine`` names one):
@@ -43,7 +43,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGE_SOURCE = os.path.join(ROOT, "python", "hegetcl")
+PACKAGE_SOURCE = os.path.join(ROOT, "bindings", "python", "hegetcl")
 DEFAULT_PROCESSES = ["u u~ > a a a a", "g g > t t~ g"]
 DEFAULT_ALPHA = 1.0 / 132.507  # as hegetcl.matrix_element's default and the C default
 
@@ -76,7 +76,7 @@ class Bindings:
         # hegetcl.matrix_element's
         self.process_module = load_module("hegetcl_overhead_process",
                                           os.path.join(PACKAGE_SOURCE, "_process.py"))
-        cores = sorted(glob.glob(os.path.join(build, "python", "_core*.so")))
+        cores = sorted(glob.glob(os.path.join(build, "bindings", "python", "_core*.so")))
         suffixes = importlib.machinery.EXTENSION_SUFFIXES
         loadable = [c for c in cores if any(c.endswith(s) for s in suffixes)]
         if binding in ("auto", "extension"):
@@ -382,7 +382,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", required=True,
-                        help="meson build folder with bench/python-overhead-c and python/_core*")
+                        help="meson build folder with bench/python-overhead-c and bindings/python/_core*")
     parser.add_argument("--device", default=None,
                         help="gpu, cpu, P:D or part of a name (default: HEGETCL_DEVICE, else auto)")
     parser.add_argument("--process", action="append", default=None,

@@ -54,7 +54,7 @@ def main():
                 return finish(lines)
         xml = os.path.join(tmp, "junit.xml")
         env = dict(os.environ, HEGETCL_EXE=os.path.abspath(exe))
-        # run from the temporary folder: the source tree's python/ must not shadow the install
+        # run from the temporary folder: the installed package, not the source tree's, is imported
         p = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                             f"--junitxml={xml}", os.path.abspath(test_file)],
                            capture_output=True, text=True, cwd=tmp, env=env, timeout=900)
