@@ -165,3 +165,5 @@ echo "  10^4 unweighted events (Les Houches 3.0): build/events_n3.lhe.gz, its ru
 echo "  plots: $(ls build/plots_n3/*.png | tr '\n' ' ')"
 echo "  throughput: build/bench.json"
 echo "  showering the events with Pythia 8: python3 examples/shower_with_pythia.py build/events_n3.lhe.gz"
+echo "next: export LHAPDF_DATA_PATH=$pdf_dir in each shell that runs hegetcl xsec, then README's"
+echo "  tour (./build/hegetcl ...) from this folder; bash tests/run runs the tests"

@@ -735,7 +735,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
            hegetcl_engine_name(c->process.engine), hegetcl_precision_name(c->process.precision),
            hegetcl_helicity_mode_name(c->helicity), hegetcl_phase_space_name(c->phase_space),
            (unsigned long long)c->vegas.seed, info.name, info.platform, info.driver_version);
-  /* measured (README.md, "Cross sections to n = 12"): the runs agree with each other, so
+  /* measured (docs/validation.md, "Cross sections to n = 12"): the runs agree with each other, so
    * nothing else would show it */
   if (c->phase_space == HEGETCL_PHASE_SPACE_COLLIDER &&
       c->process.n_photons >= HEGETCL_MULTICHANNEL_FROM && (team == NULL || team->rank == 0))
@@ -746,7 +746,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
             "at n = 8 with the default events one run was 37%% low); the default map, auto, "
             "takes multichannel there\n",
             c->process.n_photons, HEGETCL_MULTICHANNEL_FROM);
-  /* measured on an H100 (README.md, "Cross sections to n = 12"): 20 seeds of u-first runs at
+  /* measured on an H100 (docs/validation.md, "Cross sections to n = 12"): 20 seeds of u-first runs at
    * n = 10 scattered 1.46 times their errors with 3e5 events per iteration, 1.02 times with 1e6 */
   if (c->process.n_photons >= 10 && c->vegas.events_per_iteration < 1000000 &&
       (team == NULL || team->rank == 0))

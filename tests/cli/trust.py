@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Outputs that cannot destroy, and `hegetcl me` as a check tool (issue 19 items 3 and 4). Each
+"""Outputs that cannot destroy, and `hegetcl me` as a check tool. Each
 case runs the real command and checks its exit status, the words of its message and what is left
 in the folder. Prints TAP.
 
