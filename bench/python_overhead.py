@@ -10,7 +10,8 @@ those points and with the engine the C half used (the C library's choice for the
 unless ``--engine`` names one):
 
 - ``hegetcl.matrix_element(process, momenta)``: the public API (numpy momenta of shape
-  (events, particles, 4), a new output array each call); needs numpy;
+  (events, particles, 4), a new output array each call, the momenta checked as ``hegetcl me``
+  checks them), and the same with ``check=False``; needs numpy;
 - ``_core.evaluate(amplitude, momenta, None, me)``: the extension alone, with stdlib
   ``array('d')`` buffers made once (what the public API does minus its checks and allocation);
 - or, where the extension could not be built (no Python.h) or not loaded (another
@@ -293,6 +294,12 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
         p_np = np.frombuffer(momenta, dtype=np.float64).reshape(args.events, n, 4)  # no copy
         variants.insert(0, ("hegetcl.matrix_element", lambda: b.package.matrix_element(
             process, p_np, precision=precision, device=args.device, engine=engine)))
+        # the momentum checks (E > 0, on shell, conserved) left out, where the package has them
+        if "check" in b.package.matrix_element.__code__.co_varnames:
+            variants.insert(1, ("hegetcl.matrix_element(check=False)",
+                                lambda: b.package.matrix_element(
+                                    process, p_np, precision=precision, device=args.device,
+                                    engine=engine, check=False)))
     first: Dict[str, float] = {}
     results: Dict[str, Any] = {}
     for name, call in variants:
