@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Sets hegetcl up on a Debian machine and runs the main job:
 #   1. installs the Debian packages it needs (OpenCL ICD loader and headers, PoCL for the CPU,
-#      Meson, ninja, cmocka, Random123, libyaml, zlib, OpenMPI for hegetcl-mpi; clang with its
+#      Meson, ninja, cmocka, Random123, libyaml, zlib, Python's headers (the Python package's
+#      extension, built for the tests), OpenMPI for hegetcl-mpi; clang with its
 #      sanitizer and libFuzzer runtimes for tests/run --sanitizers; Oclgrind for tests/run
 #      --oclgrind), unless they are there already, and the
-#      Python packages parton and pylhe (the tests' independent PDF and event readers),
+#      Python packages parton and pylhe (the tests' independent PDF and event readers), numpy and
+#      pytest (the Python package's tests),
 #      matplotlib and mplhep (plots) and Pythia 8 (pythia8mc, a binary wheel: the shower test
 #      and example) from PyPI;
 #   2. makes the PDF set cteq6l1 (LHAPDF ID 10042) available in the LHAPDF data path: copied
@@ -42,6 +44,7 @@ done
 # which clang only recommends (apt may be set to skip recommendations).
 packages=(ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo meson ninja-build
           pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev python3 python3-pip
+          python3-dev
           gcc clang libclang-rt-dev curl openmpi-bin libopenmpi-dev oclgrind)
 missing=()
 for p in "${packages[@]}"; do
@@ -55,9 +58,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 # PyPI: parton (the tests' independent PDF reader), pylhe (reads the event files back in the
-# tests), matplotlib and mplhep (plot/hegetcl_plot.py), pythia8mc (tests/events/pythia_shower.py)
+# tests), matplotlib and mplhep (plot/hegetcl_plot.py), pythia8mc (tests/events/pythia_shower.py),
+# numpy and pytest (the Python package's tests on the extension the build makes)
 python_packages=()
-for p in parton pylhe matplotlib mplhep; do
+for p in parton pylhe matplotlib mplhep numpy pytest; do
   python3 -c "import $p" 2>/dev/null || python_packages+=("$p")
 done
 # Pythia 8.317's binary wheel: its version pinned, as the shower test's expectations are its
@@ -165,3 +169,5 @@ echo "  10^4 unweighted events (Les Houches 3.0): build/events_n3.lhe.gz, its ru
 echo "  plots: $(ls build/plots_n3/*.png | tr '\n' ' ')"
 echo "  throughput: build/bench.json"
 echo "  showering the events with Pythia 8: python3 examples/shower_with_pythia.py build/events_n3.lhe.gz"
+echo "next: export LHAPDF_DATA_PATH=$pdf_dir in each shell that runs hegetcl xsec, then README's"
+echo "  tour (./build/hegetcl ...) from this folder; bash tests/run runs the tests"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The recursive colour engine's measurements on a GPU machine (issue 17), from the project root:
+# The recursive colour engine's measurements on a GPU machine, from the project root:
 #   bash bench/colour_engine_study.sh BUILD_DIR OUT_DIR [PARTS]
 # PARTS (default all): tests, speed, large, registers, cpu. Each writes OUT_DIR/<part>.txt and,
 # for the benchmarks, OUT_DIR/<part>.json. cpu needs PoCL (bench/pocl_bundle.sh on a machine

@@ -7,7 +7,7 @@
 # 1e6; helicities sampled, double precision), OUT_DIR/5a_float.{yoda,json} (the same run with float
 # amplitudes and no events, for the ratio), OUT_DIR/5a_events_first50k.lhe.gz (the file's first
 # 50000 events, a valid LHE file to carry away) and, where matplotlib and mplhep are installed,
-# the plots in OUT_DIR/plots. README.md ("Distributions and events") shows them.
+# the plots in OUT_DIR/plots. docs/validation.md ("Distributions and unweighted events") shows them.
 set -euo pipefail
 out=${1:?usage: distributions_5a.sh OUT_DIR [DEVICE] [EVENTS]}
 device=${2:-gpu}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Floating-point operations per |M|^2 of each engine, counted from the kernels' code, and the
- * peak rates of the GPUs the README quotes. */
+ * peak rates of the GPUs docs/performance.md quotes. */
 #ifndef HG_BENCH_FLOPS_H
 #define HG_BENCH_FLOPS_H
 

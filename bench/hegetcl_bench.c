@@ -39,7 +39,8 @@ static int usage(FILE *out) {
   fprintf(out,
           "usage: hegetcl-bench [OPTIONS]\n"
           "\n"
-          "Squared matrix elements of u ubar -> n photons per second: kernel time from OpenCL\n"
+          "Squared matrix elements per second, of u ubar -> n photons (--n) or of any\n"
+          "tree-level QCD/QED process (--process \"g g > t t~ g\"): kernel time from OpenCL\n"
           "profiling events, end-to-end time (upload, kernels, download) from the wall clock,\n"
           "the median of the repeats after a warm-up; program build time is reported apart,\n"
           "compiled from source: the disk cache of programs is off here unless\n"

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The GPU checks of honest errors behind README.md, "Cross sections to n = 12", in one call:
+# The GPU checks of honest errors behind docs/validation.md, "Cross sections to n = 12", in one call:
 #   bash bench/honest_errors_gpu.sh HEGETCL OUT_DIR [DEVICE]
 # 1. n = 8, every default (auto: multichannel), 20 seeds: the pulls' spread and chi2/dof;
 # 2. n = 10 at the table's settings, 20 seeds: is chi2/dof = 2.26 of the table a fluctuation?
 #    (chi2/dof of honest runs averages 1; with 2 dof it exceeds 1.5 in 22 % of runs);
-# 3. adaptive helicities against summed ones at n = 6, 7, both maps (the issue's n = 3..7 check;
+# 3. adaptive helicities against summed ones at n = 6, 7, both maps (the n = 3..7 check;
 #    n <= 5 runs in CI on PoCL);
 # 4. the u-first table n = 2..12 with 10 combined iterations of 3e5 events (9 dof for chi2/dof);
 # 5. n = 8 to 0.1 % twice with a fresh hegetcl program cache: the first run compiles unless the

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The C half of bench/python_overhead.py: times hegetcl_amplitude_evaluate_events, the public C
- * function the Python binding calls (python/_core.c), on one batch of seeded RAMBO points, and
- * writes the points and |M|^2 to files so that the Python half evaluates the same momenta and
+ * function the Python binding calls (bindings/python/_core.c), on one batch of seeded RAMBO points,
+ * and writes the points and |M|^2 to files so that the Python half evaluates the same momenta and
  * compares the values bit for bit. Program build and the first call are timed apart from the
  * repeats. Links the static library, as the Python extension does. */
 #include <errno.h>
@@ -34,8 +34,8 @@ static int usage(FILE *out) {
           "usage: python-overhead-c --process TEXT --momenta FILE --me FILE --json FILE "
           "[OPTIONS]\n"
           "\n"
-          "Times hegetcl_amplitude_evaluate_events (the call python/_core.c makes) on one batch\n"
-          "of seeded RAMBO points; writes the points (event-major doubles, numpy's (events,\n"
+          "Times hegetcl_amplitude_evaluate_events (the call bindings/python/_core.c makes)\n"
+          "on one batch of seeded RAMBO points; writes the points (event-major doubles, numpy's (events,\n"
           "particles, 4)) to --momenta, |M|^2 to --me, and the timings to --json.\n"
           "\n"
           "options:\n"

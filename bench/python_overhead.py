@@ -4,13 +4,14 @@
 on one device, through the C API and through the Python package, same momenta, same device.
 
 For each process and precision it runs the C half (``bench/python-overhead-c`` in the build
-folder: ``hegetcl_amplitude_evaluate_events``, the function ``python/_core.c`` calls), which
+folder: ``hegetcl_amplitude_evaluate_events``, the function ``bindings/python/_core.c`` calls), which
 writes its RAMBO points and its |M|^2 to temporary files, then times in this interpreter, on
 those points and with the engine the C half used (the C library's choice for the process
 unless ``--engine`` names one):
 
 - ``hegetcl.matrix_element(process, momenta)``: the public API (numpy momenta of shape
-  (events, particles, 4), a new output array each call); needs numpy;
+  (events, particles, 4), a new output array each call, the momenta checked as ``hegetcl me``
+  checks them), and the same with ``check=False``; needs numpy;
 - ``_core.evaluate(amplitude, momenta, None, me)``: the extension alone, with stdlib
   ``array('d')`` buffers made once (what the public API does minus its checks and allocation);
 - or, where the extension could not be built (no Python.h) or not loaded (another
@@ -43,7 +44,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-PACKAGE_SOURCE = os.path.join(ROOT, "python", "hegetcl")
+PACKAGE_SOURCE = os.path.join(ROOT, "bindings", "python", "hegetcl")
 DEFAULT_PROCESSES = ["u u~ > a a a a", "g g > t t~ g"]
 DEFAULT_ALPHA = 1.0 / 132.507  # as hegetcl.matrix_element's default and the C default
 
@@ -76,7 +77,7 @@ class Bindings:
         # hegetcl.matrix_element's
         self.process_module = load_module("hegetcl_overhead_process",
                                           os.path.join(PACKAGE_SOURCE, "_process.py"))
-        cores = sorted(glob.glob(os.path.join(build, "python", "_core*.so")))
+        cores = sorted(glob.glob(os.path.join(build, "bindings", "python", "_core*.so")))
         suffixes = importlib.machinery.EXTENSION_SUFFIXES
         loadable = [c for c in cores if any(c.endswith(s) for s in suffixes)]
         if binding in ("auto", "extension"):
@@ -293,6 +294,12 @@ def run_case(args: argparse.Namespace, b: Bindings, process: str, precision: str
         p_np = np.frombuffer(momenta, dtype=np.float64).reshape(args.events, n, 4)  # no copy
         variants.insert(0, ("hegetcl.matrix_element", lambda: b.package.matrix_element(
             process, p_np, precision=precision, device=args.device, engine=engine)))
+        # the momentum checks (E > 0, on shell, conserved) left out, where the package has them
+        if "check" in b.package.matrix_element.__code__.co_varnames:
+            variants.insert(1, ("hegetcl.matrix_element(check=False)",
+                                lambda: b.package.matrix_element(
+                                    process, p_np, precision=precision, device=args.device,
+                                    engine=engine, check=False)))
     first: Dict[str, float] = {}
     results: Dict[str, Any] = {}
     for name, call in variants:
@@ -382,7 +389,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", required=True,
-                        help="meson build folder with bench/python-overhead-c and python/_core*")
+                        help="meson build folder with bench/python-overhead-c and bindings/python/_core*")
     parser.add_argument("--device", default=None,
                         help="gpu, cpu, P:D or part of a name (default: HEGETCL_DEVICE, else auto)")
     parser.add_argument("--process", action="append", default=None,

@@ -78,7 +78,7 @@ echo "python_overhead.sh: built in $((SECONDS - start)) s"
 py=$meson_python
 for candidate in python3 "$meson_python"; do
   if "$candidate" -c 'import glob, importlib.machinery as m, sys
-sys.exit(not any(f.endswith(s) for f in glob.glob(sys.argv[1] + "/python/_core*")
+sys.exit(not any(f.endswith(s) for f in glob.glob(sys.argv[1] + "/bindings/python/_core*")
                  for s in m.EXTENSION_SUFFIXES))' "$build" 2>/dev/null; then
     py=$(command -v "$candidate"); break
   fi

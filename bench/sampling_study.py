@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""What the helicity sampling and the phase-space map do to the error per event (issue 20):
+"""What the helicity sampling and the phase-space map do to the error per event:
 sigma(p p -> n photons, u-first) with each --helicity and --phase-space for the same events, the
 relative weight spread sqrt(N) * error / sigma per combined iteration (its median: the error one
 event carries) and the quoted result. Optionally several seeds per setting, with the spread of the

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sigma(p p -> n photons) for n = 2..12 on one device, the table of README ("Cross sections to
+# sigma(p p -> n photons) for n = 2..12 on one device, the table of docs/validation.md ("Cross sections to
 # n = 12"), from the project root:  bash bench/sigma_table.sh HEGETCL OUT_DIR DEVICE [SETUPS]
 # SETUPS: u-first (the HEGET paper's: u from proton 1 only) and/or all (every light flavour, the
 # quark from either proton). Multichannel phase space, helicity-summed |M|^2 (the work-group-shared

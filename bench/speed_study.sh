@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The performance study of the README ("Speed"), one part at a time so that each fits a session:
+# The performance study of docs/performance.md ("Speed"), one part at a time so that each fits a limited GPU booking:
 #   bash bench/speed_study.sh PART DEVICE OUT_DIR [BUILD_DIR]
 # PART is one of
 #   me      matrix elements per second: permutation, unrolled, recursive, n = 2..8 (recursive
@@ -52,7 +52,7 @@ case "$part" in
       --max-seconds 4 > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
   diagrams)
-    # the diagram engine's build takes ~1 min at n = 7 and ~14 at n = 8 on NVIDIA (README)
+    # the diagram engine's build takes ~1 min at n = 7 and ~14 at n = 8 on NVIDIA (docs/performance.md)
     "${bench[@]}" --engines diagrams --n 2-6 --max-seconds 4 > "$out/$part.txt" 2>&1 || true
     cat "$out/$part.txt" ;;
   cpu)

@@ -27,7 +27,7 @@ if ! python3 -c 'import pylhe' 2>/dev/null; then
   exclude+=(--no-suite python)
   echo "verify_device.sh: python3 cannot import pylhe: the suite python is left out" | tee -a "$out/excluded.txt"
 fi
-# HEGETCL_VERIFY_SKIP_SUITES (e.g. "host") leaves suites out, where a session's device time is short
+# HEGETCL_VERIFY_SKIP_SUITES (e.g. "host") leaves suites out, where the device time is short
 for suite in ${HEGETCL_VERIFY_SKIP_SUITES:-}; do
   exclude+=(--no-suite "$suite")
   echo "verify_device.sh: HEGETCL_VERIFY_SKIP_SUITES leaves the suite $suite out" | tee -a "$out/excluded.txt"

@@ -4,7 +4,7 @@
 keeping every run's JSON.
 
 usage: xsec_table.py [--hegetcl PATH] [--out DIR] [--n 2-8] [--device SPEC] [-- EXTRA xsec ARGS]
-Targets follow the issue: 0.2 % for n <= 7, 1 % for n = 8 (override with --target-error in
+Targets: 0.2 % for n <= 7, 1 % for n = 8 (override with --target-error in
 EXTRA). The paper's table counts the quark from proton 1 only, so the runs use
 --orientation u-first; the p p cross section (both orientations) is exactly twice these. The map
 is the paper's collider one (--phase-space in EXTRA overrides it).

@@ -30,10 +30,13 @@ usage: hegetcl_plot.py FILE[:LABEL] [FILE[:LABEL] ...] --out DIR [--events LHE[:
                   from the run card in the first file's header: n, flavours, orientation,
                   sqrt-s, pt-min, eta-max, dr-min; n from the pt_k histograms without one).
 
-Each figure shows dsigma/dx in fb per unit of x (sumw / bin width, error sqrt(sumw2) / width)
-for every input, and below it the ratio of each input to the first with the errors of both
-added in quadrature, a dashed line at 1, its range fitted to every ratio (no point clipped).
-Underflow and overflow are not drawn.
+Each figure shows dsigma/dx in fb per unit of x (sumw / bin width, error bars sqrt(sumw2) /
+width) for every input, and below it the ratio of each input to the first with the errors of
+both added in quadrature and a dashed line at 1. The x axis runs over the bins that hold events
+in any input; the ratio panel's range fits the ratios but stays within 0.5 to 1.5, and a ratio
+beyond it is marked by a triangle at the frame's edge pointing the way it went. The title names
+the process, sqrt(s), the cuts and the events behind each input. Underflow and overflow are not
+drawn.
 
 Exit status 0 on success, 2 with "hegetcl_plot.py: error: ..." on stderr for a missing file, an
 unknown format, a histogram absent from some input, or binnings that differ.
@@ -332,7 +335,8 @@ def read_lhe_photons(path):
 
 def histograms_from_events(path, references, photons, reference_path):
     """Histograms of an LHE file's events in the binning of references (dict name -> Histogram),
-    whose file reference_path has pt_1 .. pt_photons (photons None: no pt_k to compare with)."""
+    whose file reference_path has pt_1 .. pt_photons (photons None: no pt_k to compare with),
+    and the number of events."""
     momenta, weights = read_lhe_photons(path)
     n = momenta.shape[1]
     if photons is not None and n != photons:
@@ -352,7 +356,7 @@ def histograms_from_events(path, references, photons, reference_path):
                 from None
         result[name] = Histogram(name, reference.title, reference.x_label, reference.edges.copy(),
                                  *filled, path)
-    return result
+    return result, len(weights)
 
 
 def parse_source(argument):
@@ -433,6 +437,31 @@ def _gev(text):
     except (TypeError, ValueError):
         return None
     return f"{value / 1000:g} TeV" if value >= 100 else f"{value:g} TeV"
+
+
+def event_count(header):
+    """The weighted events a histogram file was filled from, from its header's line "... from K
+    combined iterations, N events in all" (or, in older files, "of N events" each), or None."""
+    for line in header:
+        found = re.search(r"from ([0-9]+) combined iterations(?:, ([0-9]+) events in all| of "
+                          r"([0-9]+) events)", line)
+        if found:
+            if found.group(2):
+                return int(found.group(2))
+            return int(found.group(1)) * int(found.group(3))
+    return None
+
+
+def events_line(sources_info):
+    """'events: 6.0e5 weighted (hegetcl), 2000 unweighted (LHE)' from (label, count, kind) triples
+    (count None: not known, left out)."""
+    parts = []
+    for label, count, kind in sources_info:
+        if count is None:
+            continue
+        amount = f"{count:.1e}".replace("e+0", "e") if count >= 100000 else f"{count}"
+        parts.append(f"{amount} {kind}" + ("" if kind in label else f" ({label})"))
+    return "events: " + ", ".join(parts) if parts else ""
 
 
 def default_title(histograms, header):
@@ -516,11 +545,16 @@ def plot_histogram(name, sources, args, title, formats):
     log = use_log_scale(curves, args.logy)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     ratios = []  # every ratio drawn, for the panel's range
+    drawn = []  # (ratio, error, colour, marker) to draw once the range is known
     for i, ((label, _, is_events), (values, errors)) in enumerate(zip(sources, curves)):
         colour = colours[i % len(colours)]
-        histtype = "errorbar" if is_events else "step"
-        mplhep.histplot(values, edges, yerr=errors, label=label, histtype=histtype, ax=axis,
-                        color=colour, flow="none")
+        if is_events:
+            mplhep.histplot(values, edges, yerr=errors, label=label, histtype="errorbar", ax=axis,
+                            color=colour, flow="none", markersize=3)
+        else:  # a weighted histogram: its steps and, at each bin's centre, its error bar
+            mplhep.histplot(values, edges, label=label, histtype="step", ax=axis, color=colour,
+                            flow="none")
+            axis.errorbar(centres, values, yerr=errors, fmt="none", color=colour, linewidth=1)
         if i == 0:
             continue
         ref_values, ref_errors = curves[0]
@@ -533,8 +567,7 @@ def plot_histogram(name, sources, args, title, formats):
                                          errors_over(ref_errors, ref_values)),
                 errors / np.abs(ref_values))
         ratios.append(ratio)
-        ratio_axis.errorbar(centres, ratio, yerr=ratio_error, xerr=np.diff(edges) / 2,
-                            fmt="o" if is_events else "none", markersize=3, color=colour)
+        drawn.append((ratio, ratio_error, colour, "o" if is_events else "none"))
     if len(sources) == 1:  # nothing to divide: show the reference's relative error
         values, errors = curves[0]
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -543,10 +576,16 @@ def plot_histogram(name, sources, args, title, formats):
         ratio_axis.stairs(1 + relative, edges, baseline=1 - relative, fill=True, alpha=0.3,
                           color=colours[0], label="relative error")
     ratio_axis.axhline(1.0, color="black", linestyle="--", linewidth=1)
-    _set_ratio_limits(ratio_axis, ratios)
+    low, high = _set_ratio_limits(ratio_axis, ratios)
+    for ratio, ratio_error, colour, marker in drawn:
+        inside = (ratio >= low) & (ratio <= high)
+        ratio_axis.errorbar(centres[inside], ratio[inside], yerr=ratio_error[inside],
+                            xerr=np.diff(edges)[inside] / 2, fmt=marker, markersize=3,
+                            color=colour)
+        _mark_off_scale(ratio_axis, centres, ratio, low, high, colour)
     ratio_axis.set_ylabel(f"ratio to\n{sources[0][0]}"[:40], fontsize="small")
     ratio_axis.set_xlabel(x_title(name, reference.x_label))
-    ratio_axis.set_xlim(edges[0], edges[-1])
+    ratio_axis.set_xlim(*data_range(edges, [h for _, h, _ in sources]))
     axis.set_ylabel(y_title(name, reference.x_label, args.density))
     axis.set_xlabel("")
     _set_main_limits(axis, curves, log)
@@ -593,14 +632,49 @@ def _set_main_limits(axis, curves, log):
         axis.set_ylim(bottom, bottom + 1.4 * (top - bottom) if top > bottom else 1.0)
 
 
+# The ratio panel shows at most this far from 1: beyond it a ratio is a triangle at the edge.
+RATIO_REACH = 0.5
+
+
 def _set_ratio_limits(ratio_axis, ratios):
-    """Ratio range: every ratio drawn (no point clipped; error bars may run past the edge), at
-    least 0.8 to 1.2, never below 0, with a margin."""
+    """Ratio range: the ratios drawn, at least 0.8 to 1.2 and at most 1 -+ RATIO_REACH (ratios
+    beyond are marked at the edge by _mark_off_scale), with a margin. Returns (low, high), the
+    range a ratio must be in to be drawn as a point."""
     finite = np.concatenate([r[np.isfinite(r)] for r in ratios]) if ratios else np.array([])
     low, high = (finite.min(), finite.max()) if finite.size else (1.0, 1.0)
-    low, high = max(0.0, min(low, 0.8)), max(high, 1.2)
+    low = min(max(low, 1.0 - RATIO_REACH), 0.8)
+    high = max(min(high, 1.0 + RATIO_REACH), 1.2)
     margin = 0.05 * (high - low)
-    ratio_axis.set_ylim(max(0.0, low - margin), high + margin)
+    ratio_axis.set_ylim(low - margin, high + margin)
+    return low - margin / 2, high + margin / 2
+
+
+def _mark_off_scale(ratio_axis, centres, ratio, low, high, colour):
+    """Triangles at the ratio panel's edge for ratios beyond it: pointing up at the top for
+    those above, down at the bottom for those below. Returns how many were marked."""
+    above, below = ratio > high, ratio < low
+    bottom, top = ratio_axis.get_ylim()
+    if above.any():
+        ratio_axis.plot(centres[above], np.full(above.sum(), top - 0.04 * (top - bottom)),
+                        marker="^", linestyle="none", color=colour, markersize=7,
+                        clip_on=False)
+    if below.any():
+        ratio_axis.plot(centres[below], np.full(below.sum(), bottom + 0.04 * (top - bottom)),
+                        marker="v", linestyle="none", color=colour, markersize=7,
+                        clip_on=False)
+    return int(above.sum() + below.sum())
+
+
+def data_range(edges, histograms):
+    """(low, high) of the x axis: the bins that hold anything (sumw or entries non-zero) in any
+    of the histograms, the whole range when none does."""
+    filled = np.zeros(len(edges) - 1, dtype=bool)
+    for histogram in histograms:
+        filled |= (histogram.sumw[1:-1] != 0) | (histogram.entries[1:-1] != 0)
+    if not filled.any():
+        return edges[0], edges[-1]
+    where = np.flatnonzero(filled)
+    return edges[where[0]], edges[where[-1] + 1]
 
 
 def main(argv=None):
@@ -643,6 +717,7 @@ def run(args):
             raise InputError(f"--format {fmt}: unknown; matplotlib writes {', '.join(supported)}")
 
     sources = []  # (label, dict name -> Histogram, is_events)
+    event_info = []  # (label, events behind it or None, "weighted" or "unweighted")
     paths = [parse_source(argument)[0] for argument in args.files]
     for path, argument in zip(paths, args.files):
         histograms, file_header = read_histogram_file(path)
@@ -651,6 +726,7 @@ def run(args):
         if not sources:
             header = file_header
         sources.append((parse_source(argument)[1], histograms, False))
+        event_info.append((parse_source(argument)[1], event_count(file_header), "weighted"))
     first = sources[0][1]
     if args.histograms:
         names = [n.strip() for n in args.histograms.split(",") if n.strip()]
@@ -665,15 +741,19 @@ def run(args):
     ranks = [int(m.group(1)) for m in (re.match(r"^pt_([0-9]+)$", k) for k in first) if m]
     for argument in args.events:
         path, label = parse_source(argument)
-        histograms = histograms_from_events(path, {name: first[name] for name in names},
-                                            max(ranks) if ranks else None, paths[0])
+        histograms, count = histograms_from_events(path, {name: first[name] for name in names},
+                                                   max(ranks) if ranks else None, paths[0])
         sources.append((label, histograms, True))
+        event_info.append((label, count, "unweighted"))
 
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as error:
         raise InputError(f"--out {args.out}: cannot be created: {error}") from None
     title = args.title if args.title is not None else default_title(first, header)
+    counts = events_line(info for info in event_info)
+    if counts and args.title is None:
+        title += "\n" + counts
     for name in names:
         per_name = [(label, histograms[name], is_events) for label, histograms, is_events
                     in sources]

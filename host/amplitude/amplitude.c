@@ -53,7 +53,7 @@ hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, c
     p->quark_charge = charge;
   } else {
     /* the recursive colour engine where it takes the process: its code does not grow with the
-     * diagrams (README.md, "Processes and engines") */
+     * diagrams (docs/user-guide.md, "Processes and engines") */
     p->engine =
         hg_colour_ordered_supports(&spec) ? HEGETCL_ENGINE_RECURSIVE : HEGETCL_ENGINE_DIAGRAMS;
   }

@@ -17,17 +17,20 @@ static int usage(FILE *out) {
           "\n"
           "commands:\n"
           "  devices                  list the OpenCL platforms and devices\n"
-          "  me FILE...               evaluate u ubar -> n photons |M|^2 at the points of\n"
-          "                           MadGraph reference files (../shared/refs/mg5 format) with\n"
-          "                           every engine and check them against the reference\n"
+          "  me FILE...               evaluate |M|^2 of any tree-level QCD/QED process\n"
+          "                           (--process \"g g > t t~ g\"; default u ubar -> n photons)\n"
+          "                           at the points of MadGraph reference files with every\n"
+          "                           engine and check them against the reference\n"
           "  diagrams N               print the diagram engine's generated OpenCL C for N photons\n"
           "                           (from N = %d on, every part of the split form)\n"
-          "  xsec --n N [OPTIONS]     sigma(p p -> N photons) with VEGAS on the device\n"
-          "                           (hegetcl xsec --help lists its options)\n"
+          "  xsec --n N [OPTIONS]     sigma(p p -> N photons) with VEGAS on the device,\n"
+          "                           histograms and unweighted events (hegetcl xsec --help\n"
+          "                           lists its options)\n"
           "  merge-lhe -o OUT IN...   merge the LHE files of one run (one per MPI rank) into\n"
           "                           OUT (hegetcl merge-lhe --help says more)\n"
           "\n"
-          "hegetcl COMMAND --help describes each command and its options.\n",
+          "hegetcl COMMAND --help describes each command and its options; docs/user-guide.md\n"
+          "describes them all.\n",
           HG_DIAGRAMS_SPLIT_MIN_PHOTONS);
   return out == stderr ? 2 : 0;
 }

@@ -109,7 +109,9 @@ static double expected_events(const hegetcl_vegas_iteration *it, const hegetcl_x
   const hegetcl_vegas_settings *v = &c->vegas;
   double budget =
       fmin((double)v->max_events, (double)v->max_iterations * (double)v->events_per_iteration);
-  const double least = (double)v->min_iterations * (double)v->events_per_iteration;
+  /* a combined iteration's size (a loose target makes them smaller than --events) */
+  const double per_iteration = it->adapting ? (double)v->events_per_iteration : (double)it->events;
+  const double least = (double)v->min_iterations * per_iteration;
   if (!it->adapting && v->target_rel_error > 0 && it->combined != 0.0) {
     const double ratio = it->combined_error / fabs(it->combined) / v->target_rel_error;
     budget = fmin(budget, fmax(least, done * ratio * ratio));
@@ -261,6 +263,11 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_number(&j, "error_fb", r->vegas.error);
   hg_json_number(&j, "rel_error", r->vegas.error / fabs(r->vegas.estimate));
   hg_json_number(&j, "chi2_per_dof", r->vegas.chi2_per_dof);
+  /* the chance of so large a chi^2 with honest errors; below HEGETCL_VEGAS_CHI2_SUSPECT the
+   * error is not to be trusted (error_trustworthy false, the terminal says what to do) */
+  const double chi2_p = hegetcl_vegas_chi2_probability(r->vegas.chi2_per_dof, r->vegas.iterations);
+  hg_json_number(&j, "chi2_probability", chi2_p);
+  hg_json_bool(&j, "error_trustworthy", chi2_p >= HEGETCL_VEGAS_CHI2_SUSPECT);
   hg_json_uint(&j, "iterations", r->vegas.iterations);
   hg_json_uint(&j, "events", r->vegas.events);
   hg_json_uint(&j, "events_including_adaptation", r->vegas.events_total);
@@ -374,10 +381,10 @@ static char *histogram_header(const char *card, const hegetcl_xsec_config *c,
   fprintf(f,
           "# hegetcl %s (commit %s) on %s (%s; driver %s)\n"
           "# sigma(p p -> %u a, %s) = %.10e +- %.3e fb; sumw is sigma per bin in fb, sumw2 its\n"
-          "# squared Monte Carlo error, from %u combined iterations of %llu events\n",
+          "# squared Monte Carlo error, from %u combined iterations, %llu events in all\n",
           HEGETCL_VERSION, HG_COMMIT, info->name, info->platform, info->driver_version,
           c->process.n_photons, hegetcl_orientation_name(c->orientation), r->vegas.estimate,
-          r->vegas.error, r->vegas.iterations, (unsigned long long)c->vegas.events_per_iteration);
+          r->vegas.error, r->vegas.iterations, (unsigned long long)r->vegas.events);
   if (fclose(f) != 0) {
     free(text);
     return NULL;
@@ -733,7 +740,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
            hegetcl_engine_name(c->process.engine), hegetcl_precision_name(c->process.precision),
            hegetcl_helicity_mode_name(c->helicity), hegetcl_phase_space_name(c->phase_space),
            (unsigned long long)c->vegas.seed, info.name, info.platform, info.driver_version);
-  /* measured (README.md, "Cross sections to n = 12"): the runs agree with each other, so
+  /* measured (docs/validation.md, "Cross sections to n = 12"): the runs agree with each other, so
    * nothing else would show it */
   if (c->phase_space == HEGETCL_PHASE_SPACE_COLLIDER &&
       c->process.n_photons >= HEGETCL_MULTICHANNEL_FROM && (team == NULL || team->rank == 0))
@@ -744,7 +751,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
             "at n = 8 with the default events one run was 37%% low); the default map, auto, "
             "takes multichannel there\n",
             c->process.n_photons, HEGETCL_MULTICHANNEL_FROM);
-  /* measured on an H100 (README.md, "Cross sections to n = 12"): 20 seeds of u-first runs at
+  /* measured on an H100 (docs/validation.md, "Cross sections to n = 12"): 20 seeds of u-first runs at
    * n = 10 scattered 1.46 times their errors with 3e5 events per iteration, 1.02 times with 1e6 */
   if (c->process.n_photons >= 10 && c->vegas.events_per_iteration < 1000000 &&
       (team == NULL || team->rank == 0))
@@ -906,6 +913,12 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
            r.vegas.reached_target || !(c->vegas.target_rel_error > 0)
                ? ""
                : "  [target error NOT reached: raise --max-events]");
+    const double chi2_p = hegetcl_vegas_chi2_probability(r.vegas.chi2_per_dof, r.vegas.iterations);
+    if (chi2_p < HEGETCL_VEGAS_CHI2_SUSPECT)
+      printf("  [error NOT trustworthy: chi2/dof %.2f over %u iterations has probability %.3f "
+             "with honest errors; rerun with more --events per iteration or more "
+             "--adapt-iterations, or compare another --seed]\n",
+             r.vegas.chi2_per_dof, r.vegas.iterations, chi2_p);
     for (unsigned k = 0; k < r.n_channels; ++k)
       printf("  channel %-5s %.6e +- %.2e fb  (%6.3f%% of sigma)\n", r.channels[k].name,
              r.channels[k].sigma_fb, r.channels[k].error_fb,

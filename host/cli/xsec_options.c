@@ -85,9 +85,12 @@ static const option options[O_COUNT] = {
                   "devices; all-gpus; per-rank (hegetcl-mpi)"},
     [O_SEED] = {"seed", "S", "Philox key (default 1): the same seed gives the same events\n"
                              "on every device"},
-    [O_TARGET_ERROR] = {"target-error", "R", "stop at this relative error (default 0.002)"},
+    [O_TARGET_ERROR] = {"target-error", "R", "stop soon after this relative error (default\n"
+                                             "0.002); a chi2/dof that says the error is not\n"
+                                             "to be trusted is flagged"},
     [O_MAX_EVENTS] = {"max-events", "N", "combined events at most (default 1e9)"},
-    [O_EVENTS] = {"events", "N", "weighted events per iteration (default 1e6)"},
+    [O_EVENTS] = {"events", "N", "weighted events per iteration, at most (default 1e6;\n"
+                                 "fewer where --target-error needs fewer)"},
     [O_MIN_ITERATIONS] = {"min-iterations", "N", "combined iterations at least (default 3)"},
     [O_MAX_ITERATIONS] = {"max-iterations", "N", "combined iterations at most (default 100)"},
     [O_ADAPT_ITERATIONS] = {"adapt-iterations", "N", "grid-training iterations, discarded (default 5)"},

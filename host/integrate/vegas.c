@@ -275,6 +275,58 @@ static hegetcl_status keep_iteration(hg_vegas *v, const hegetcl_vegas_iteration 
   return HEGETCL_OK;
 }
 
+/* Events of each combined iteration: events_per_iteration, or fewer where the target error is
+ * loose enough that fewer reach it. The last adapting iteration's relative error r over its
+ * adapt_events N_a says how many events the target T needs, N_a (r / T)^2 (the grid only gets
+ * better after it, so this errs on the side of more); spread over min_iterations iterations and
+ * rounded up to N_a times a power of 2, so that runs whose errors differ by rounding (float and
+ * double amplitudes, another batch size) take the same events. A target that needs
+ * events_per_iteration or more per iteration (or none: target 0, no adapting iterations) leaves
+ * the iterations as they were, bit for bit. The iteration is read from the records a checkpoint
+ * keeps, so a resumed run sizes them the same. */
+static uint64_t combined_events(const hg_vegas *v) {
+  const hegetcl_vegas_settings *s = &v->settings;
+  const uint64_t most = s->events_per_iteration;
+  if (s->adapt_iterations == 0 || !(s->target_rel_error > 0) || v->index < s->adapt_iterations)
+    return most;
+  const hegetcl_vegas_iteration *last = &v->its[s->adapt_iterations - 1];
+  const double rel = last->error / fabs(last->estimate);
+  if (!isfinite(rel) || !(rel > 0)) return most;
+  const unsigned spread = s->min_iterations > 0 ? s->min_iterations : 1;
+  const double ratio = rel / s->target_rel_error;
+  const double needed = (double)s->adapt_events * ratio * ratio / spread;
+  if (!(needed < (double)most)) return most;
+  uint64_t events = s->adapt_events;
+  while ((double)events < needed && events < most) events *= 2;
+  return events < most ? events : most;
+}
+
+double hegetcl_vegas_chi2_probability(double chi2_per_dof, unsigned iterations) {
+  if (iterations < 2 || !(chi2_per_dof >= 0)) return 1.0;
+  const unsigned dof = iterations - 1;
+  const double half = 0.5 * chi2_per_dof * dof; /* chi^2 / 2 */
+  /* Q(dof/2, chi^2/2), the regularised upper incomplete gamma function, in closed form for
+   * integer dof: even, e^-x sum_{j<dof/2} x^j/j!; odd, erfc(sqrt x) + e^-x sum over
+   * half-integer powers x^(j-1/2)/Gamma(j+1/2), j = 1..(dof-1)/2. */
+  double sum = 0.0, term;
+  if (dof % 2 == 0) {
+    term = 1.0;
+    for (unsigned j = 0; j < dof / 2; ++j) {
+      sum += term;
+      term *= half / (j + 1);
+    }
+    sum *= exp(-half);
+  } else {
+    term = sqrt(half) / tgamma(1.5); /* j = 1: x^(1/2) / Gamma(3/2) */
+    for (unsigned j = 1; j <= (dof - 1) / 2; ++j) {
+      sum += term;
+      term *= half / (j + 0.5);
+    }
+    sum = erfc(sqrt(half)) + exp(-half) * sum;
+  }
+  return sum < 0 ? 0 : sum > 1 ? 1 : sum;
+}
+
 hegetcl_status hg_vegas_run(hg_vegas *v, const hg_vegas_work *work,
                             hegetcl_vegas_progress progress, void *progress_user,
                             hegetcl_vegas_result *result) {
@@ -298,12 +350,11 @@ hegetcl_status hg_vegas_run(hg_vegas *v, const hg_vegas_work *work,
   const double start = hg_now_seconds(), before = r->wall_seconds;
   while (!v->done) {
     const int adapting = v->index < s->adapt_iterations;
-    if (!adapting && !(v->combined < s->max_iterations &&
-                       r->events + s->events_per_iteration <= s->max_events)) {
+    const uint64_t n_events = adapting ? s->adapt_events : combined_events(v);
+    if (!adapting && !(v->combined < s->max_iterations && r->events + n_events <= s->max_events)) {
       v->done = 1;
       break;
     }
-    const uint64_t n_events = adapting ? s->adapt_events : s->events_per_iteration;
     const double t0 = hg_now_seconds();
     double estimate = 0.0, variance = 0.0;
     uint64_t nonzero = 0;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* A float run's |M|^2 against double on the same momenta (issue 6: a float run reports how far
- * its amplitudes stray). */
+/* A float run's |M|^2 against double on the same momenta: a float run reports how far its
+ * amplitudes stray. */
 #include "xsec/precision_check.h"
 
 #include <math.h>

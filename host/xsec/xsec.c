@@ -742,7 +742,7 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   run.vegas = vegas;
   /* adaptive helicities: the grid, like the learnt probabilities, stays fixed once adapted (with
    * refinement after every iteration the grid collapsed onto the sampled configurations' few
-   * heaviest events at n = 12: README, "Cross sections to n = 12") */
+   * heaviest events at n = 12: docs/validation.md, "Cross sections to n = 12") */
   hg_vegas_freeze_after_adaptation(vegas, config->helicity == HEGETCL_HELICITY_ADAPTIVE);
   hg_vegas_set_observer(vegas, end_iteration, &run);
   if (cp != NULL) hg_vegas_set_stop(vegas, cp->stop);

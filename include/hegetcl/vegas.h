@@ -19,14 +19,17 @@ extern "C" {
  * then iterations of events_per_iteration each (the grid still adapting) are combined, weighted by
  * their inverse variances, until the combined relative error reaches target_rel_error (after at
  * least min_iterations, so that chi^2/dof means something), or max_events (summed over the
- * combined iterations) or max_iterations is reached. */
+ * combined iterations) or max_iterations is reached. A target loose enough to be reached with
+ * fewer events makes the combined iterations smaller: the last adapting iteration's error says
+ * how many events the target needs, spread over min_iterations iterations of adapt_events
+ * times a power of 2 (never more than events_per_iteration), so a 1 % run stops soon after 1 %. */
 typedef struct {
   unsigned bins;                 /* grid bins per dimension, 2..255 (default 64) */
   double alpha;                  /* grid damping exponent (Lepage's alpha, 0 to
                                     HEGETCL_VEGAS_ALPHA_MAX, default 1.5) */
   unsigned adapt_iterations;     /* default 5 */
   uint64_t adapt_events;         /* per adapting iteration, default 200000 */
-  uint64_t events_per_iteration; /* default 1000000 */
+  uint64_t events_per_iteration; /* at most, default 1000000 (fewer for a loose target) */
   unsigned min_iterations;       /* combined iterations at least, default 3 */
   unsigned max_iterations;       /* combined iterations at most, default 100 */
   uint64_t max_events;           /* combined events at most, default 1e9 */
@@ -66,6 +69,13 @@ typedef struct {
   double wall_seconds;     /* the integration, programs built before excluded */
   double max_weight;       /* the largest weight of the last iteration (the unweighting's) */
 } hegetcl_vegas_result;
+
+/* The probability that honest errors give a chi^2 as large as chi2_per_dof * (iterations - 1)
+ * or larger (chi^2 with iterations - 1 degrees of freedom); 1 for fewer than 2 iterations. Below
+ * HEGETCL_VEGAS_CHI2_SUSPECT the iterations disagree more than their errors allow: the error is
+ * not to be trusted (more events per iteration, or more adapting iterations, usually cure it). */
+double hegetcl_vegas_chi2_probability(double chi2_per_dof, unsigned iterations);
+#define HEGETCL_VEGAS_CHI2_SUSPECT 0.05
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The recursive colour engine's sampled colours (issue 17): the colour factors of every
+/* The recursive colour engine's sampled colours: the colour factors of every
  * assignment reproduce the exact colour matrix; |M|^2 summed over every assignment equals the
  * colour-summed |M|^2; uniformly drawn assignments average to it within their standard error;
  * g g > 7 g and g g > 8 g, which only sampled colours take, are gauge, Bose and Lorentz

@@ -144,7 +144,7 @@ int main(void) {
   };
   /* g g > t t~ g g g through the diagrams engine (1890 diagrams): its four programs take PoCL 27
    * minutes and NVIDIA's compiler longer, so the suite large (HEGETCL_TEST_LARGE=1, run by hand:
-   * README, "Processes") checks it alone */
+   * docs/user-guide.md, "Processes and engines") checks it alone */
   const struct CMUnitTest large[] = {BOTH(gg_ttxggg), BOTH(gg_ttxggg_width)};
   const char *only_large = getenv("HEGETCL_TEST_LARGE");
   if (only_large != NULL && strcmp(only_large, "1") == 0)

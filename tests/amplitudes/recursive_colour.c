@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The recursive colour engine (issue 17) on random points: it equals the diagrams engine for
+/* The recursive colour engine on random points: it equals the diagrams engine for
  * every process both take, its helicity filter drops only configurations that vanish, gauge,
  * Bose and Lorentz invariance hold up to g g > 6 g and g g > t t~ + 4 g, and every MHV
  * configuration of 4..8 gluons equals Parke-Taylor with exact SU(3) colour. */

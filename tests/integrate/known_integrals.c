@@ -255,6 +255,72 @@ static void result_does_not_depend_on_the_batch_size(void **state) {
     fail_msg("another seed gave the identical estimate %.17g", other.estimate);
 }
 
+/* A loose target sizes the combined iterations from the last adapting one's error: the run
+ * reaches the target in about min_iterations iterations of adapt_events times a power of 2, and
+ * stops there, instead of running min_iterations of events_per_iteration; a target that the
+ * default iterations need, or none, leaves them as they were, bit for bit. */
+static void a_loose_target_stops_soon_after_it(void **state) {
+  (void)state;
+  hegetcl_vegas_settings s = small_settings();
+  s.min_iterations = 3;
+  s.max_iterations = 20;
+  s.events_per_iteration = 1600000;
+  s.target_rel_error = 1e-3;
+  const hegetcl_vegas_result loose = integrate(6, 0, s);
+  check_estimate("sine product to 0.1 %", loose, 1.0);
+  const double per_iteration = (double)loose.events / loose.iterations;
+  const double doublings = log2(per_iteration / (double)s.adapt_events);
+  print_message("# to 0.1 %%: %u iterations of %.0f events, error %.2e\n", loose.iterations,
+                per_iteration, loose.error);
+  if (!loose.reached_target || loose.error > 1e-3 * loose.estimate)
+    fail_msg("target 0.1 %% not reached: error %.2e", loose.error / loose.estimate);
+  if (!(per_iteration < 1600000) || fabs(doublings - round(doublings)) > 1e-12)
+    fail_msg("iterations of %.0f events: expected adapt_events 50000 times a power of 2 below "
+             "1600000",
+             per_iteration);
+  if (loose.iterations > 4)
+    fail_msg("%u iterations to reach 0.1 %%: sized from the adapting error, about 3 expected",
+             loose.iterations);
+  /* target 0: never reached, events_per_iteration as given */
+  s.target_rel_error = 0.0;
+  s.max_iterations = 3;
+  s.events_per_iteration = 100000;
+  const hegetcl_vegas_result fixed = integrate(6, 0, s);
+  if (fixed.events != 300000 || fixed.iterations != 3)
+    fail_msg("target 0: %llu events in %u iterations, expected 3 of 100000",
+             (unsigned long long)fixed.events, fixed.iterations);
+  /* a target the default iterations need: the same run, bit for bit, as with target 0 */
+  s.target_rel_error = 1e-9;
+  const hegetcl_vegas_result tight = integrate(6, 0, s);
+  if (tight.estimate != fixed.estimate || tight.error != fixed.error)
+    fail_msg("a target that decides nothing changed the run: %.17g +- %.6g against %.17g +- %.6g",
+             tight.estimate, tight.error, fixed.estimate, fixed.error);
+}
+
+/* The chance of a chi^2 at least as large, against the closed forms for 1, 2 and 4 degrees of
+ * freedom: erfc(sqrt(x/2)), e^(-x/2), e^(-x/2) (1 + x/2); 1 for one iteration. */
+static void chi2_probability_is_the_closed_forms(void **state) {
+  (void)state;
+  const struct {
+    double chi2_per_dof;
+    unsigned iterations;
+    double expected;
+  } cases[] = {{1.5, 2, erfc(sqrt(0.75))},
+               {3.0, 3, exp(-3.0)},
+               {2.0, 4, erfc(sqrt(3.0)) + sqrt(12.0 / 3.14159265358979323846) * exp(-3.0)},
+               {1.0, 5, exp(-2.0) * 3.0},
+               {0.0, 3, 1.0},
+               {9.0, 1, 1.0}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
+    const double p = hegetcl_vegas_chi2_probability(cases[i].chi2_per_dof, cases[i].iterations);
+    if (ts_rel_diff(p, cases[i].expected) > 1e-12)
+      fail_msg("chi2/dof %g over %u iterations: probability %.17g, expected %.17g",
+               cases[i].chi2_per_dof, cases[i].iterations, p, cases[i].expected);
+  }
+  if (!(hegetcl_vegas_chi2_probability(3.0, 3) < HEGETCL_VEGAS_CHI2_SUSPECT))
+    fail_msg("chi2/dof 3.00 with 2 degrees of freedom (p = 0.050) is not flagged");
+}
+
 /* The cuts' zeros win over an infinite or NaN |M|^2 beyond them (hg_event_weight): the estimate is
  * the integral inside the cut, and nothing is counted as non-finite. */
 static void events_outside_the_cuts_weigh_zero_whatever_their_me(void **state) {
@@ -375,6 +441,8 @@ int main(void) {
       cmocka_unit_test(sine_product_in_six_dimensions_integrates_to_one),
       cmocka_unit_test(narrow_peak_is_found_and_adaptation_shrinks_the_error),
       cmocka_unit_test(result_does_not_depend_on_the_batch_size),
+      cmocka_unit_test(a_loose_target_stops_soon_after_it),
+      cmocka_unit_test(chi2_probability_is_the_closed_forms),
       cmocka_unit_test(events_outside_the_cuts_weigh_zero_whatever_their_me),
       cmocka_unit_test(nonfinite_weights_inside_the_cuts_stop_the_run_with_their_count),
       cmocka_unit_test(iterations_that_disagree_end_the_run_with_an_error),

@@ -1,15 +1,20 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""plot/hegetcl_plot.py's annotations: the title names the hadronic process and the cuts from the
-run card in a file's header, and the ratio panel's range holds every ratio drawn. Prints TAP.
+"""plot/hegetcl_plot.py's annotations: the title names the hadronic process, the cuts and the
+events from a file's header, the ratio panel marks ratios beyond its range at the edge, and the
+x axis follows the data. Prints TAP.
 
   1  a YODA header of a run over every flavour, both orientations: the title says p p -> 3 photons,
      sqrt(s) = 13 TeV, the quarks d, u, s, c, b from either proton and the cuts pT > 25 GeV,
      |eta| < 2, Delta R > 0.5, each value the card's
   2  the paper's process, quark from proton 1: "q = u", "from proton 1 only"
   3  a file without a run card: n from the pt_k histograms, 14 TeV, no cuts line
-  4  ratios of 12.5 in one bin and 0.3 in another: the ratio panel's range holds both (the old
-     fixed 0..3 range clipped the first), never below 0
+  4  ratios of 12.5 in one bin and 0.3 in another beside ratios near 1: the panel stays within
+     0.5 to 1.5 (an autoscaled range hid the points near 1) and marks both off-scale ratios
+     with a triangle at the edge, up for 12.5 and down for 0.3
+  5  the event counts from the header's "N events in all" line (and from an older "of N events"
+     one), named in the title line
+  6  a histogram filled only in bins 2..5 of 10: the x axis runs over those bins alone
 
 usage: plot_annotations.py HEGETCL_PLOT_PY
 """
@@ -56,13 +61,38 @@ def main():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt  # pylint: disable=import-outside-toplevel
     figure, axis = plt.subplots()
-    ratios = [np.array([1.0, 0.3, np.nan, 12.5, 1.1])]
-    axis.plot(np.arange(5), ratios[0])
-    plot._set_ratio_limits(axis, ratios)  # pylint: disable=protected-access
-    low, high = axis.get_ylim()
+    ratios = [np.array([1.0, 0.3, np.nan, 12.5, 1.1, 0.95])]
+    low, high = plot._set_ratio_limits(axis, ratios)  # pylint: disable=protected-access
+    shown = axis.get_ylim()
+    marked = plot._mark_off_scale(axis, np.arange(6.0), ratios[0], low, high, "k")
+    markers = sorted(line.get_marker() for line in axis.get_lines())
     plt.close(figure)
-    report(low <= 0.3 and high >= 12.5 and low >= 0, "the ratio panel holds every ratio drawn "
-           "(0.3 to 12.5), never below 0", f"range {low:g} to {high:g}")
+    ok = (0.45 <= shown[0] <= 0.8 and 1.2 <= shown[1] <= 1.55 and marked == 2
+          and markers == ["^", "v"])
+    report(ok, "ratios of 12.5 and 0.3 beside ratios near 1: the panel stays within 0.5 to 1.5 "
+           "and marks both at its edge (up, down)",
+           f"range {shown[0]:g} to {shown[1]:g}, {marked} marked, markers {markers}")
+
+    header = ["# sigma(p p -> 3 a, both) = 1.3e+01 +- 6.6e-02 fb; sumw is sigma per bin in fb, "
+              "sumw2 its", "# squared Monte Carlo error, from 3 combined iterations, 600000 "
+              "events in all"]
+    older = ["# squared Monte Carlo error, from 3 combined iterations of 1000000 events"]
+    counts = (plot.event_count(header), plot.event_count(older), plot.event_count([]))
+    line = plot.events_line([("hegetcl", counts[0], "weighted"),
+                             ("LHE", 2000, "unweighted")])
+    ok = counts == (600000, 3000000, None) and "6.0e5 weighted" in line and "2000 unweighted" \
+        in line
+    report(ok, "the events behind each input from the header (both spellings) and the events "
+           "file, in the title's events line", f"{counts}, {line!r}")
+
+    edges = np.linspace(0.0, 10.0, 11)
+    sumw = np.zeros(12)
+    sumw[3:7] = 1.0  # bins 2..5 (index 0 is the underflow)
+    filled = plot.Histogram("dr_min", "", "", edges, sumw, sumw, sumw, sumw, sumw, "test")
+    empty = plot.Histogram("dr_min", "", "", edges, *(np.zeros(12),) * 5, "test")
+    span = plot.data_range(edges, [filled, empty])
+    report(span == (2.0, 6.0), "the x axis runs over the bins that hold events (2 to 6 of 0 to 10)",
+           f"{span}")
     print(f"1..{len(results)}")
     for i, (ok, what, detail) in enumerate(results, 1):
         print(f"{'ok' if ok else 'not ok'} {i} - {what}" + ("" if ok or not detail else f": {detail}"))

@@ -16,10 +16,21 @@ with `pkg-config --cflags --libs hegetcl` alone (no path into the source or buil
   6  a user kernel that does not compile: the message names the user's file and line
   7  examples/user_kernel on a file without its kernel (empty, another name, other arguments):
      the failed call named, exit 1, no crash
+  8  the installed programs carry the run path PREFIX/LIBDIR and hegetcl.pc adds it to the
+     programs it links (-Wl,-rpath,${libdir}), so neither needs LD_LIBRARY_PATH
+
+With HEGETCL_TEST_EXHAUSTIVE=1, the install as README describes it, from a fresh build folder:
+  9  `meson setup B` then `meson configure B --prefix P` (a folder made before, as setup.sh
+     makes build/) takes the prefix P, and `meson install -C B` puts bin/hegetcl and
+     bin/hegetcl-bench under P
+ 10  P/bin/hegetcl --version and P/bin/hegetcl-bench --help run with no LD_LIBRARY_PATH
+ 11  examples/amplitude.c built with PKG_CONFIG_PATH=P/.../pkgconfig alone runs with no
+     LD_LIBRARY_PATH and agrees with MadGraph
 
 usage: install_and_examples.py BUILD_DIR SOURCE_DIR PROJECT_VERSION REFS_DIR
 """
 import glob
+import json
 import os
 import re
 import shutil
@@ -44,6 +55,8 @@ def main():
     tmp = tempfile.mkdtemp(prefix="hegetcl-install-")
     try:
         check(build, source, version, major, refs, tmp)
+        if os.environ.get("HEGETCL_TEST_EXHAUSTIVE") == "1":
+            install_as_readme_says(source, refs, tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"1..{len(results)}")
@@ -150,6 +163,23 @@ def check(build, source, version, major, refs, tmp):
            "examples/user_kernel: u u~ -> a a written with ixxxx1, oxxxx2, vxxxx0, fvixx0 and "
            "iovxxx agrees with (eQ)^4/3 (t/u + u/t) to 1e-12", p.stdout[-2000:] + p.stderr[-2000:])
 
+    # 8: run paths, so that nothing needs LD_LIBRARY_PATH
+    prefix_libdir = run(["meson", "introspect", "--buildoptions", build]).stdout
+    options = {o["name"]: o["value"] for o in json.loads(prefix_libdir)}
+    expected = os.path.join(options["prefix"], options["libdir"])
+    runpaths = {}
+    for program in ("hegetcl", "hegetcl-bench"):
+        dynamic = run(["readelf", "-d", os.path.join(prefix, "bin", program)]).stdout
+        found = re.search(r"\((?:RUNPATH|RPATH)\)\s+Library (?:runpath|rpath): \[([^]]*)\]",
+                          dynamic)
+        runpaths[program] = found.group(1) if found else None
+    pc_text = open(os.path.join(libdir, "pkgconfig", "hegetcl.pc"), encoding="utf-8").read()
+    system = expected in ("/usr/lib", "/usr/lib64", "/usr/lib/x86_64-linux-gnu")
+    ok = all(r is not None and expected in r.split(":") for r in runpaths.values()) and (
+        system or "-Wl,-rpath,${libdir}" in pc_text)
+    report(ok, f"the installed programs' run path is {expected} and hegetcl.pc links with "
+           f"-Wl,-rpath,${{libdir}}", f"run paths {runpaths}; hegetcl.pc: {pc_text[-400:]}")
+
     # 6: a broken user kernel: the log names the user's file and line
     with open(os.path.join(work, "broken.cl"), "w", encoding="utf-8") as out:
         out.write('#include "helas/ffv.cl"\n\n__kernel void k(__global REAL *x) {\n'
@@ -180,6 +210,52 @@ def check(build, source, version, major, refs, tmp):
             bad.append(f"{name}: exit {p.returncode}, expected 1 and '{words}': {p.stderr[-500:]}")
     report(not bad, "examples/user_kernel on a file without its kernel (empty, another name, other "
            "arguments) says which call failed and why, and exits 1", "; ".join(bad))
+
+
+def install_as_readme_says(source, refs, tmp):
+    """9-11: a fresh build folder, its prefix set afterwards with meson configure (README's
+    command), installed for real and run with no LD_LIBRARY_PATH."""
+    build = os.path.join(tmp, "b")
+    prefix = os.path.join(tmp, "prefix")
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    # README's options (tests on: hegetcl-bench is built with them), MPI left out
+    steps = [(["meson", "setup", build, source, "-Dmpi=disabled"], None),
+             (["meson", "configure", build, "--prefix", prefix], None),
+             (["ninja", "-C", build, "-j2"], None),
+             (["meson", "install", "-C", build, "--quiet"], None)]
+    for args, _ in steps:
+        p = run(args, env=env)
+        if p.returncode != 0:
+            report(False, f"{' '.join(args[:2])} for an install as README describes it",
+                   p.stdout[-2000:] + p.stderr[-2000:])
+            return
+    bins = [os.path.join(prefix, "bin", n) for n in ("hegetcl", "hegetcl-bench")]
+    report(all(os.access(b, os.X_OK) for b in bins),
+           "meson configure B --prefix P after meson setup B takes P: meson install puts "
+           "bin/hegetcl and bin/hegetcl-bench there", f"{bins} missing")
+    if not all(os.access(b, os.X_OK) for b in bins):
+        return
+    version = run([bins[0], "--version"], env=env)
+    helped = run([bins[1], "--help"], env=env)
+    report(version.returncode == 0 and helped.returncode == 0,
+           "P/bin/hegetcl --version and P/bin/hegetcl-bench --help run with no LD_LIBRARY_PATH",
+           version.stderr + helped.stderr)
+    pcs = glob.glob(os.path.join(prefix, "**", "pkgconfig", "hegetcl.pc"), recursive=True)
+    if len(pcs) != 1:
+        report(False, "one hegetcl.pc under P", f"found {pcs}")
+        return
+    env["PKG_CONFIG_PATH"] = os.path.dirname(pcs[0])
+    flags = run(["pkg-config", "--cflags", "--libs", "hegetcl"], env=env)
+    work = os.path.join(tmp, "readme-examples")
+    shutil.copytree(os.path.join(source, "examples"), work)
+    p = run([os.environ.get("CC", "cc"), "-std=c17", "amplitude.c", "-o", "amplitude"]
+            + flags.stdout.split() + ["-lm"], env=env, cwd=work)
+    if p.returncode == 0:
+        env["HEGETCL_DEVICE"] = os.environ.get("HEGETCL_TEST_DEVICE") or "auto"
+        p = run(["./amplitude", os.path.join(refs, "me_points_n2.txt")], env=env, cwd=work)
+    report(p.returncode == 0 and "all points agree with MadGraph" in p.stdout,
+           "examples/amplitude.c built with pkg-config from P alone runs with no "
+           "LD_LIBRARY_PATH and agrees with MadGraph", p.stdout[-1500:] + p.stderr[-1500:])
 
 
 if __name__ == "__main__":

@@ -12,7 +12,12 @@ Then examples/photons.py runs with that Python (|M|^2 against the analytic formu
 photons' symmetry, events to a Les Houches file read with pylhe, a pT plot with mplhep): one more
 TAP line.
 
-usage: python_package.py SOURCE_DIR HEGETCL_EXE TEST_FILE EXAMPLE_SCRIPT
+With --in-build CORE (the default test run's python_binding): no virtual environment and no
+pip: the package is the source tree's bindings/python/hegetcl with the extension CORE the build
+made beside it, in a temporary folder on PYTHONPATH, run with this Python (which needs pytest:
+bash setup.sh installs it). The same tests, in seconds and without PyPI.
+
+usage: python_package.py SOURCE_DIR HEGETCL_EXE TEST_FILE EXAMPLE_SCRIPT [--in-build CORE]
 """
 import os
 import shutil
@@ -27,8 +32,23 @@ NETWORK_WORDS = ("no answer in", "Connection", "connection", "Max retries", "Tem
                  "Could not find a version", "No matching distribution", "timed out")
 
 
+def in_build_package(source, core, tmp):
+    """tmp/pkg/hegetcl: links to the source's Python files and the built extension; returns
+    (python, environment) or None with the reason pytest is missing."""
+    package = os.path.join(tmp, "pkg", "hegetcl")
+    os.makedirs(package)
+    folder = os.path.join(source, "bindings", "python", "hegetcl")
+    for name in os.listdir(folder):
+        if name.endswith(".py") or name == "py.typed":
+            os.symlink(os.path.join(folder, name), os.path.join(package, name))
+    os.symlink(os.path.abspath(core), os.path.join(package, os.path.basename(core)))
+    env = dict(os.environ, PYTHONPATH=os.path.join(tmp, "pkg"))
+    return sys.executable, env
+
+
 def main():
     source, exe, test_file, example = sys.argv[1:5]
+    core = sys.argv[6] if len(sys.argv) > 6 and sys.argv[5] == "--in-build" else None
     tmp = tempfile.mkdtemp(prefix="hegetcl-venv-")
     lines = []
     try:
@@ -38,6 +58,14 @@ def main():
                   "python3 -m venv"),
                  ([python, "-m", "pip", "install", "--quiet", source, "pytest"],
                   "pip install . builds the C library and the package hegetcl")]
+        package_env = dict(os.environ)
+        if core is not None:
+            python, package_env = in_build_package(source, core, tmp)
+            steps = []
+            if subprocess.run([python, "-c", "import pytest"], capture_output=True).returncode:
+                lines.append((True, "pytest", "", "pytest is not installed for " + python +
+                              " (bash setup.sh installs it)"))
+                return finish(lines)
         for args, what in steps:
             try:
                 p = subprocess.run(args, capture_output=True, text=True, timeout=PIP_SECONDS)
@@ -53,8 +81,8 @@ def main():
             if failed:
                 return finish(lines)
         xml = os.path.join(tmp, "junit.xml")
-        env = dict(os.environ, HEGETCL_EXE=os.path.abspath(exe))
-        # run from the temporary folder: the source tree's python/ must not shadow the install
+        env = dict(package_env, HEGETCL_EXE=os.path.abspath(exe))
+        # run from the temporary folder: the installed package, not the source tree's, is imported
         p = subprocess.run([python, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                             f"--junitxml={xml}", os.path.abspath(test_file)],
                            capture_output=True, text=True, cwd=tmp, env=env, timeout=900)
@@ -78,7 +106,7 @@ def main():
         if p.returncode not in (0, 1):  # 1: some test failed (reported above)
             lines.append((False, "pytest finished", (p.stdout + p.stderr)[-3000:], None))
         device = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE")
-        env = dict(os.environ, HEGETCL_DEVICE=device or "auto", MPLBACKEND="Agg")
+        env = dict(package_env, HEGETCL_DEVICE=device or "auto", MPLBACKEND="Agg")
         p = subprocess.run([python, os.path.abspath(example), tmp], capture_output=True,
                            text=True, cwd=tmp, env=env, timeout=600)
         for line in p.stdout.splitlines():

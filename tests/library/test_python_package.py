@@ -5,8 +5,10 @@ input, and no growth of memory over 1000 calls. Run by python_package.py (pytest
 virtual environment); HEGETCL_REFS_DIR names the MadGraph points, HEGETCL_EXE the build's
 command, HEGETCL_TEST_DEVICE the device under test."""
 import json
+import math
 import os
 import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -184,13 +186,16 @@ def qcd_points(name):
 
 
 @pytest.mark.parametrize("text, name", [("g g > t t~ g", "me_gg_ttxg_WT0.txt"),
-                                        ("u u~ > d d~ g", "me_uux_ddxg.txt")])
+                                        ("u u~ > d d~ g", "me_uux_ddxg.txt"),
+                                        ("u u~ > t t~", "me_uux_ttx.txt"),
+                                        ("g g > g g g", "me_gg_ggg.txt")])
 def test_a_qcd_process_agrees_with_madgraph(text, name):
     momenta, reference = qcd_points(name)
     me = hegetcl.matrix_element(text, momenta, device=DEVICE)
     np.testing.assert_allclose(me, reference, rtol=1e-12, atol=0)
-    with pytest.raises(hegetcl.InputError, match="needs \\(events, 5, 4\\)"):
-        hegetcl.matrix_element(text, momenta[:, :4, :], device=DEVICE)
+    particles = momenta.shape[1]
+    with pytest.raises(hegetcl.InputError, match=f"needs \\(events, {particles}, 4\\)"):
+        hegetcl.matrix_element(text, momenta[:, :-1, :], device=DEVICE)
 
 
 def test_no_matching_device_is_a_no_device_error_listing_the_devices():
@@ -239,3 +244,92 @@ def test_close_releases_and_later_calls_rebuild():
     hegetcl.close()
     np.testing.assert_allclose(hegetcl.matrix_element("u u~ > a a", momenta, device=DEVICE),
                                reference, rtol=1e-10)
+
+
+# Every refusal is one of the library's exceptions (hegetcl.Error), never a bare Python one.
+@pytest.mark.parametrize("call, kind, words", [
+    (lambda: hegetcl.cross_section("g g > g g", device=DEVICE), hegetcl.UnsupportedError,
+     "photon family"),
+    (lambda: hegetcl.run_card("g g > t t~ g"), hegetcl.UnsupportedError, "photon family"),
+    (lambda: hegetcl.cross_section(device=DEVICE), hegetcl.InputError, "no process"),
+    (lambda: hegetcl.cross_section("u u~ > a a", device=3), hegetcl.InputError, "device = 3"),
+    (lambda: hegetcl.generate_events("x.lhe", 0, "u u~ > a a", device=DEVICE),
+     hegetcl.InputError, "n_events = 0: give a whole number of events >= 1"),
+    (lambda: hegetcl.generate_events("x.lhe", 2.5, "u u~ > a a", device=DEVICE),
+     hegetcl.InputError, "n_events = 2.5"),
+    (lambda: hegetcl.generate_events(None, 10, "u u~ > a a", device=DEVICE), hegetcl.InputError,
+     "path = None"),
+    (lambda: hegetcl.matrix_element(3, np.zeros((1, 4, 4)), device=DEVICE), hegetcl.InputError,
+     "not a string"),
+    (lambda: hegetcl.matrix_element("u u~ > a a", [[["x"] * 4] * 4], device=DEVICE),
+     hegetcl.InputError, "cannot be read as an array"),
+    (lambda: hegetcl.matrix_element("u u~ > a a", mg5_points(2)[0], precision=3, device=DEVICE),
+     hegetcl.InputError, "precision = 3"),
+    (lambda: hegetcl.matrix_element("u u~ > a a", mg5_points(2)[0], precision="half",
+                                    device=DEVICE), hegetcl.InputError, "precision = 'half'"),
+    (lambda: hegetcl.matrix_element("u u~ > a a", mg5_points(2)[0], engine="fast",
+                                    device=DEVICE), hegetcl.InputError, "engine = 'fast'"),
+    (lambda: hegetcl.matrix_element("u u~ > a a", mg5_points(2)[0], alpha="x", device=DEVICE),
+     hegetcl.InputError, "alpha = 'x'"),
+    (lambda: hegetcl.matrix_element("u u~ > a a", mg5_points(2)[0], helicities=[[0]] * 4,
+                                    device=DEVICE), hegetcl.InputError, "helicities has shape")])
+def test_every_refusal_is_a_hegetcl_error_naming_the_problem(call, kind, words):
+    with pytest.raises(kind, match=words) as failure:
+        call()
+    assert isinstance(failure.value, hegetcl.Error) and failure.value.status.startswith(
+        "HEGETCL_ERR_")
+
+
+def test_momenta_off_shell_or_not_conserved_are_refused_unless_unchecked():
+    momenta, reference = qcd_points("me_gg_ttxg_WT0.txt")
+    # a top at zero mass: off its mass shell (173 GeV), named with the particle
+    massless = momenta.copy()
+    massless[:, 2, 0] = np.sqrt(np.sum(massless[:, 2, 1:] ** 2, axis=1))
+    with pytest.raises(hegetcl.InputError, match=r"particle 2 \(t\) is off the mass shell"):
+        hegetcl.matrix_element("g g > t t~ g", massless, device=DEVICE)
+    # the gluon's momentum scaled by 1.001: on shell still, but not conserved
+    unbalanced = momenta.copy()
+    unbalanced[:, 4] *= 1.001
+    with pytest.raises(hegetcl.InputError, match="momentum not conserved"):
+        hegetcl.matrix_element("g g > t t~ g", unbalanced, device=DEVICE)
+    with pytest.raises(hegetcl.InputError, match="energy .* is not positive"):
+        hegetcl.matrix_element("g g > t t~ g", -momenta, device=DEVICE)
+    # check=False evaluates whatever it is given (the caller vouches for the momenta)
+    me = hegetcl.matrix_element("g g > t t~ g", unbalanced, device=DEVICE, check=False)
+    assert me.shape == reference.shape and np.all(np.isfinite(me))
+    np.testing.assert_allclose(hegetcl.matrix_element("g g > t t~ g", momenta, device=DEVICE,
+                                                      check=False), reference, rtol=1e-12)
+
+
+def test_the_chi2_probability_is_the_closed_forms():
+    from hegetcl import _core
+    cases = [(3.0, 3, np.exp(-3.0)),  # 2 degrees of freedom: exp(-chi2 / 2)
+             (1.5, 2, math.erfc(math.sqrt(0.75))),  # 1: erfc(sqrt(chi2 / 2))
+             (2.0, 4, math.erfc(math.sqrt(3.0)) + math.sqrt(12.0 / math.pi) * math.exp(-3.0)),
+             (1.0, 5, np.exp(-2.0) * (1 + 2.0)),  # 4: exp(-x)(1 + x), x = chi2 / 2
+             (0.0, 3, 1.0), (5.0, 1, 1.0)]  # one iteration: no test, probability 1
+    for chi2_per_dof, iterations, expected in cases:
+        assert _core.chi2_probability(chi2_per_dof, iterations) == pytest.approx(expected,
+                                                                                 rel=1e-12)
+
+
+@pytest.mark.parametrize("keys, trusted", [
+    # three photons, iterations of 3000 events: iterations that agree (chi2/dof 0.42)
+    (dict(process="u u~ > a a a", events=3000, batch=4096, min_iterations=6), True),
+    # four photons, iterations of 1000 events without grid training: each iteration misses the
+    # weight's peaks its own way, and their errors do not say so (chi2/dof about 7)
+    (dict(process="u u~ > a a a a", events=1000, batch=1024, min_iterations=10, helicity="sampled",
+          phase_space="collider"), False)])
+def test_an_untrustworthy_error_is_flagged_with_what_to_do(keys, trusted):
+    keys = dict(keys, adapt_iterations=0, max_iterations=keys["min_iterations"], seed=1)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        xs = hegetcl.cross_section(keys.pop("process"), device=DEVICE, **keys)
+    assert xs.chi2_probability == pytest.approx(hegetcl._core.chi2_probability(
+        xs.chi2_per_dof, xs.iterations), rel=1e-15)
+    assert xs.error_trustworthy == trusted == (xs.chi2_probability >= 0.05)
+    flagged = [w for w in caught if issubclass(w.category, hegetcl.UntrustworthyErrorWarning)]
+    assert bool(flagged) == (not trusted)
+    for w in flagged:
+        assert "not to be trusted" in str(w.message) and "more events= per iteration" in str(
+            w.message)

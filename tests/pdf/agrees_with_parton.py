@@ -5,7 +5,7 @@
 parton interpolates each subgrid with scipy's RectBivariateSpline (a global not-a-knot bicubic
 spline in log x, log Q^2); LHAPDF, and hegetcl after it, use local cubic Hermite pieces with
 finite-difference slopes. Both pass through the grid's knots, so on the knots they must agree to
-rounding: there the test asks 1e-6 (the issue's bound; a difference would be a reader bug, such as
+rounding: there the test asks 1e-6 (a difference would be a reader bug, such as
 a shifted flavour column or Q taken for Q^2). Between knots they are two different interpolations
 of the same numbers and differ by the grid's interpolation error; those bounds are measured
 (seeded points, max over u, ubar, d, g) and set a little above the measurement, each with its reason

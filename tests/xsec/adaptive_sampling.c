@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Adaptive helicity sampling and the multichannel phase space on the device under test
  * (CONVENTIONS.md, "Adaptive sampling"): for n = 3, 4, 5 they reproduce the helicity-summed
- * collider-map cross section within 2 sigma (n = 6, 7 on a GPU: README, "Adaptive sampling"); 20
+ * collider-map cross section within 2 sigma (n = 6, 7 on a GPU: docs/validation.md, "Are the errors honest?"); 20
  * seeds give pulls against their mean with a standard deviation between 0.7 and 1.4, about a mean
  * within 4 sigma of the HEGET paper's, with the default map at n = 4 (collider) and 5
  * (multichannel) and multichannel adaptive at n = 5 (RAMBO is refused there); the default map (auto) is the collider one to n = 4
@@ -78,7 +78,7 @@ static hegetcl_xsec_result run(const hegetcl_xsec_config *c, int verbose) {
 /* The helicity-summed collider-map sigma against each new setting; the collider map's errors are
  * honest at n = 5 only with enough events (its weights have a long tail: CONVENTIONS.md), so the
  * reference takes 8 times more there, and sampled helicities on it are checked for n < 5 only
- * (from n = 5 the helicity draw on top of that tail leaves no honest error: measured, README). */
+ * (from n = 5 the helicity draw on top of that tail leaves no honest error: measured, docs/validation.md). */
 static void agree_with_summed_collider(unsigned n) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   hegetcl_xsec_config ref = config_of(n, HEGETCL_PHASE_SPACE_COLLIDER, HEGETCL_HELICITY_SUMMED,
@@ -142,7 +142,7 @@ static void five_photons_agree_with_summed_collider(void **state) {
 }
 
 /* The HEGET paper's sigma(u ubar -> n photons) in fb, its HEGET column (u from proton 1): an
- * independent value for the mean of the seeds (README.md, "Cross sections to n = 12": ours agree
+ * independent value for the mean of the seeds (docs/validation.md, "Cross sections to n = 12": ours agree
  * within 0.3 sigma at n = 4, 5). */
 static const double paper_sigma[6][2] = {[4] = {1.2400e-2, 0.0030e-2}, [5] = {2.598e-5, 0.011e-5}};
 

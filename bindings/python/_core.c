@@ -99,8 +99,9 @@ static PyObject *py_context_device(PyObject *self, PyObject *args) {
   return device_dict(&info);
 }
 
-/* process_particles(text): the number of external particles of a process string, or the
- * library's message as an exception (unknown particle, charge not conserved, ...). */
+/* process_particles(text): (the number of external particles of a process string, their
+ * masses in GeV in the order written), or the library's message as an exception (unknown
+ * particle, charge not conserved, ...). */
 static PyObject *py_process_particles(PyObject *self, PyObject *args) {
   (void)self;
   const char *text;
@@ -109,7 +110,26 @@ static PyObject *py_process_particles(PyObject *self, PyObject *args) {
   char message[1024];
   const hegetcl_status status = hegetcl_process_from_text(&process, text, message, sizeof message);
   if (status != HEGETCL_OK) return raise_status(status, message);
-  return PyLong_FromUnsignedLong(hegetcl_process_particles(&process));
+  const unsigned n = hegetcl_process_particles(&process);
+  PyObject *masses = PyList_New((Py_ssize_t)n);
+  for (unsigned i = 0; masses != NULL && i < n; ++i) {
+    PyObject *m = PyFloat_FromDouble(hegetcl_process_mass(&process, i));
+    if (m == NULL)
+      Py_CLEAR(masses);
+    else
+      PyList_SET_ITEM(masses, (Py_ssize_t)i, m);
+  }
+  if (masses == NULL) return NULL;
+  return Py_BuildValue("(IN)", n, masses);
+}
+
+/* chi2_probability(chi2_per_dof, iterations): hegetcl_vegas_chi2_probability */
+static PyObject *py_chi2_probability(PyObject *self, PyObject *args) {
+  (void)self;
+  double chi2;
+  unsigned iterations;
+  if (!PyArg_ParseTuple(args, "dI", &chi2, &iterations)) return NULL;
+  return PyFloat_FromDouble(hegetcl_vegas_chi2_probability(chi2, iterations));
 }
 
 static PyObject *py_amplitude(PyObject *self, PyObject *args) {
@@ -289,7 +309,9 @@ static PyMethodDef methods[] = {
     {"context", py_context, METH_VARARGS, "context(spec or None) -> capsule"},
     {"context_device", py_context_device, METH_VARARGS, "context_device(ctx) -> dict"},
     {"process_particles", py_process_particles, METH_VARARGS,
-     "process_particles(text) -> the number of external particles of a process string"},
+     "process_particles(text) -> (particles, masses) of a process string"},
+    {"chi2_probability", py_chi2_probability, METH_VARARGS,
+     "chi2_probability(chi2_per_dof, iterations) -> the chance of so large a chi2"},
     {"amplitude", py_amplitude, METH_VARARGS,
      "amplitude(ctx, n, engine, precision, alpha, charge) -> capsule"},
     {"evaluate", py_evaluate, METH_VARARGS, "evaluate(amp, momenta, helicity or None, me)"},
@@ -310,5 +332,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     return NULL;
   }
   Py_INCREF(core_error);
+  if (PyModule_AddObject(m, "CHI2_SUSPECT", PyFloat_FromDouble(HEGETCL_VEGAS_CHI2_SUSPECT)) != 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
   return m;
 }

@@ -1,24 +1,28 @@
 # SPDX-License-Identifier: MIT
 """hegetcl: tree-level helicity amplitudes and cross sections on OpenCL devices.
 
-The Python face of the C library (docs/library.md): |M|^2 for numpy momenta, cross sections
-from run-card keys, unweighted events to a Les Houches file. Arrays cross into C once, without
-a copy when they are C-contiguous float64; failures raise :class:`Error` subclasses carrying the
-library's message and status name.
+The Python face of the C library (docs/library.md): |M|^2 of any tree-level QCD/QED process
+for numpy momenta, cross sections of the photon family p p -> n photons from run-card keys, and
+unweighted events to a Les Houches file. Arrays cross into C once, without a copy when they are
+C-contiguous float64. Every refusal raises an :class:`Error` subclass carrying the library's
+message and status name (:class:`InputError` is also a ValueError).
 
 Examples
 --------
 >>> import numpy as np, hegetcl
->>> me = hegetcl.matrix_element("u u~ > a a a", momenta)      # momenta: (events, 5, 4), GeV
+>>> me = hegetcl.matrix_element("g g > t t~ g", momenta)      # momenta: (events, 5, 4), GeV
 >>> xs = hegetcl.cross_section("u u~ > a a", events=100000, seed=3)
 >>> xs.sigma_fb, xs.error_fb
 """
 from __future__ import annotations
 
 import json
+import math
+import numbers
 import os
 import re
 import tempfile
+import warnings
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Tuple, Union
 
@@ -29,12 +33,15 @@ from ._process import GeneralProcess, PhotonProcess, photon_process
 
 __all__ = ["Channel", "CrossSection", "Device", "Error", "InputError", "NoDeviceError",
            "UnsupportedError", "BuildError", "OpenCLError", "FileError", "NonFiniteError",
-           "DeviceMemoryError", "PhotonProcess", "close", "cross_section", "devices",
-           "generate_events", "matrix_element", "photon_process", "__version__"]
+           "DeviceMemoryError", "PhotonProcess", "UntrustworthyErrorWarning", "close",
+           "cross_section", "devices", "generate_events", "matrix_element", "photon_process",
+           "__version__"]
 
 __version__: str = _core.version()
 
 DEFAULT_ALPHA = 1.0 / 132.507  # MadGraph's sm
+# matrix_element's momentum checks, relative to E^2 and to the incoming energy (hegetcl me's)
+DEFAULT_MOMENTUM_TOLERANCE = 1e-9
 
 
 class Error(Exception):
@@ -80,6 +87,12 @@ class DeviceMemoryError(Error, MemoryError):
     """Host or device memory ran out; the message names the batch that fits."""
 
 
+class UntrustworthyErrorWarning(UserWarning):
+    """A cross section whose iterations disagree more than their errors allow (the chi^2/dof's
+    probability below 5 %): the error is not to be trusted; more events per iteration or more
+    adapting iterations usually cure it, and another seed shows the scatter."""
+
+
 _BY_STATUS = {
     "HEGETCL_ERR_INPUT": InputError,
     "HEGETCL_ERR_NO_DEVICE": NoDeviceError,
@@ -94,12 +107,29 @@ _BY_STATUS = {
 
 
 def _call(function, *args):
-    """Calls a _core function, turning its failure into the exception of its status."""
+    """Calls a _core function, turning its failure into the exception of its status (and an
+    argument the C layer cannot take into an InputError: no bare TypeError leaves the package)."""
     try:
         return function(*args)
     except _core.Error as failure:
         code, status, message = failure.args
         raise _BY_STATUS.get(status, Error)(message, status, code) from None
+    except (TypeError, ValueError, OverflowError) as bad:
+        raise InputError(f"{bad}: an argument of the wrong kind") from None
+
+
+def _choice(name: str, value: Any, choices: Tuple[str, ...]) -> str:
+    if not isinstance(value, str) or value not in choices:
+        raise InputError(f"{name} = {value!r}: use one of {', '.join(choices)}")
+    return value
+
+
+def _real(name: str, value: Any, positive: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise InputError(f"{name} = {value!r}: must be a finite number")
+    if positive and not value > 0:
+        raise InputError(f"{name} = {value!r}: must be > 0")
+    return float(value)
 
 
 @dataclass(frozen=True)
@@ -163,30 +193,82 @@ def _as_process(process: Union[str, PhotonProcess, GeneralProcess]
                 ) -> Union[PhotonProcess, GeneralProcess]:
     if isinstance(process, (PhotonProcess, GeneralProcess)):
         return process
+    if not isinstance(process, str):
+        raise InputError(f"process {process!r} is not a string such as 'g g > t t~ g'")
     try:
         return photon_process(process)
     except ValueError:
         pass
-    if not isinstance(process, str):
-        raise InputError(f"process {process!r} is not a string such as 'g g > t t~ g'")
     # any other process: the C library's parser says what is wrong with it
-    return GeneralProcess(process, int(_call(_core.process_particles, process)))
+    n, masses = _call(_core.process_particles, process)
+    return GeneralProcess(process, int(n), tuple(masses))
+
+
+def _check_momenta(proc: Union[PhotonProcess, GeneralProcess], p: np.ndarray,
+                   tolerance: float) -> None:
+    """Refuses momenta off the mass shell, with E <= 0 or not conserved, as ``hegetcl me`` does:
+    |E^2 - |p|^2 - m^2| <= tolerance E^2 for each particle, and each component of incoming minus
+    outgoing within tolerance times the incoming energy."""
+    if not np.all(np.isfinite(p)):
+        event, particle = np.argwhere(~np.isfinite(p).all(axis=2))[0]
+        raise InputError(f"momenta: event {event}, particle {particle} is not finite: "
+                         f"{p[event, particle].tolist()}")
+    masses = np.asarray(getattr(proc, "masses", None) or [0.0] * proc.n_particles)
+    energy = p[:, :, 0]
+    bad = np.argwhere(~(energy > 0))
+    if bad.size:
+        event, particle = bad[0]
+        raise InputError(f"momenta: event {event}, particle {particle}: energy "
+                         f"{energy[event, particle]:.17g} is not positive (a physical particle "
+                         f"has E > 0)")
+    e2 = energy * energy
+    shell = e2 - np.sum(p[:, :, 1:] ** 2, axis=2)
+    bad = np.argwhere(np.abs(shell - masses ** 2) > tolerance * e2)
+    if bad.size:
+        event, particle = bad[0]
+        raise InputError(
+            f"momenta: event {event}, particle {particle} ({_particle_name(proc, particle)}) is "
+            f"off the mass shell: E^2 - |p|^2 = {shell[event, particle]:.6g} GeV^2 where the mass "
+            f"{masses[particle]:g} GeV gives {masses[particle] ** 2:.6g} (within a relative "
+            f"{tolerance:.1e} of E^2 expected; check=False skips the checks)")
+    total = p[:, :2, :].sum(axis=1) - p[:, 2:, :].sum(axis=1)
+    scale = energy[:, :2].sum(axis=1)
+    bad = np.argwhere(~(np.abs(total) <= tolerance * scale[:, None]))
+    if bad.size:
+        event, component = bad[0]
+        raise InputError(
+            f"momenta: event {event}: momentum not conserved: incoming minus outgoing "
+            f"{('E', 'px', 'py', 'pz')[component]} = {total[event, component]:.3e} GeV, "
+            f"{abs(total[event, component]) / scale[event]:.2e} of sqrt(s) = {scale[event]:.6g} "
+            f"GeV (a relative {tolerance:.1e} allowed; check=False skips the checks)")
+
+
+def _particle_name(proc: Union[PhotonProcess, GeneralProcess], i: int) -> str:
+    if isinstance(proc, GeneralProcess):
+        words = [w for w in proc.text.split() if w != ">"]
+        return words[i] if i < len(words) else f"particle {i}"
+    return (proc.quark, proc.quark + "~")[i] if i < 2 else "a"
 
 
 def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.ArrayLike",
                    helicities: Optional["np.typing.ArrayLike"] = None,
                    precision: str = "double", device: Optional[str] = None,
-                   engine: Optional[str] = None, alpha: float = DEFAULT_ALPHA) -> np.ndarray:
+                   engine: Optional[str] = None, alpha: float = DEFAULT_ALPHA,
+                   check: bool = True,
+                   tolerance: float = DEFAULT_MOMENTUM_TOLERANCE) -> np.ndarray:
     """|M|^2 of ``process`` at each event's momenta, evaluated on an OpenCL device.
 
     Parameters
     ----------
     process : str or PhotonProcess
-        ``"u u~ > a a a"`` (MadGraph's spelling): a light quark (d u s c b), its antiquark and
-        2 to 12 photons. The quark moves along +z, the antiquark along -z.
+        Any tree-level QCD/QED process as MadGraph users write it: ``"g g > t t~ g"``,
+        ``"u u~ > d d~ g"``, ``"u u~ > a a a"`` (the photon family: a light quark d u s c b, its
+        antiquark and 2 to 12 photons, with its own fast engines). The particles are those of
+        ``hegetcl me --help``: g, a, d u s c b, t (massive), e- mu- and their antiparticles.
     momenta : array_like, shape (events, particles, 4), float64
-        Four-momenta (E, px, py, pz) in GeV, massless, particles in the process's order. A
-        C-contiguous float64 array is used in place; anything else is converted once.
+        Four-momenta (E, px, py, pz) in GeV, particles in the order written (the two incoming
+        first), in any frame. A C-contiguous float64 array is used in place; anything else is
+        converted once.
     helicities : array_like of int, shape (events,), optional
         One helicity configuration per event (bit i: particle i, 0 = -1, 1 = +1), giving |A|^2
         of that configuration times the averaging factors. None (default): summed.
@@ -201,25 +283,43 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
         "diagrams" for any other process (and, on request, for those).
     alpha : float
         The fine-structure constant (default 1/132.507, MadGraph's sm).
+    check : bool
+        True (default): refuse, as ``hegetcl me`` does, momenta with E <= 0, off the mass shell
+        (|E^2 - |p|^2 - m^2| > tolerance E^2; the top at its mass, the others massless) or not
+        conserving momentum (incoming minus outgoing beyond tolerance times the incoming energy).
+        False skips these checks (a little faster, for momenta known to be right).
+    tolerance : float
+        The relative tolerance of those checks (default 1e-9).
 
     Returns
     -------
     numpy.ndarray, shape (events,), float64
-        |M|^2 summed (or at the given configuration) over helicities and colours, divided by
-        4 * 9 * n! (MadGraph standalone's normalisation), in GeV^(4 - 2 (n + 2)).
+        |M|^2 summed (or at the given configuration) over helicities and colours, divided by the
+        initial spins and colours and the identical final-state particles' factorials
+        (MadGraph standalone's normalisation), in GeV^(4 - 2 particles).
 
     Raises
     ------
     InputError
-        Unknown process; momenta or helicities of the wrong shape or dtype (named in the message).
+        Unknown or malformed process; momenta or helicities of the wrong shape, dtype or value,
+        momenta off shell or not conserved (each named in the message); a wrong option.
     NoDeviceError, UnsupportedError, BuildError, NonFiniteError, Error
         The library's failures, with its message.
     """
     proc = _as_process(process)
+    precision = _choice("precision", precision, ("double", "float"))
+    if engine is not None:
+        engine = _choice("engine", engine, ("recursive", "permutation", "unrolled", "diagrams"))
+    alpha = _real("alpha", alpha, positive=True)
+    tolerance = _real("tolerance", tolerance, positive=True)
     if isinstance(momenta, np.ndarray) and momenta.dtype != np.float64:
         raise InputError(f"momenta has dtype {momenta.dtype}; pass float64 (momenta.astype("
                          f"np.float64)): the host API is double precision whatever the kernels'")
-    p = np.ascontiguousarray(momenta, dtype=np.float64)
+    try:
+        p = np.ascontiguousarray(momenta, dtype=np.float64)
+    except (TypeError, ValueError) as bad:
+        raise InputError(f"momenta cannot be read as an array of numbers ({bad}); pass an "
+                         f"array of shape (events, particles, 4)") from None
     expected = f"(events, {proc.n_particles}, 4)"
     if p.ndim != 3 or p.shape[1:] != (proc.n_particles, 4):
         if isinstance(proc, GeneralProcess):
@@ -229,9 +329,14 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
                          f"{expected}: the quark, the antiquark, then each photon, (E, px, py, pz)")
     if p.shape[0] == 0:
         return np.empty(0)
+    if check:
+        _check_momenta(proc, p, tolerance)
     h = None
     if helicities is not None:
-        h_in = np.asarray(helicities)
+        try:
+            h_in = np.asarray(helicities)
+        except (TypeError, ValueError) as bad:
+            raise InputError(f"helicities cannot be read as an array ({bad})") from None
         if h_in.dtype.kind not in "iu":
             raise InputError(f"helicities has dtype {h_in.dtype}; pass integers (bit i: particle "
                              f"i's helicity, 0 for -1, 1 for +1)")
@@ -289,6 +394,13 @@ class CrossSection:
     unweighted_events: int = 0
     unweighting_efficiency: float = 0.0
     details: Dict[str, Any] = field(default_factory=dict)
+    chi2_probability: float = 1.0
+
+    @property
+    def error_trustworthy(self) -> bool:
+        """False when the iterations disagree more than their errors allow (chi^2/dof's
+        probability below 5 %; :class:`UntrustworthyErrorWarning` was issued)."""
+        return self.chi2_probability >= _core.CHI2_SUSPECT
 
 
 def _yaml_value(key: str, value: Any) -> str:
@@ -315,14 +427,23 @@ def run_card(process: Union[str, PhotonProcess, None] = None, **keys: Any) -> st
     card: Dict[str, Any] = {}
     if process is not None:
         proc = _as_process(process)
+        if not isinstance(proc, PhotonProcess):
+            raise UnsupportedError(
+                f"process {proc.text!r}: cross sections and events are integrated for the photon "
+                f"family q q~ > n photons (e.g. 'u u~ > a a a', n = 2..12); matrix_element "
+                f"evaluates |M|^2 of {proc.text!r}", "HEGETCL_ERR_UNSUPPORTED")
         card.update({"n": proc.n_photons, "flavours": proc.quark, "orientation": "u-first"})
     card.update({k.replace("_", "-"): v for k, v in keys.items() if v is not None})
+    if "n" not in card:
+        raise InputError("no process: give one ('u u~ > a a a') or n= (and flavours=), the "
+                         "number of photons")
     return "".join(f"{k}: {_yaml_value(k, v)}\n" for k, v in card.items())
 
 
 def cross_section(process: Union[str, PhotonProcess, None] = None, *,
                   device: Optional[str] = None, **run_card_keys: Any) -> CrossSection:
-    """sigma(p p -> n photons) integrated with VEGAS on an OpenCL device.
+    """sigma(p p -> n photons) integrated with VEGAS on an OpenCL device (the photon family;
+    other processes: :func:`matrix_element`).
 
     Parameters
     ----------
@@ -349,7 +470,17 @@ def cross_section(process: Union[str, PhotonProcess, None] = None, *,
     ------
     InputError, FileError, NoDeviceError, Error
         The library's messages (a bad key names the card line and the fix).
+    UnsupportedError
+        A process outside the photon family.
+
+    Warns
+    -----
+    UntrustworthyErrorWarning
+        When chi^2/dof says the error is not to be trusted (``error_trustworthy`` is False).
     """
+    if device is not None and not isinstance(device, str):
+        raise InputError(f"device = {device!r}: give a spec string ('gpu', 'cpu', 'P:D', a "
+                         f"name part) or None for HEGETCL_DEVICE, else auto")
     card = run_card(process, **run_card_keys)
     handle, path = tempfile.mkstemp(prefix="hegetcl-", suffix=".yaml", text=True)
     try:
@@ -365,13 +496,22 @@ def cross_section(process: Union[str, PhotonProcess, None] = None, *,
     channels = [Channel(c["name"], tuple(c["pid"]), c["charge"], c["sigma_fb"], c["error_fb"])
                 for c in result["channels"]]
     lhe = run_card_keys.get("lhe")
+    chi2_probability = _core.chi2_probability(result["chi2_per_dof"], result["iterations"])
+    if chi2_probability < _core.CHI2_SUSPECT:
+        warnings.warn(
+            f"sigma = {result['sigma_fb']:.6e} +- {result['error_fb']:.2e} fb: chi2/dof "
+            f"{result['chi2_per_dof']:.2f} over {result['iterations']} iterations has probability "
+            f"{chi2_probability:.3f} with honest errors, so the error is not to be trusted; "
+            f"rerun with more events= per iteration or more adapt_iterations=, or compare "
+            f"another seed=", UntrustworthyErrorWarning, stacklevel=2)
     return CrossSection(
         sigma_fb=result["sigma_fb"], error_fb=result["error_fb"],
         chi2_per_dof=result["chi2_per_dof"], iterations=result["iterations"],
         events=result["events"], channels=channels, device=Device(**device_info),
         run_card=card, lhe=os.fspath(lhe) if lhe else None,
         unweighted_events=result["unweighted_written"],
-        unweighting_efficiency=result["unweighting_efficiency"], details=result)
+        unweighting_efficiency=result["unweighting_efficiency"], details=result,
+        chi2_probability=chi2_probability)
 
 
 def generate_events(path: Union[str, "os.PathLike[str]"], n_events: int,
@@ -381,6 +521,25 @@ def generate_events(path: Union[str, "os.PathLike[str]"], n_events: int,
 
     The same as ``cross_section(process, unweighted_events=n_events, lhe=path, ...)``; the file
     is written under a temporary name and renamed when complete (gzip for a .gz path).
+
+    Raises
+    ------
+    InputError
+        ``n_events`` not a whole number >= 1, ``path`` not a path, or what
+        :func:`cross_section` refuses.
     """
+    if isinstance(n_events, bool) or not isinstance(n_events, numbers.Integral) or n_events < 1:
+        raise InputError(f"n_events = {n_events!r}: give a whole number of events >= 1 (for "
+                         f"sigma alone, call cross_section without lhe=)")
+    if "unweighted_events" in run_card_keys or "lhe" in run_card_keys:
+        raise InputError("generate_events takes the event count and the file as its arguments "
+                         "n_events and path, not as unweighted_events= or lhe=")
+    try:
+        path = os.fspath(path)
+    except TypeError:
+        raise InputError(f"path = {path!r}: give the Les Houches file's name (a str or "
+                         f"os.PathLike)") from None
+    if not path:
+        raise InputError("path is empty: give the Les Houches file's name")
     return cross_section(process, device=device, unweighted_events=int(n_events),
-                         lhe=os.fspath(path), **run_card_keys)
+                         lhe=path, **run_card_keys)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 """Process strings: the photon family (q q~ > n photons, the fields the photon engines take) and
-any other process, which the C library's parser reads (README, "Processes")."""
+any other process, which the C library's parser reads (docs/user-guide.md, "Processes")."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -12,7 +12,7 @@ QUARKS = {"d": (1, -1.0 / 3.0), "u": (2, 2.0 / 3.0), "s": (3, -1.0 / 3.0), "c": 
 
 @dataclass(frozen=True)
 class PhotonProcess:
-    """q q~ > n photons: the quark along +z (particle 0), the antiquark (1), then the photons."""
+    """q q~ > n photons: the quark (particle 0), the antiquark (1), then the photons."""
 
     quark: str
     pid: int
@@ -50,3 +50,4 @@ class GeneralProcess:
 
     text: str
     n_particles: int
+    masses: tuple = ()  # GeV, in the order written (the library's particle table)
