@@ -34,6 +34,16 @@ void hegetcl_process_defaults(hegetcl_process *p, unsigned n_photons) {
   p->top_mass = 173.0;
   p->top_width = 1.4915;
   p->width_scheme = HEGETCL_WIDTH_RESONANT;
+  p->gf = 1.16639e-5;
+  p->z_mass = 91.188;
+  p->h_mass = 125.0;
+  p->tau_mass = 1.777;
+  p->z_width = 2.441404;
+  p->w_width = 2.0476;
+  p->h_width = 6.382339e-3;
+  p->top_yukawa_mass = 173.0;
+  p->tau_yukawa_mass = 1.777;
+  p->complex_mass = 0;
 }
 
 hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, char *message,
@@ -67,7 +77,17 @@ double hegetcl_process_mass(const hegetcl_process *p, unsigned i) {
       i >= (unsigned)spec.n)
     return 0;
   const hg_particle *particle = hg_model_particle(hg_species_particle(spec.species[i]));
-  return particle->mass == HG_PARAM_TOP_MASS ? p->top_mass : 0;
+  switch (particle->mass) {
+  case HG_PARAM_TOP_MASS: return p->top_mass;
+  case HG_PARAM_Z_MASS: return p->z_mass;
+  case HG_PARAM_H_MASS: return p->h_mass;
+  case HG_PARAM_TAU_MASS: return p->tau_mass;
+  case HG_PARAM_W_MASS: {
+    double mw = 0;
+    return hegetcl_process_get_derived(p, "MW", &mw) == HEGETCL_OK ? mw : 0;
+  }
+  default: return 0;
+  }
 }
 
 unsigned hegetcl_process_particles(const hegetcl_process *p) {
@@ -908,7 +928,7 @@ hegetcl_status hegetcl_amplitude_evaluate(hegetcl_amplitude *amp, size_t n_event
 
 static hegetcl_status check_helicities(hegetcl_amplitude *amp, size_t n_events,
                                        const uint32_t *helicity) {
-  const uint32_t limit = 1u << amp->n_particles;
+  const uint32_t limit = 1u << (amp->helicity_bits ? amp->helicity_bits : amp->n_particles);
   for (size_t e = 0; e < n_events; ++e)
     if (helicity[e] >= limit)
       return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,

@@ -48,9 +48,10 @@ struct hegetcl_amplitude {
   unsigned n_particles;           /* external particles (n_photons + 2 for the photon family) */
   double me_factor;               /* 1 / IDEN: hegetcl_me_factor(n) for the photon family */
   int general;                    /* a process given as text other than the photon family */
+  unsigned helicity_bits;         /* bits of a helicity configuration (0: n_particles) */
   cl_mem params;                  /* its model parameters (process_common.cl's order) */
   cl_mem colour;                  /* the recursive colour engine's colour matrix */
-  char process_text[160];         /* its normalised text, for messages */
+  char process_text[200];         /* its normalised text, for messages */
 };
 
 /* The program and kernels of a general process (host/amplitude/process_amplitude.c): amp's
