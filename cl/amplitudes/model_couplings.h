@@ -22,21 +22,22 @@
 #define HG_PARAMS_MASSES 11
 
 /* fermion-fermion-vector and -scalar couplings: (left, right) pairs, HELAS's gal[0], gal[1] */
-#define HG_C_Z_NU 0   /* Z to neutrinos */
-#define HG_C_Z_E 2    /* Z to charged leptons */
-#define HG_C_Z_U 4    /* Z to up-type quarks */
-#define HG_C_Z_D 6    /* Z to down-type quarks */
-#define HG_C_W 8      /* W to every doublet (CKM = 1): left only */
-#define HG_C_H_T 10   /* Higgs to tops: -y_t / sqrt 2 both */
-#define HG_C_H_TA 12  /* Higgs to taus */
+#define HG_C_Z_NU 0  /* Z to neutrinos */
+#define HG_C_Z_E 2   /* Z to charged leptons */
+#define HG_C_Z_U 4   /* Z to up-type quarks */
+#define HG_C_Z_D 6   /* Z to down-type quarks */
+#define HG_C_W 8     /* W to every doublet (CKM = 1): left only */
+#define HG_C_H_T 10  /* Higgs to tops: -y_t / sqrt 2 both */
+#define HG_C_H_TA 12 /* Higgs to taus */
 /* boson self-couplings, one complex number each */
-#define HG_C_WWA 14   /* vvv(W+, W-, a) */
-#define HG_C_WWZ 15   /* vvv(W+, W-, Z) */
-#define HG_C_WWAA 16  /* quartic W+ W- V1 V2: g (2 (w+.w-)(v1.v2) - (w+.v1)(w-.v2) - (w+.v2)(w-.v1)) */
+#define HG_C_WWA 14 /* vvv(W+, W-, a) */
+#define HG_C_WWZ 15 /* vvv(W+, W-, Z) */
+#define HG_C_WWAA                                                                                  \
+  16 /* quartic W+ W- V1 V2: g (2 (w+.w-)(v1.v2) - (w+.v1)(w-.v2) - (w+.v2)(w-.v1)) */
 #define HG_C_WWAZ 17
 #define HG_C_WWZZ 18
-#define HG_C_WWWW 19  /* W+ W+ W- W-: g (2 (w+.w+)(w-.w-) - ...) with the like pairs first */
-#define HG_C_HWW 20   /* H W+ W-: g (w+.w-) s */
+#define HG_C_WWWW 19 /* W+ W+ W- W-: g (2 (w+.w+)(w-.w-) - ...) with the like pairs first */
+#define HG_C_HWW 20  /* H W+ W-: g (w+.w-) s */
 #define HG_C_HZZ 21
 #define HG_C_HHWW 22
 #define HG_C_HHZZ 23

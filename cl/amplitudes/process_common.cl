@@ -4,14 +4,14 @@
 #ifndef HG_PROCESS_COMMON_CL
 #define HG_PROCESS_COMMON_CL
 
+#include "amplitudes/model_couplings.h"
+#include "helas/ew.cl"
 #include "helas/external.cl"
 #include "helas/external_massive.cl"
 #include "helas/ffv.cl"
 #include "helas/ffv_massive.cl"
 #include "helas/vvv.cl"
 #include "helas/vvvv.cl"
-#include "helas/ew.cl"
-#include "amplitudes/model_couplings.h"
 #include "shared/layout.h"
 
 /* The model parameters, read once per event from the kernel's params buffer (host order:

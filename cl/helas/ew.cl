@@ -9,7 +9,8 @@
  * momentum q, contracting J with a wavefunction w of momentum -q gives the vertex with w over the
  * propagator's denominator:
  *   scalar:  S = -V / (q^2 - M^2 + i M Gamma),
- *   vector:  J^mu = (X^mu - q^mu (q.X) / M^2) / (q^2 - M^2 + i M Gamma)   (unitary gauge; M = 0:
+ *   vector:  J^mu = (X^mu - q^mu (q.X) / (M^2 - i M Gamma)) / (q^2 - M^2 + i M Gamma)
+ *            (unitary gauge, the complex mass in q q as jioxxx; M = 0:
  *            X^mu / q^2, Feynman gauge),
  * V (X^mu) the vertex without the new particle's wavefunction. Momentum slots (w[4], w[5]) hold
  * the outgoing momentum for scalars and vectors, as vxxxxx with nsv = +1. A scalar's value sits
@@ -38,7 +39,7 @@ HG_INLINE hg_complex hg_scalar_propagator(hg_fourvec q, REAL mass, REAL width) {
 }
 
 /* The vector current of numerator x (index up) at momentum q: unitary gauge with mass M, width
- * Gamma in every case (MadGraph's fixed width), Feynman gauge x/q^2 when M = 0. */
+ * Gamma for every q^2 (MadGraph's fixed width), Feynman gauge x/q^2 when M = 0. */
 HG_INLINE void hg_vector_propagate(hg_wave *j, const hg_complex x[4], hg_fourvec q, REAL mass,
                                    REAL width) {
   const REAL q2 = hg_minkowski(q, q);
@@ -50,7 +51,9 @@ HG_INLINE void hg_vector_propagate(hg_wave *j, const hg_complex x[4], hg_fourvec
   const hg_complex qx = hg_csub(
       hg_cscale(q.v[0], x[0]),
       hg_cadd(hg_cadd(hg_cscale(q.v[1], x[1]), hg_cscale(q.v[2], x[2])), hg_cscale(q.v[3], x[3])));
-  const hg_complex cs = hg_cscale((REAL)1 / (mass * mass), qx);
+  /* q.X / (M^2 - i M Gamma), as jioxxx: the complex mass of the propagator's pole, so that a
+   * current's Ward identity survives a width in every propagator (complex-mass scheme) */
+  const hg_complex cs = hg_cmul(qx, hg_cinv(mass * mass, -mass * width));
   const hg_complex d = hg_breit_wigner(q2, mass, width);
   for (int mu = 0; mu < 4; ++mu) j->w[mu] = hg_cmul(d, hg_csub(x[mu], hg_cscale(q.v[mu], cs)));
 }
@@ -74,7 +77,8 @@ HG_INLINE hg_wave fsixxx(hg_wave fi, hg_wave sc, hg_coupling gc, REAL fmass, REA
   f.w[4] = hg_csub(fi.w[4], sc.w[4]);
   f.w[5] = hg_csub(fi.w[5], sc.w[5]);
   const hg_fourvec pf = hg_wave_momentum(f);
-  const hg_complex d = hg_cmul(sc.w[0], hg_cneg(hg_breit_wigner(hg_minkowski(pf, pf), fmass, fwidth)));
+  const hg_complex d =
+      hg_cmul(sc.w[0], hg_cneg(hg_breit_wigner(hg_minkowski(pf, pf), fmass, fwidth)));
   hg_complex u1, u2, l1, l2;
   hg_mat2_apply(hg_sigma_real(pf, -(REAL)1), fi.w[2], fi.w[3], &u1, &u2);
   hg_mat2_apply(hg_sigma_real(pf, (REAL)1), fi.w[0], fi.w[1], &l1, &l2);
@@ -96,7 +100,8 @@ HG_INLINE hg_wave fsoxxx(hg_wave fo, hg_wave sc, hg_coupling gc, REAL fmass, REA
   f.w[4] = hg_cadd(fo.w[4], sc.w[4]);
   f.w[5] = hg_cadd(fo.w[5], sc.w[5]);
   const hg_fourvec pf = hg_wave_momentum(f);
-  const hg_complex d = hg_cmul(sc.w[0], hg_cneg(hg_breit_wigner(hg_minkowski(pf, pf), fmass, fwidth)));
+  const hg_complex d =
+      hg_cmul(sc.w[0], hg_cneg(hg_breit_wigner(hg_minkowski(pf, pf), fmass, fwidth)));
   hg_complex u1, u2, l1, l2;
   hg_mat2_apply_row(hg_sigma_real(pf, (REAL)1), fo.w[2], fo.w[3], &u1, &u2);
   hg_mat2_apply_row(hg_sigma_real(pf, -(REAL)1), fo.w[0], fo.w[1], &l1, &l2);
@@ -115,8 +120,8 @@ HG_INLINE hg_wave hioxxx(hg_wave fi, hg_wave fo, hg_coupling gc, REAL smass, REA
   s.w[4] = hg_csub(fo.w[4], fi.w[4]);
   s.w[5] = hg_csub(fo.w[5], fi.w[5]);
   const hg_wave one = sxxxxx(hg_fourvec_make((REAL)0, (REAL)0, (REAL)0, (REAL)0), 1);
-  s.w[0] = hg_cmul(hg_scalar_propagator(hg_wave_momentum(s), smass, swidth),
-                   iosxxx(fi, fo, one, gc));
+  s.w[0] =
+      hg_cmul(hg_scalar_propagator(hg_wave_momentum(s), smass, swidth), iosxxx(fi, fo, one, gc));
   s.w[1] = s.w[2] = s.w[3] = hg_czero();
   return s;
 }
@@ -214,8 +219,8 @@ HG_INLINE hg_complex vvvcxx(hg_wave w1, hg_wave w2, hg_wave w3, hg_complex g) {
   return hg_cmul(g, vvvxxx(w1, w2, w3, (REAL)1));
 }
 
-/* jvvxxx's current times g, with MadGraph's propagator: the width in every case (jvvxxx keeps
- * HELAS's width for q^2 >= 0 only) and 1/M^2 in the q q term. */
+/* jvvxxx's current times g, with hg_vector_propagate's propagator: the width for every q^2
+ * (jvvxxx keeps HELAS's width for q^2 >= 0 only, and 1/M^2 in the q q term). */
 HG_INLINE hg_wave jvvcxx(hg_wave v1, hg_wave v2, hg_complex g, REAL vmass, REAL vwidth) {
   const hg_wave massless = jvvxxx(v1, v2, (REAL)1, (REAL)0, (REAL)0);
   hg_wave j = massless;

@@ -78,15 +78,20 @@ double hegetcl_process_mass(const hegetcl_process *p, unsigned i) {
     return 0;
   const hg_particle *particle = hg_model_particle(hg_species_particle(spec.species[i]));
   switch (particle->mass) {
-  case HG_PARAM_TOP_MASS: return p->top_mass;
-  case HG_PARAM_Z_MASS: return p->z_mass;
-  case HG_PARAM_H_MASS: return p->h_mass;
-  case HG_PARAM_TAU_MASS: return p->tau_mass;
+  case HG_PARAM_TOP_MASS:
+    return p->top_mass;
+  case HG_PARAM_Z_MASS:
+    return p->z_mass;
+  case HG_PARAM_H_MASS:
+    return p->h_mass;
+  case HG_PARAM_TAU_MASS:
+    return p->tau_mass;
   case HG_PARAM_W_MASS: {
     double mw = 0;
     return hegetcl_process_get_derived(p, "MW", &mw) == HEGETCL_OK ? mw : 0;
   }
-  default: return 0;
+  default:
+    return 0;
   }
 }
 
@@ -266,8 +271,7 @@ static hegetcl_status create_summed_tables(hegetcl_amplitude *amp, const hg_rs_l
   unsigned long long limit = ctx->info.global_memory_bytes / 4;
   if (ctx->info.max_buffer_bytes > 0 && ctx->info.max_buffer_bytes < limit)
     limit = ctx->info.max_buffer_bytes;
-  amp->summed_groups =
-      hg_rs_global_groups(layout, ctx->info.compute_units, groups_per_unit, limit);
+  amp->summed_groups = hg_rs_global_groups(layout, ctx->info.compute_units, groups_per_unit, limit);
   const size_t bytes = amp->summed_groups * layout->global_bytes;
   cl_int err = CL_SUCCESS;
   amp->summed_tables = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
@@ -621,8 +625,9 @@ static void stage_scaled(hegetcl_amplitude *amp, size_t n_events, const double *
     const double inverse_root = usable ? 1.0 / sqrt(shat) : 1.0;
     for (size_t i = 0; i < n_particles; ++i)
       for (size_t c = 0; c < 4; ++c)
-        staging[HG_SOA_INDEX(c, i, n_particles, n_events, e)] = (float)(
-            host_momentum(momenta, events_major, n_particles, n_events, e, i, c) * inverse_root);
+        staging[HG_SOA_INDEX(c, i, n_particles, n_events, e)] =
+            (float)(host_momentum(momenta, events_major, n_particles, n_events, e, i, c) *
+                    inverse_root);
   }
   amp->scaled_events = n_events;
 }
@@ -669,16 +674,14 @@ static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const cha
   const int shared = kernel == amp->summed && amp->summed_group != 0;
   const size_t per_group = shared ? amp->summed_group_events : local;
   size_t groups = (n_events + per_group - 1) / per_group;
-  if (shared && amp->summed_groups != 0 && groups > amp->summed_groups)
-    groups = amp->summed_groups;
+  if (shared && amp->summed_groups != 0 && groups > amp->summed_groups) groups = amp->summed_groups;
   const size_t global = groups * local;
-  return hg_cl_check(amp->ctx,
-                     clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0,
-                                            NULL, event),
-                     "clEnqueueNDRangeKernel",
-                     "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
-                     hegetcl_engine_name(amp->process.engine), amp->process_text,
-                     hegetcl_precision_name(amp->process.precision), n_events, local);
+  return hg_cl_check(
+      amp->ctx,
+      clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL, event),
+      "clEnqueueNDRangeKernel", "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
+      hegetcl_engine_name(amp->process.engine), amp->process_text,
+      hegetcl_precision_name(amp->process.precision), n_events, local);
 }
 
 /* The part kernels' arguments but the helicity configuration (4), and amplitude_accumulate's

@@ -92,11 +92,11 @@ hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *te
   amp->n_particles = (unsigned)spec.n;
   snprintf(amp->process_text, sizeof amp->process_text, "%s", spec.text);
   amp->process.text = amp->process_text; /* the caller's string need not outlive the call */
-  if (gauge_particle >= spec.n ||
-      (gauge_particle >= 0 && hg_species_particle(spec.species[gauge_particle]) !=
-                                  hg_species_particle(hg_species_from_name("g")) &&
-       hg_species_particle(spec.species[gauge_particle]) !=
-           hg_species_particle(hg_species_from_name("a"))))
+  if (gauge_particle >= spec.n || (gauge_particle >= 0 &&
+                                   hg_species_particle(spec.species[gauge_particle]) !=
+                                       hg_species_particle(hg_species_from_name("g")) &&
+                                   hg_species_particle(spec.species[gauge_particle]) !=
+                                       hg_species_particle(hg_species_from_name("a"))))
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "gauge check: particle %d of %s is not a gluon or a photon", gauge_particle,
                    spec.text);

@@ -10,22 +10,33 @@
 
 static const char *mass_name(hg_model_param m) {
   switch (m) {
-  case HG_PARAM_TOP_MASS: return "pp.top_mass";
-  case HG_PARAM_Z_MASS: return "pp.mz";
-  case HG_PARAM_W_MASS: return "pp.mw";
-  case HG_PARAM_H_MASS: return "pp.mh";
-  case HG_PARAM_TAU_MASS: return "pp.mta";
-  default: return "(REAL)0";
+  case HG_PARAM_TOP_MASS:
+    return "pp.top_mass";
+  case HG_PARAM_Z_MASS:
+    return "pp.mz";
+  case HG_PARAM_W_MASS:
+    return "pp.mw";
+  case HG_PARAM_H_MASS:
+    return "pp.mh";
+  case HG_PARAM_TAU_MASS:
+    return "pp.mta";
+  default:
+    return "(REAL)0";
   }
 }
 
 static const char *width_name(hg_model_param m) {
   switch (m) {
-  case HG_PARAM_TOP_WIDTH: return "pp.top_width";
-  case HG_PARAM_Z_WIDTH: return "pp.wz";
-  case HG_PARAM_W_WIDTH: return "pp.ww";
-  case HG_PARAM_H_WIDTH: return "pp.wh";
-  default: return "(REAL)0";
+  case HG_PARAM_TOP_WIDTH:
+    return "pp.top_width";
+  case HG_PARAM_Z_WIDTH:
+    return "pp.wz";
+  case HG_PARAM_W_WIDTH:
+    return "pp.ww";
+  case HG_PARAM_H_WIDTH:
+    return "pp.wh";
+  default:
+    return "(REAL)0";
   }
 }
 
@@ -76,8 +87,8 @@ static void write_wavefunction(hg_strbuf *b, const hg_diagram_set *s, size_t i,
       hg_strbuf_printf(b, "hg_polarisation_from_momentum(p[%d], %d);\n", particle,
                        incoming ? -1 : 1);
     } else if (p->mass != HG_PARAM_ZERO) {
-      hg_strbuf_printf(b, "vxxxxx(p[%d], %s, h%d, %d);\n", particle, mass_name(p->mass),
-                       particle, incoming ? -1 : 1);
+      hg_strbuf_printf(b, "vxxxxx(p[%d], %s, h%d, %d);\n", particle, mass_name(p->mass), particle,
+                       incoming ? -1 : 1);
     } else {
       hg_strbuf_printf(b, "vxxxxx(p[%d], (REAL)0, h%d, %d);\n", particle, particle,
                        incoming ? -1 : 1);
@@ -186,8 +197,8 @@ static void write_diagram(hg_strbuf *b, const hg_diagram *d) {
       hg_strbuf_printf(b, "  j%d = hg_cadd(j%d, hg_cscale((REAL)%.17g, hg_cmuli(amp)));\n", f, f,
                        im);
     else
-      hg_strbuf_printf(b, "  j%d = hg_cfma(hg_cmplx((REAL)%.17g, (REAL)%.17g), amp, j%d);\n", f,
-                       re, im, f);
+      hg_strbuf_printf(b, "  j%d = hg_cfma(hg_cmplx((REAL)%.17g, (REAL)%.17g), amp, j%d);\n", f, re,
+                       im, f);
   }
 }
 
@@ -223,16 +234,16 @@ static char *source(const hg_diagram_set *s, int gauge_particle) {
                    1u << s->helicity_bits);
   hg_strbuf_printf(&b, "#define HG_PROCESS_FLOWS %zu\n", flows);
   hg_strbuf_printf(&b, "\n");
-  hg_strbuf_printf(&b, "/* |M|^2 of helicity configuration config, summed over colours */\n"
-                       "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
-                       "                                 const hg_process_params pp) {\n"
-                       "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
-                       "  hg_complex amp;\n");
+  hg_strbuf_printf(&b,
+                   "/* |M|^2 of helicity configuration config, summed over colours */\n"
+                   "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
+                   "                                 const hg_process_params pp) {\n"
+                   "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
+                   "  hg_complex amp;\n");
   /* each colour flow's amplitude in a variable of its own: no private array indexed at run time
    * (which compilers put in memory) */
   write_helicities(&b, s);
-  for (size_t k = 0; k < flows; ++k)
-    hg_strbuf_printf(&b, "  hg_complex j%zu = hg_czero();\n", k);
+  for (size_t k = 0; k < flows; ++k) hg_strbuf_printf(&b, "  hg_complex j%zu = hg_czero();\n", k);
   for (size_t i = 0; i < s->n_wfs; ++i)
     if (s->wfs[i].used) write_wavefunction(&b, s, i, gauge_particle);
   for (size_t i = 0; i < s->n_diagrams; ++i) write_diagram(&b, &s->diagrams[i]);

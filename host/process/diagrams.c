@@ -119,11 +119,15 @@ static int vertex_ffx(int f, int fb, int b, vertex_info *v) {
 static int vertex_bbb(const int s[3], vertex_info *v) {
   int vec = 0, sca = 0, wp = 0, wm = 0, z = 0, a = 0, g = 0;
   for (int k = 0; k < 3; ++k) {
-    if (spin_of(s[k]) == HG_SPIN_SCALAR) ++sca;
-    else ++vec;
+    if (spin_of(s[k]) == HG_SPIN_SCALAR)
+      ++sca;
+    else
+      ++vec;
     if (is_w(s[k])) {
-      if (is_w_plus(s[k])) ++wp;
-      else ++wm;
+      if (is_w_plus(s[k]))
+        ++wp;
+      else
+        ++wm;
     }
     z += is_z(s[k]);
     a += is_photon(s[k]);
@@ -154,24 +158,35 @@ static int vertex_bbb(const int s[3], vertex_info *v) {
 static int vertex_bbbb(const int s[4], vertex_info *v) {
   int vec = 0, sca = 0, wp = 0, wm = 0, z = 0, a = 0;
   for (int k = 0; k < 4; ++k) {
-    if (spin_of(s[k]) == HG_SPIN_SCALAR) ++sca;
-    else ++vec;
+    if (spin_of(s[k]) == HG_SPIN_SCALAR)
+      ++sca;
+    else
+      ++vec;
     if (is_w(s[k])) {
-      if (is_w_plus(s[k])) ++wp;
-      else ++wm;
+      if (is_w_plus(s[k]))
+        ++wp;
+      else
+        ++wm;
     }
     z += is_z(s[k]);
     a += is_photon(s[k]);
   }
   memset(v, 0, sizeof *v);
   int slot = -1;
-  if (vec == 4 && wp == 2 && wm == 2) slot = HG_C_WWWW;
-  else if (vec == 4 && wp == 1 && wm == 1 && a == 2) slot = HG_C_WWAA;
-  else if (vec == 4 && wp == 1 && wm == 1 && a == 1 && z == 1) slot = HG_C_WWAZ;
-  else if (vec == 4 && wp == 1 && wm == 1 && z == 2) slot = HG_C_WWZZ;
-  else if (vec == 2 && sca == 2 && wp == 1 && wm == 1) slot = HG_C_HHWW;
-  else if (vec == 2 && sca == 2 && z == 2) slot = HG_C_HHZZ;
-  else if (sca == 4) slot = HG_C_HHHH;
+  if (vec == 4 && wp == 2 && wm == 2)
+    slot = HG_C_WWWW;
+  else if (vec == 4 && wp == 1 && wm == 1 && a == 2)
+    slot = HG_C_WWAA;
+  else if (vec == 4 && wp == 1 && wm == 1 && a == 1 && z == 1)
+    slot = HG_C_WWAZ;
+  else if (vec == 4 && wp == 1 && wm == 1 && z == 2)
+    slot = HG_C_WWZZ;
+  else if (vec == 2 && sca == 2 && wp == 1 && wm == 1)
+    slot = HG_C_HHWW;
+  else if (vec == 2 && sca == 2 && z == 2)
+    slot = HG_C_HHZZ;
+  else if (sca == 4)
+    slot = HG_C_HHHH;
   if (slot < 0) return 0;
   *v = (vertex_info){HG_COUPLING_EW, slot, 0, 0, 2};
   return 1;
@@ -230,9 +245,9 @@ int hg_diagrams_helicity_layout(const hg_process_spec *spec, int *bit_of) {
   for (int i = 0; i < spec->n; ++i) {
     const hg_particle *p = particle_of(spec->species[i]);
     if (bit_of != NULL) bit_of[i] = bits;
-    bits += p->spin == HG_SPIN_SCALAR                                 ? 0
+    bits += p->spin == HG_SPIN_SCALAR                               ? 0
             : p->spin == HG_SPIN_VECTOR && p->mass != HG_PARAM_ZERO ? 2
-                                                                     : 1;
+                                                                    : 1;
   }
   return bits;
 }
@@ -304,11 +319,11 @@ static void add_fermion_boson(builder *b, size_t fi, size_t bi) {
     /* the vertex (sf, sb, anti(s)) */
     const int other = hg_species_anti(s);
     vertex_info v;
-    const int found = role == HG_ROLE_IN ? vertex_ffx(other, sf, sb, &v)
-                                         : vertex_ffx(sf, other, sb, &v);
+    const int found =
+        role == HG_ROLE_IN ? vertex_ffx(other, sf, sb, &v) : vertex_ffx(sf, other, sb, &v);
     if (!found) continue;
-    hg_wf_kind kind = role == HG_ROLE_IN ? (scalar ? HG_WF_FSI : HG_WF_FVI)
-                                         : (scalar ? HG_WF_FSO : HG_WF_FVO);
+    hg_wf_kind kind =
+        role == HG_ROLE_IN ? (scalar ? HG_WF_FSI : HG_WF_FVI) : (scalar ? HG_WF_FSO : HG_WF_FVO);
     hg_wavefunction *w = new_current(b, kind, s, fi, bi, -1, &v);
     if (w == NULL) return;
     const hg_wavefunction *f = &b->set->wfs[fi], *vb = &b->set->wfs[bi];
@@ -371,6 +386,26 @@ static void add_three_gluons(builder *b, size_t x, size_t y, size_t z) {
   colour_fail(b, status);
 }
 
+/* The colour of a colourless vertex: the product of its legs' (a W or Z current carries the
+ * quark line it came from). */
+static int colour_product(hg_colour_expr *out, const hg_wavefunction *w, const size_t *idx, int n) {
+  hg_colour_expr acc = {NULL, 0, 0};
+  int status = hg_colour_copy(&acc, &w[idx[0]].colour);
+  for (int k = 1; k < n && status == 0; ++k) {
+    hg_colour_expr next = {NULL, 0, 0};
+    status = hg_colour_times(&next, &acc, &w[idx[k]].colour);
+    hg_colour_free(&acc);
+    acc = next;
+  }
+  if (status == 0) {
+    hg_colour_free(out);
+    *out = acc;
+  } else {
+    hg_colour_free(&acc);
+  }
+  return status;
+}
+
 /* Colourless boson currents of two bosons: W W a / W W Z (jvvcxx, the arguments in vvvcxx's
  * cyclic order W+, W-, V after the new one), V V H (jvsxxx, hvvxxx), H H H (hssxxx). */
 static void add_two_bosons(builder *b, size_t x, size_t y) {
@@ -409,7 +444,8 @@ static void add_two_bosons(builder *b, size_t x, size_t y) {
     }
     hg_wavefunction *w = new_current(b, kind, s, a1, a2, -1, &v);
     if (w == NULL) return;
-    colour_fail(b, hg_colour_one(&w->colour));
+    const size_t idx[2] = {x, y};
+    colour_fail(b, colour_product(&w->colour, b->set->wfs, idx, 2));
   }
 }
 
@@ -444,8 +480,10 @@ static void add_three_bosons(builder *b, size_t x, size_t y, size_t z) {
       kind = HG_WF_JVSS; /* the vector first */
       int s_at = 1;
       for (int k = 0; k < 3; ++k)
-        if (spin_of(legs[k]) != HG_SPIN_SCALAR) args[0] = ws[k];
-        else args[s_at++] = ws[k];
+        if (spin_of(legs[k]) != HG_SPIN_SCALAR)
+          args[0] = ws[k];
+        else
+          args[s_at++] = ws[k];
     } else {
       kind = HG_WF_JVVVC;
       /* canonical slots: WWVV: 0 = W+, 1 = W-, 2 and 3 neutral; WWWW: 0, 1 = W+, 2, 3 = W- */
@@ -475,7 +513,7 @@ static void add_three_bosons(builder *b, size_t x, size_t y, size_t z) {
     }
     hg_wavefunction *w = new_current(b, kind, s, args[0], args[1], (long)args[2], &v);
     if (w == NULL) return;
-    colour_fail(b, hg_colour_one(&w->colour));
+    colour_fail(b, colour_product(&w->colour, b->set->wfs, ws, 3));
   }
 }
 
@@ -599,8 +637,7 @@ static void root_three(builder *b, candidate_list *list, size_t x, size_t y, siz
     if (!vertex_ffx(s->wfs[out].species, s->wfs[in].species, s->wfs[vec].species, &v)) return;
     c = new_candidate(b, list);
     if (c == NULL) return;
-    const hg_wavefunction *fi = &b->set->wfs[in], *fo = &b->set->wfs[out],
-                          *vb = &b->set->wfs[vec];
+    const hg_wavefunction *fi = &b->set->wfs[in], *fo = &b->set->wfs[out], *vb = &b->set->wfs[vec];
     const int scalar = vb->role == HG_ROLE_SCALAR;
     c->d.kind = scalar ? HG_AMP_IOS : HG_AMP_IOV;
     c->d.a = in;
@@ -645,17 +682,22 @@ static void root_three(builder *b, candidate_list *list, size_t x, size_t y, siz
         int v_at = 0;
         int *slot[2] = {&c->d.a, &c->d.b};
         for (int k = 0; k < 3; ++k)
-          if (spin_of(legs[k]) == HG_SPIN_SCALAR) c->d.c = (int)w3[k];
-          else *slot[v_at++] = (int)w3[k];
+          if (spin_of(legs[k]) == HG_SPIN_SCALAR)
+            c->d.c = (int)w3[k];
+          else
+            *slot[v_at++] = (int)w3[k];
       } else {
         c->d.kind = HG_AMP_VVVC; /* W+, W-, V */
         for (int k = 0; k < 3; ++k) {
-          if (is_w_plus(legs[k])) c->d.a = (int)w3[k];
-          else if (is_w(legs[k])) c->d.b = (int)w3[k];
-          else c->d.c = (int)w3[k];
+          if (is_w_plus(legs[k]))
+            c->d.a = (int)w3[k];
+          else if (is_w(legs[k]))
+            c->d.b = (int)w3[k];
+          else
+            c->d.c = (int)w3[k];
         }
       }
-      colour_fail(b, hg_colour_one(&c->colour));
+      colour_fail(b, colour_product(&c->colour, b->set->wfs, w3, 3));
     }
   } else {
     return;
@@ -739,7 +781,7 @@ static void root_four_bosons(builder *b, candidate_list *list, size_t x, size_t 
   c->d.d = args[3];
   c->d.coupling = v.coupling;
   c->d.coupling_slot = v.slot;
-  colour_fail(b, hg_colour_one(&c->colour));
+  colour_fail(b, colour_product(&c->colour, b->set->wfs, ws, 4));
   c->weight = weight_of(b->set->wfs, 4, ws, &v, &c->d.qcd, &c->d.qed);
 }
 
@@ -920,8 +962,10 @@ int hg_diagrams_build(const hg_process_spec *spec, int width_all, hg_diagram_set
     if (sp->max_qcd >= 0) keep &= sp->exact_qcd ? c->d.qcd == sp->max_qcd : c->d.qcd <= sp->max_qcd;
     if (sp->max_qed >= 0) keep &= sp->exact_qed ? c->d.qed == sp->max_qed : c->d.qed <= sp->max_qed;
     if (sp->max_weighted >= 0) keep &= c->weight <= sp->max_weighted;
-    if (!keep) c->weight = -1; /* left out */
-    else if (min_weight < 0 || c->weight < min_weight) min_weight = c->weight;
+    if (!keep)
+      c->weight = -1; /* left out */
+    else if (min_weight < 0 || c->weight < min_weight)
+      min_weight = c->weight;
   }
   if (min_weight < 0) {
     build_fail(&b, "has no tree-level diagram within the coupling orders given; loosen them "

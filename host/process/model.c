@@ -45,9 +45,7 @@ int hg_species_is_anti(int species) { return species % 2; }
 static int self_conjugate(int particle) {
   return strcmp(particles[particle].name, particles[particle].antiname) == 0;
 }
-int hg_species_anti(int species) {
-  return self_conjugate(species / 2) ? species : species ^ 1;
-}
+int hg_species_anti(int species) { return self_conjugate(species / 2) ? species : species ^ 1; }
 const char *hg_species_name(int species) {
   const hg_particle *p = &particles[species / 2];
   return species % 2 ? p->antiname : p->name;

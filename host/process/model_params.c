@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
 static const double pi = 3.14159265358979323846;
 
 /* A settable parameter: its param_card name, what it means, the field, the smallest value
@@ -27,21 +26,20 @@ typedef struct {
 
 #define FIELD(f) offsetof(hegetcl_process, f)
 static const param_row params[] = {
-    {"aEWM1", "inverse fine-structure constant 1/alpha(MZ)", FIELD(alpha), KIND_INVERSE, 1, 0,
-     1e6},
-    {"Gf", "Fermi constant, GeV^-2", FIELD(gf), KIND_PLAIN, 0, 0, 1},
+    {"aEWM1", "inverse fine-structure constant 1/alpha(MZ)", FIELD(alpha), KIND_INVERSE, 1, 0, 1e6},
+    {"Gf", "Fermi constant G_F in GeV^-2", FIELD(gf), KIND_PLAIN, 0, 0, 1},
     {"aS", "strong coupling alpha_s, fixed", FIELD(alpha_s), KIND_PLAIN, 0, 0, 4 * 3.14159265},
-    {"MZ", "Z mass, GeV", FIELD(z_mass), KIND_PLAIN, 0, 0, 1e6},
-    {"MT", "top mass, GeV", FIELD(top_mass), KIND_PLAIN, 0, 0, 1e6},
-    {"MH", "Higgs mass, GeV", FIELD(h_mass), KIND_PLAIN, 0, 0, 1e6},
-    {"MTA", "tau mass, GeV", FIELD(tau_mass), KIND_PLAIN, 0, 1, 1e6},
-    {"WZ", "Z width, GeV", FIELD(z_width), KIND_PLAIN, 0, 1, 1e6},
-    {"WW", "W width, GeV", FIELD(w_width), KIND_PLAIN, 0, 1, 1e6},
-    {"WT", "top width, GeV", FIELD(top_width), KIND_PLAIN, 0, 1, 1e6},
-    {"WH", "Higgs width, GeV", FIELD(h_width), KIND_PLAIN, 0, 1, 1e6},
-    {"ymt", "top Yukawa mass, GeV (y_t = sqrt2 ymt / vev)", FIELD(top_yukawa_mass), KIND_PLAIN, 0,
+    {"MZ", "Z mass in GeV", FIELD(z_mass), KIND_PLAIN, 0, 0, 1e6},
+    {"MT", "top mass in GeV", FIELD(top_mass), KIND_PLAIN, 0, 0, 1e6},
+    {"MH", "Higgs mass in GeV", FIELD(h_mass), KIND_PLAIN, 0, 0, 1e6},
+    {"MTA", "tau mass in GeV", FIELD(tau_mass), KIND_PLAIN, 0, 1, 1e6},
+    {"WZ", "Z width in GeV", FIELD(z_width), KIND_PLAIN, 0, 1, 1e6},
+    {"WW", "W width in GeV", FIELD(w_width), KIND_PLAIN, 0, 1, 1e6},
+    {"WT", "top width in GeV", FIELD(top_width), KIND_PLAIN, 0, 1, 1e6},
+    {"WH", "Higgs width in GeV", FIELD(h_width), KIND_PLAIN, 0, 1, 1e6},
+    {"ymt", "top Yukawa mass in GeV (y_t = sqrt2 ymt / vev)", FIELD(top_yukawa_mass), KIND_PLAIN, 0,
      1, 1e6},
-    {"ymtau", "tau Yukawa mass, GeV", FIELD(tau_yukawa_mass), KIND_PLAIN, 0, 1, 1e6},
+    {"ymtau", "tau Yukawa mass in GeV", FIELD(tau_yukawa_mass), KIND_PLAIN, 0, 1, 1e6},
 };
 #undef FIELD
 #define N_PARAMS ((unsigned)(sizeof params / sizeof params[0]))
@@ -82,8 +80,8 @@ static int in_range(const param_row *r, double v) {
 }
 
 static void range_text(const param_row *r, char *buf, size_t size) {
-  snprintf(buf, size, "%s %g and at most %g", r->lowest_allowed ? "at least" : "above",
-           r->lowest, r->highest);
+  snprintf(buf, size, "%s %g and at most %g", r->lowest_allowed ? "at least" : "above", r->lowest,
+           r->highest);
 }
 
 const char *hegetcl_process_param_name(unsigned index) {
@@ -208,8 +206,8 @@ size_t hegetcl_process_describe_params(const hegetcl_process *p, char *out, size
     const hegetcl_status s = i < N_PARAMS ? hegetcl_process_get_param(p, name, &v)
                                           : hegetcl_process_get_derived(p, name, &v);
     if (s != HEGETCL_OK) continue;
-    const int n = snprintf(line, sizeof line, "%-6s = %.17g%s\n", name, v,
-                           i < N_PARAMS ? "" : "   (derived)");
+    const int n =
+        snprintf(line, sizeof line, "%s = %.12g%s\n", name, v, i < N_PARAMS ? "" : " (derived)");
     if (out != NULL && used + (size_t)n < size) memcpy(out + used, line, (size_t)n + 1);
     used += (size_t)n;
   }
@@ -252,7 +250,9 @@ int hg_model_params(const hegetcl_process *p, double *out, char *error, size_t e
   const struct {
     int slot;
     double t3, q;
-  } z_rows[] = {{HG_C_Z_NU, 0.5, 0}, {HG_C_Z_E, -0.5, -1}, {HG_C_Z_U, 0.5, 2.0 / 3.0},
+  } z_rows[] = {{HG_C_Z_NU, 0.5, 0},
+                {HG_C_Z_E, -0.5, -1},
+                {HG_C_Z_U, 0.5, 2.0 / 3.0},
                 {HG_C_Z_D, -0.5, -1.0 / 3.0}};
   for (int k = 0; k < 4; ++k) {
     store(out, z_rows[k].slot, gz * (z_rows[k].t3 - z_rows[k].q * sw2));
@@ -267,7 +267,7 @@ int hg_model_params(const hegetcl_process *p, double *out, char *error, size_t e
   store(out, HG_C_H_TA, -ytau / sqrt(2.0));
   store(out, HG_C_H_TA + 1, -ytau / sqrt(2.0));
   /* vvvxxx(W+, W-, V) couplings, and the quartic ones as their products */
-  const double complex g_a = -ee, g_z = ee * cw / sw;
+  const double complex g_a = ee, g_z = ee * cw / sw;
   store(out, HG_C_WWA, g_a);
   store(out, HG_C_WWZ, g_z);
   store(out, HG_C_WWAA, -g_a * g_a);

@@ -22,7 +22,8 @@ static int parse_order(const char *tok, hg_process_spec *out, char *why, size_t 
   size_t name_len = (size_t)(eq - tok);
   int exact = 0;
   const char *num = eq + 1;
-  if (name_len > 0 && tok[name_len - 1] == '<') --name_len;
+  if (name_len > 0 && tok[name_len - 1] == '<')
+    --name_len;
   else if (*num == '=') {
     exact = 1;
     ++num;
@@ -113,9 +114,6 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
              out->n_in);
     return fail(error, error_size, text, why);
   }
-  if (n_out < 2)
-    return fail(error, error_size, text,
-                "fewer than two outgoing particles: give at least two after '>'");
   /* conservation: charge, colour triality, and each doublet's fermion number (the W keeps the
    * generation: CKM = 1) */
   double charge = 0;
@@ -139,6 +137,9 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
              charge);
     return fail(error, error_size, text, why);
   }
+  if (n_out < 2)
+    return fail(error, error_size, text,
+                "fewer than two outgoing particles: give at least two after '>'");
   if (triality % 3 != 0)
     return fail(error, error_size, text,
                 "colour is not conserved: the quarks and antiquarks cannot form a colour "
@@ -156,9 +157,8 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
   /* the normalised text */
   size_t used = 0;
   for (int i = 0; i < out->n; ++i) {
-    used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s%s",
-                             i == 0 ? "" : " ", i == out->n_in ? "> " : "",
-                             hg_species_name(out->species[i]));
+    used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s%s", i == 0 ? "" : " ",
+                             i == out->n_in ? "> " : "", hg_species_name(out->species[i]));
   }
   const struct {
     const char *name;
@@ -168,13 +168,12 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
                  {"WEIGHTED", out->max_weighted, 0}};
   for (int k = 0; k < 3; ++k)
     if (orders[k].max >= 0 && used < sizeof out->text)
-      used += (size_t)snprintf(out->text + used, sizeof out->text - used, " %s%s%d",
-                               orders[k].name, orders[k].exact ? "==" : "<=", orders[k].max);
+      used += (size_t)snprintf(out->text + used, sizeof out->text - used, " %s%s%d", orders[k].name,
+                               orders[k].exact ? "==" : "<=", orders[k].max);
   return 0;
 }
 
-int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons,
-                                double *charge) {
+int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons, double *charge) {
   const int quark = spec->species[0];
   const hg_particle *p = hg_model_particle(hg_species_particle(quark));
   if (spec->n_in != 2 || hg_species_is_anti(quark) || p->spin != HG_SPIN_FERMION ||
@@ -200,9 +199,9 @@ double hg_process_iden(const hg_process_spec *spec) {
     const hg_particle *p = hg_model_particle(hg_species_particle(spec->species[i]));
     /* spin states: two of a massless vector or a fermion, three of a massive vector, one of a
      * scalar */
-    const int spins = p->spin == HG_SPIN_SCALAR                                ? 1
+    const int spins = p->spin == HG_SPIN_SCALAR                               ? 1
                       : p->spin == HG_SPIN_VECTOR && p->mass != HG_PARAM_ZERO ? 3
-                                                                               : 2;
+                                                                              : 2;
     iden *= spins * p->colour;
   }
   for (int i = spec->n_in; i < spec->n; ++i) {

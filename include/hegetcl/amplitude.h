@@ -54,12 +54,12 @@ typedef struct {
   /* The electroweak sector (MadGraph's sm, restrict_default; CONVENTIONS.md, "Electroweak
    * parameters"): inputs G_F, M_Z (with alpha above), M_W, sin^2 theta_W and the vev derived at
    * tree level; set them by their param_card names with hegetcl_process_set_param. */
-  double gf;                         /* Fermi constant, GeV^-2, default 1.16639e-5 */
-  double z_mass, h_mass, tau_mass;   /* GeV, default 91.188, 125, 1.777 */
-  double z_width, w_width, h_width;  /* GeV, default 2.441404, 2.0476, 6.382339e-3 */
-  double top_yukawa_mass;            /* ymt: the top Yukawa y_t = sqrt(2) ymt / vev, default 173 */
-  double tau_yukawa_mass;            /* ymtau, default 1.777 */
-  int complex_mass;                  /* 1: complex-mass scheme for Z and W (default 0) */
+  double gf;                        /* Fermi constant, GeV^-2, default 1.16639e-5 */
+  double z_mass, h_mass, tau_mass;  /* GeV, default 91.188, 125, 1.777 */
+  double z_width, w_width, h_width; /* GeV, default 2.441404, 2.0476, 6.382339e-3 */
+  double top_yukawa_mass;           /* ymt: the top Yukawa y_t = sqrt(2) ymt / vev, default 173 */
+  double tau_yukawa_mass;           /* ymtau, default 1.777 */
+  int complex_mass;                 /* 1: complex-mass scheme for Z and W (default 0) */
 } hegetcl_process;
 
 /* The model parameters by MadGraph's param_card names: aEWM1 (1/alpha), Gf, aS, MZ, MT, MH, MTA,
@@ -68,8 +68,7 @@ typedef struct {
  * be positive, widths >= 0, and G_F, M_Z and alpha must give a real W mass. */
 hegetcl_status hegetcl_process_set_param(hegetcl_process *p, const char *name, double value,
                                          char *message, size_t message_size);
-hegetcl_status hegetcl_process_get_param(const hegetcl_process *p, const char *name,
-                                         double *value);
+hegetcl_status hegetcl_process_get_param(const hegetcl_process *p, const char *name, double *value);
 /* The settable names in order (NULL past the last), and the derived quantities hegetcl prints
  * with a run: MW, sw2, ee, vev, yt (NULL past the last). */
 const char *hegetcl_process_param_name(unsigned index);

@@ -32,7 +32,13 @@ static void bad_processes_are_refused_with_the_fix(void **state) {
   refused("u u~ > t t", "electric charge is not conserved");
   refused("u d~ > g g", "electric charge is not conserved");
   refused("u u > g g", "electric charge is not conserved");
-  refused("u c~ > g g", "the number of u quarks/leptons is not conserved");
+  refused("u c~ > g g", "the number of (d, u) fermions is not conserved");
+  refused("u d~ > e+ vm", "the number of (e-, ve) fermions is not conserved");
+  refused("u u~ > w+ g", "electric charge is not conserved");
+  refused("u u~ > e+ e- QED<=x", "is not a coupling order");
+  refused("u u~ > e+ e- QEW<=2", "is not a coupling order");
+  refused("u u~ QED<=2 > e+ e-", "a coupling order before '>'");
+  refused("u u~ > e+ QED<=2 e-", "a particle after a coupling order");
   refused("e- e+ > u d~", "electric charge is not conserved");
   refused("g g > g g g g g g g g g", "more than 10 particles");
   refused("", "no '>'");
@@ -44,6 +50,13 @@ static void a_process_without_tree_diagrams_is_refused(void **state) {
   char error[1024];
   assert_int_equal(hg_process_parse("a a > a a", &spec, error, sizeof error), 0);
   hg_diagram_set set;
+  assert_int_equal(hg_diagrams_build(&spec, 0, &set, error, sizeof error), -1);
+  if (strstr(error, "has no tree-level diagram") == NULL) fail_msg("message: %s", error);
+  /* e+ e- > ve ve~ exists through the Z (QED = 2), not within QED <= 1 */
+  assert_int_equal(hg_process_parse("e+ e- > ve ve~ QED<=1", &spec, error, sizeof error), 0);
+  assert_int_equal(hg_diagrams_build(&spec, 0, &set, error, sizeof error), -1);
+  if (strstr(error, "within the coupling orders") == NULL) fail_msg("message: %s", error);
+  assert_int_equal(hg_process_parse("a a > z z", &spec, error, sizeof error), 0);
   assert_int_equal(hg_diagrams_build(&spec, 0, &set, error, sizeof error), -1);
   if (strstr(error, "has no tree-level diagram") == NULL) fail_msg("message: %s", error);
 }
@@ -80,10 +93,34 @@ static void colour_bases_and_diagram_counts_are_madgraphs(void **state) {
     size_t diagrams, flows;
     double c00;
   } cases[] = {
-      {"g g > g g", 6, 6, 19.0 / 6.0},     {"g g > g g g", 45, 24, -1},
-      {"g g > g g g g", 510, 120, -1},     {"g g > t t~", 3, 2, 16.0 / 3.0},
-      {"g g > t t~ g", 18, 6, -1},         {"g g > t t~ g g", 159, 24, -1},
-      {"u u~ > d d~ g", 5, 4, -1},         {"u u~ > t t~", 1, 2, 9},
+      {"g g > g g", 6, 6, 19.0 / 6.0},
+      {"g g > g g g", 45, 24, -1},
+      {"g g > g g g g", 510, 120, -1},
+      {"g g > t t~", 3, 2, 16.0 / 3.0},
+      {"g g > t t~ g", 18, 6, -1},
+      {"g g > t t~ g g", 159, 24, -1},
+      {"u u~ > d d~ g", 5, 4, -1},
+      {"u u~ > t t~", 1, 2, 9},
+      /* the electroweak processes of ../shared/refs/mg5-next (their headers' counts) and the QCD
+       * ones there, at MadGraph's lowest WEIGHTED order (a four-gluon vertex once per colour
+       * structure: 16 + 2 and 36 + 2 for g u > g u g and u u~ > d d~ g g) */
+      {"e+ e- > mu+ mu-", 2, 1, -1},
+      {"u u~ > e+ e- g", 4, 1, -1},
+      {"u u~ > e+ e- g g", 16, 2, -1},
+      {"u d~ > e+ ve g g", 8, 2, -1},
+      {"g g > t t~ h", 8, 2, -1},
+      {"u u~ > a g g", 8, 2, -1},
+      {"u u > u u g", 10, 4, -1},
+      {"u d > u d g", 5, 4, -1},
+      {"u u~ > u u~ g", 10, 4, -1},
+      {"g u > g u g", 18, 6, -1},
+      {"g u > t t~ u", 5, 4, -1},
+      {"u u~ > d d~ g g", 38, 12, -1},
+      /* e+ e- > W+ W-: photon and Z in the s channel, the neutrino in the t channel */
+      {"e+ e- > w+ w-", 3, 1, -1},
+      /* coupling orders: the QCD diagrams and the photon and Z exchanges between the lines */
+      {"u u > u u g QED<=2", 10 + 2 * 2 * 4, 4, -1},
+      {"u u~ > e+ e- g QCD==1 QED==2", 4, 1, -1},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     hg_process_spec spec;
