@@ -8,6 +8,7 @@
 #include "process/colour_loops.h"
 #include "process/colour_ordered.h"
 #include "process/diagrams.h"
+#include "process/model_params.h"
 #include "process/process_spec.h"
 #include "test_support.h"
 
@@ -184,12 +185,60 @@ static void colour_loops_give_the_textbook_values(void **state) {
   assert_non_null(strstr(error, "--engine diagrams"));
 }
 
+/* The derived electroweak parameters and the couplings are MadGraph's (../shared/refs/mg5-next:
+ * README and the GC_n values in the headers, HELAS's coupling = the UFO's over i). */
+static void parameters_and_couplings_are_madgraphs(void **state) {
+  (void)state;
+  hegetcl_process p;
+  hegetcl_process_defaults(&p, 2);
+  const struct {
+    const char *name;
+    double value;
+  } derived[] = {{"MW", 80.41900244575616},  {"sw2", 0.22224648578577766},
+                 {"ee", 0.3079537672443688}, {"vev", 246.21845810181637},
+                 {"yt", 0.9936661458150062}, {"G", 1.2177157847767197}};
+  for (size_t k = 0; k < sizeof derived / sizeof derived[0]; ++k) {
+    double v = 0;
+    assert_int_equal(hegetcl_process_get_derived(&p, derived[k].name, &v), HEGETCL_OK);
+    if (!(fabs(v / derived[k].value - 1) <= 4e-16))
+      fail_msg("%s = %.17g, MadGraph %.17g", derived[k].name, v, derived[k].value);
+  }
+  double c[HG_PARAMS_SIZE];
+  char error[512];
+  assert_int_equal(hg_model_params(&p, c, error, sizeof error), 0);
+  const double *g = c + HG_PARAMS_MASSES;
+  const struct {
+    int slot;
+    double re, im;
+    const char *what;
+  } couplings[] = {
+      /* GC_100 = i ee / (sw sqrt2): W */
+      {HG_C_W, 0.46190543474313339, 0, "W left"},
+      {HG_C_W + 1, 0, 0, "W right"},
+      /* e: left -i (GC_50 + GC_59), right -2 i GC_59 */
+      {HG_C_Z_E, -(0.28804415396362731 - 0.082309883272248419), 0, "Z e left"},
+      {HG_C_Z_E + 1, 2 * 0.082309883272248419, 0, "Z e right"},
+      /* GC_94 = -i yt / sqrt2: the top Yukawa */
+      {HG_C_H_T, -0.70262806994129157, 0, "H t t~"},
+  };
+  for (size_t k = 0; k < sizeof couplings / sizeof couplings[0]; ++k) {
+    const double re = g[2 * couplings[k].slot], im = g[2 * couplings[k].slot + 1];
+    if (!(fabs(re - couplings[k].re) <= 4e-16 * fabs(couplings[k].re) + 1e-300 &&
+          im == couplings[k].im))
+      fail_msg("%s: %.17g%+.17gi, MadGraph %.17g%+.17gi", couplings[k].what, re, im,
+               couplings[k].re, couplings[k].im);
+  }
+  assert_true(c[HG_PARAM_SLOT_MW] == derived[0].value ||
+              fabs(c[HG_PARAM_SLOT_MW] / 80.41900244575616 - 1) < 4e-16);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bad_processes_are_refused_with_the_fix),
       cmocka_unit_test(a_process_without_tree_diagrams_is_refused),
       cmocka_unit_test(the_photon_family_keeps_its_engines),
       cmocka_unit_test(colour_bases_and_diagram_counts_are_madgraphs),
+      cmocka_unit_test(parameters_and_couplings_are_madgraphs),
       cmocka_unit_test(colour_loops_give_the_textbook_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
