@@ -3,12 +3,15 @@
  * contracted with a wave equals its vertex (the same diagram computed from either end), the W W a
  * vertex's Ward identity in unitary gauge, the four-vector vertex's symmetries, and the W -> e nu
  * width from the vertex against G_F M_W^3 / (6 sqrt2 pi). */
-#include "helas/ew.cl"
 #include "helas_test_support.h"
-#include <cmocka.h>
+
+#include "helas/ew.cl"
+
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+
+#include <cmocka.h>
 
 static const double pi = 3.14159265358979323846;
 static const double mw = 80.41900244575616, ww = 2.0476, mh = 125.0, wh = 6.382339e-3;
