@@ -207,12 +207,15 @@ static void forward_backward_asymmetry_and_z_line_shape_match_closed_forms(void 
  * points come from hegetcl's own massless-or-massive generator of the benchmark. */
 #include "../../bench/rambo.h"
 
-static void ward_identity(const char *text, int gauge_particle, double sqrt_s) {
+static void ward_identity_scheme(const char *text, int gauge_particle, double sqrt_s,
+                                 int complex_mass) {
   hegetcl_process process;
   char message[1024];
   if (hegetcl_process_from_text(&process, text, message, sizeof message) != HEGETCL_OK)
     fail_msg("%s", message);
   process.engine = HEGETCL_ENGINE_DIAGRAMS;
+  process.complex_mass = complex_mass;
+  if (complex_mass) process.width_scheme = HEGETCL_WIDTH_ALL;
   const unsigned n = hegetcl_process_particles(&process);
   double masses[16];
   for (unsigned i = 2; i < n; ++i) masses[i - 2] = hegetcl_process_mass(&process, i);
@@ -234,13 +237,17 @@ static void ward_identity(const char *text, int gauge_particle, double sqrt_s) {
                text, gauge_particle, e + 1, zero[e], me[e], zero[e] / me[e]);
     if (zero[e] / me[e] > worst) worst = zero[e] / me[e];
   }
-  printf("# Ward identity %-22s particle %d: largest |M|^2(eps -> p/E) / |M|^2 = %.1e\n", text,
-         gauge_particle, worst);
+  printf("# Ward identity %-22s particle %d%s: largest |M|^2(eps -> p/E) / |M|^2 = %.1e\n", text,
+         gauge_particle, complex_mass ? " (complex masses)" : "", worst);
   hegetcl_amplitude_destroy(amp);
   hegetcl_amplitude_destroy(gauge);
   free(m);
   free(me);
   free(zero);
+}
+
+static void ward_identity(const char *text, int gauge_particle, double sqrt_s) {
+  ward_identity_scheme(text, gauge_particle, sqrt_s, 0);
 }
 
 static void photons_and_gluons_obey_ward_identities(void **state) {
@@ -251,6 +258,9 @@ static void photons_and_gluons_obey_ward_identities(void **state) {
   ward_identity("u d~ > e+ ve a", 4, 1000);
   /* external W's: W W a a and W W Z a four-vector vertices */
   ward_identity("e+ e- > w+ w- a", 4, 1000);
+  /* the complex-mass scheme: complex couplings, the widths in every propagator (internal W's
+   * only: an external W on its real mass shell is not at the complex pole) */
+  ward_identity_scheme("u d~ > e+ ve a", 4, 1000, 1);
   if (!exhaustive()) return;
   ward_identity("u u~ > e+ e- a", 4, 1000);
   /* gluons beside a W */
