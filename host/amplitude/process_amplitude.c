@@ -66,6 +66,20 @@ static hegetcl_status diagrams_build(hegetcl_amplitude *amp, const hg_process_sp
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   amp->me_factor = 1.0 / set.iden;
   amp->helicity_bits = (unsigned)set.helicity_bits;
+  if (amp->diagram_subset != 0) {
+    size_t kept = 0;
+    for (size_t k = 0; k < set.n_diagrams; ++k) {
+      const int keep = k < 64 && (amp->diagram_subset >> k & 1u);
+      if (!keep) {
+        free(set.diagrams[k].flows);
+        free(set.diagrams[k].coef_re);
+        free(set.diagrams[k].coef_im);
+        continue;
+      }
+      set.diagrams[kept++] = set.diagrams[k];
+    }
+    set.n_diagrams = kept;
+  }
   char *generated = gauge_particle >= 0 ? hg_process_source_gauge_check(&set, gauge_particle)
                                         : hg_process_source(&set);
   hg_diagrams_free(&set);
@@ -117,6 +131,27 @@ hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *te
                                is_double ? (void *)values : (void *)values_f, &err);
   return hg_cl_check(ctx, err, "clCreateBuffer", "making the model parameters of %s",
                      amp->process_text);
+}
+
+hegetcl_status hg_amplitude_create_diagram_subset(hegetcl_context *ctx,
+                                                  const hegetcl_process *process, uint64_t keep,
+                                                  hegetcl_amplitude **out) {
+  *out = NULL;
+  if (ctx == NULL || process == NULL || process->text == NULL || keep == 0 ||
+      process->engine != HEGETCL_ENGINE_DIAGRAMS)
+    return HEGETCL_ERR_INPUT;
+  hegetcl_amplitude *amp = calloc(1, sizeof *amp);
+  if (amp == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for an amplitude");
+  amp->ctx = ctx;
+  amp->process = *process;
+  amp->diagram_subset = keep;
+  const hegetcl_status status = hg_process_amplitude_build(amp, process->text, -1);
+  if (status != HEGETCL_OK) {
+    hegetcl_amplitude_destroy(amp);
+    return status;
+  }
+  *out = amp;
+  return HEGETCL_OK;
 }
 
 hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx, const hegetcl_process *process,

@@ -269,7 +269,8 @@ static void photons_and_gluons_obey_ward_identities(void **state) {
 }
 
 /* e+ e- > W+ W- at a fixed angle: the photon, Z and neutrino diagrams grow like s / M_W^2 each
- * for longitudinal W's; their sum falls with sqrt(s) (gauge cancellation). */
+ * for longitudinal W's (|M|^2 of each alone rises with sqrt(s)); their sum falls (the gauge
+ * cancellation). */
 static void epem_to_ww_falls_with_energy(void **state) {
   (void)state;
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
@@ -296,6 +297,24 @@ static void epem_to_ww_falls_with_energy(void **state) {
                  cosines[c], roots[r - 1], me[3 * (r - 1) + c], roots[r], me[3 * r + c]);
   }
   hegetcl_amplitude_destroy(amp);
+  /* each of the three diagrams alone: |M|^2 grows (like s^2 / M_W^4 at large s) */
+  hegetcl_process_from_text(&process, "e+ e- > w+ w-", NULL, 0);
+  process.engine = HEGETCL_ENGINE_DIAGRAMS;
+  for (int d = 0; d < 3; ++d) {
+    hegetcl_amplitude *one = NULL;
+    TS_ASSERT_OK(ctx, hg_amplitude_create_diagram_subset(ctx, &process, 1u << d, &one));
+    double alone[12];
+    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(one, 12, m, alone));
+    printf("# e+ e- > w+ w-, diagram %d alone, cos theta = 0: |M|^2 =", d);
+    for (int r = 0; r < 4; ++r) printf(" %.4e (%g GeV)", alone[3 * r + 1], roots[r]);
+    printf("\n");
+    for (int r = 1; r < 4; ++r)
+      if (!(alone[3 * r + 1] > 2 * alone[3 * (r - 1) + 1]))
+        fail_msg("e+ e- > w+ w-, diagram %d alone: |M|^2 %.6e at %g GeV, %.6e at %g GeV: it "
+                 "should grow",
+                 d, alone[3 * (r - 1) + 1], roots[r - 1], alone[3 * r + 1], roots[r]);
+    hegetcl_amplitude_destroy(one);
+  }
 }
 
 /* W+ W- > Z Z: W exchange and the W W Z Z vertex grow like (s / M_W^2)^2 for longitudinal
