@@ -223,6 +223,21 @@ static void write_helicities(hg_strbuf *b, const hg_diagram_set *s) {
   }
 }
 
+/* Whether the code reads the electroweak parameters: a Z, W, H or tau, or an electroweak
+ * coupling, anywhere in it. */
+static int uses_ew(const hg_diagram_set *s) {
+  for (size_t i = 0; i < s->n_wfs; ++i) {
+    const hg_wavefunction *w = &s->wfs[i];
+    const int pdg = hg_model_particle(hg_species_particle(w->species))->pdg;
+    if (w->used && (pdg == 15 || pdg == 23 || pdg == 24 || pdg == 25 ||
+                    (w->kind != HG_WF_EXTERNAL && w->coupling == HG_COUPLING_EW)))
+      return 1;
+  }
+  for (size_t i = 0; i < s->n_diagrams; ++i)
+    if (s->diagrams[i].coupling == HG_COUPLING_EW) return 1;
+  return 0;
+}
+
 static char *source(const hg_diagram_set *s, int gauge_particle) {
   hg_strbuf b = {0};
   const size_t flows = s->n_flows;
@@ -233,6 +248,7 @@ static char *source(const hg_diagram_set *s, int gauge_particle) {
   hg_strbuf_printf(&b, "#define N_PARTICLES %d\n#define HG_PROCESS_CONFIGS %uu\n", s->spec.n,
                    1u << s->helicity_bits);
   hg_strbuf_printf(&b, "#define HG_PROCESS_FLOWS %zu\n", flows);
+  if (uses_ew(s)) hg_strbuf_printf(&b, "#define HG_PROCESS_EW 1\n");
   hg_strbuf_printf(&b, "\n");
   hg_strbuf_printf(&b,
                    "/* |M|^2 of helicity configuration config, summed over colours */\n"
