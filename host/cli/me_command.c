@@ -426,9 +426,10 @@ int hg_cli_me(int argc, char **argv) {
     }
     char text[2048];
     hegetcl_process_describe_params(&used, text, sizeof text);
-    for (char *c = text; *c; ++c)
-      if (*c == '\n') *c = c[1] ? ';' : '\0';
-    printf("parameters: %s%s\n", text, o.complex_mass ? " (complex-mass scheme)" : "");
+    printf("parameters:");
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
+      printf(" %s;", line);
+    printf("%s\n", o.complex_mass ? " complex-mass scheme" : "");
   }
   int rc = 0, failed_files = 0;
   for (int i = first_file; i < argc; ++i) {
