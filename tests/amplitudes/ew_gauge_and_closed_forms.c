@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The electroweak sector's physics through the diagrams engine: e+ e- > mu+ mu- (photon and Z)
- * against the helicity-amplitude closed form, its forward-backward asymmetry at sqrt(s) = M_Z and
+ * and Bhabha scattering against their helicity-amplitude closed forms, its forward-backward asymmetry at sqrt(s) = M_Z and
  * the Z line shape; Ward identities of external photons and gluons in processes with W and Z
  * (the W W a vertex among them); the high-energy cancellation in e+ e- > W+ W-; and bad input
  * (a process the model forbids, a negative width, electroweak inputs out of range). */
@@ -142,6 +142,52 @@ static void epem_mupmum_matches_its_helicity_closed_form(void **state) {
   hegetcl_amplitude_destroy(amp);
   free(m);
   free(me);
+}
+
+/* Bhabha scattering e+ e- > e+ e- with photon and Z in the s and t channels (the Z width in the
+ * s channel only, the resonant scheme), against its helicity amplitudes (the relative sign of
+ * the s and t channels is Fermi statistics, the diagram engine's pairing sign):
+ *   A_LL = e^2/s + g_L^2 D(s) + e^2/t + g_L^2 D(t) (and R), weight u^2;
+ *   A_LR^s = e^2/s + g_L g_R D(s), weight t^2;  A_LR^t = e^2/t + g_L g_R D(t), weight s^2;
+ * |M|^2 averaged = u^2 (|A_LL|^2 + |A_RR|^2) + 2 t^2 |A_LR^s|^2 + 2 s^2 |A_LR^t|^2. */
+static void bhabha_matches_its_helicity_closed_form(void **state) {
+  (void)state;
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
+  const ew_inputs in = inputs();
+  const double sw = sqrt(in.sw2), cw = sqrt(1 - in.sw2);
+  const double gl = in.ee * (-0.5 + in.sw2) / (sw * cw), gr = in.ee * in.sw2 / (sw * cw);
+  const double e2 = in.ee * in.ee;
+  const double roots[] = {30, in.mz, in.mz + in.wz, 500, 2000};
+  const double cosines[] = {-0.8, -0.2, 0.3, 0.9};
+  double m[16 * 20], me[20];
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 4; ++c) two_to_two(roots[r], 0, 0, cosines[c], m, 20, (size_t)(4 * r + c));
+  hegetcl_amplitude *amp = make("e+ e- > e+ e-", HEGETCL_WIDTH_RESONANT);
+  TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, 20, m, me));
+  double worst = 0;
+  for (int r = 0; r < 5; ++r)
+    for (int c = 0; c < 4; ++c) {
+      const double s = roots[r] * roots[r];
+      /* particle 3 (e+) at cos theta: the e- (4) leaves at -cos theta against +z, i.e. at
+       * angle theta from the incoming e- (2, along -z): t = (p2 - p4)^2 = -s (1 - cos) / 2 */
+      const double t = -s / 2 * (1 - cosines[c]), u = -s / 2 * (1 + cosines[c]);
+      const double complex ds = 1.0 / (s - in.mz * in.mz + I * in.mz * in.wz);
+      const double complex dt = 1.0 / (t - in.mz * in.mz);
+      const double complex ll = e2 / s + gl * gl * ds + e2 / t + gl * gl * dt;
+      const double complex rr = e2 / s + gr * gr * ds + e2 / t + gr * gr * dt;
+      const double complex lrs = e2 / s + gl * gr * ds, lrt = e2 / t + gl * gr * dt;
+      const double want = u * u * (creal(ll * conj(ll)) + creal(rr * conj(rr))) +
+                          2 * t * t * creal(lrs * conj(lrs)) + 2 * s * s * creal(lrt * conj(lrt));
+      const double rel = ts_rel_diff(me[4 * r + c], want);
+      if (!(rel <= 1e-12))
+        fail_msg("e+ e- > e+ e- at sqrt(s) = %g, cos theta = %g: %.17g, closed form %.17g",
+                 roots[r], cosines[c], me[4 * r + c], want);
+      if (rel > worst) worst = rel;
+    }
+  printf("# e+ e- > e+ e- (Bhabha, photon and Z, s and t channels) against the closed form: "
+         "%.2e\n",
+         worst);
+  hegetcl_amplitude_destroy(amp);
 }
 
 /* sigma(sqrt s) and A_FB from the engine: |M|^2 is quadratic in cos theta, so two-point
@@ -394,6 +440,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(epem_mupmum_matches_its_helicity_closed_form),
       cmocka_unit_test(forward_backward_asymmetry_and_z_line_shape_match_closed_forms),
+      cmocka_unit_test(bhabha_matches_its_helicity_closed_form),
       cmocka_unit_test(photons_and_gluons_obey_ward_identities),
       cmocka_unit_test(epem_to_ww_falls_with_energy),
       cmocka_unit_test(ww_to_zz_stays_bounded),
