@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The electroweak sector's physics through the diagrams engine: e+ e- > mu+ mu- (photon and Z)
- * and Bhabha scattering against their helicity-amplitude closed forms, its forward-backward asymmetry at sqrt(s) = M_Z and
- * the Z line shape; Ward identities of external photons and gluons in processes with W and Z
- * (the W W a vertex among them); the high-energy cancellation in e+ e- > W+ W-; and bad input
- * (a process the model forbids, a negative width, electroweak inputs out of range). */
+ * and Bhabha scattering against their helicity-amplitude closed forms, the forward-backward
+ * asymmetry at sqrt(s) = M_Z and the Z line shape; Ward identities of external photons and
+ * gluons in processes with W and Z (the W W a vertex among them); the high-energy cancellations
+ * in e+ e- > W+ W- and W+ W- > Z Z; and bad input (a process the model forbids, a negative
+ * width, electroweak inputs out of range). */
 #include <complex.h>
 #include <math.h>
 #include <stdio.h>
