@@ -202,13 +202,11 @@ static double median(double *v, int n) {
 }
 
 /* Random points of the process: outgoing masses from the model, repeated from a pool. */
-static double *make_points(const hg_process_spec *spec, double top_mass, size_t events) {
+static double *make_points(const hg_process_spec *spec, const hegetcl_process *process,
+                           size_t events) {
   const unsigned n = (unsigned)spec->n, n_out = n - 2;
   double masses[HG_PROCESS_MAX_EXTERNAL];
-  for (unsigned i = 0; i < n_out; ++i) {
-    const hg_particle *p = hg_model_particle(hg_species_particle(spec->species[i + 2]));
-    masses[i] = p->mass == HG_PARAM_TOP_MASS ? top_mass : 0;
-  }
+  for (unsigned i = 0; i < n_out; ++i) masses[i] = hegetcl_process_mass(process, i + 2);
   const size_t pool_events = events < POOL_EVENTS ? events : POOL_EVENTS;
   double *pool = malloc(4 * n * pool_events * sizeof *pool);
   double *momenta = malloc(4 * n * events * sizeof *momenta);
@@ -335,7 +333,7 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
     free(me);
     free(helicity);
     free(colour);
-    momenta = make_points(&spec, process.top_mass, events);
+    momenta = make_points(&spec, &process, events);
     me = malloc(events * sizeof *me);
     helicity = malloc(events * sizeof *helicity);
     colour = malloc(events * sizeof *colour);

@@ -8,7 +8,10 @@ HG_INLINE REAL hg_process_configs(__global const REAL *momenta, hg_u32 n_events,
                                   __global const REAL *params, hg_u32 first, hg_u32 n_configs) {
   hg_fourvec p[N_PARTICLES];
   hg_load_event(momenta, N_PARTICLES, n_events, event, p);
-  const hg_process_params pp = hg_load_params(params);
+  hg_process_params pp = hg_load_params(params);
+#ifdef HG_PROCESS_EW
+  hg_load_params_ew(params, &pp);
+#endif
   REAL sum = (REAL)0;
   /* one copy of the diagram code: unrolling the helicity loop would copy it per configuration */
 #pragma unroll 1

@@ -34,6 +34,16 @@ void hegetcl_process_defaults(hegetcl_process *p, unsigned n_photons) {
   p->top_mass = 173.0;
   p->top_width = 1.4915;
   p->width_scheme = HEGETCL_WIDTH_RESONANT;
+  p->gf = 1.16639e-5;
+  p->z_mass = 91.188;
+  p->h_mass = 125.0;
+  p->tau_mass = 1.777;
+  p->z_width = 2.441404;
+  p->w_width = 2.0476;
+  p->h_width = 6.382339e-3;
+  p->top_yukawa_mass = 173.0;
+  p->tau_yukawa_mass = 1.777;
+  p->complex_mass = 0;
 }
 
 hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, char *message,
@@ -67,7 +77,22 @@ double hegetcl_process_mass(const hegetcl_process *p, unsigned i) {
       i >= (unsigned)spec.n)
     return 0;
   const hg_particle *particle = hg_model_particle(hg_species_particle(spec.species[i]));
-  return particle->mass == HG_PARAM_TOP_MASS ? p->top_mass : 0;
+  switch (particle->mass) {
+  case HG_PARAM_TOP_MASS:
+    return p->top_mass;
+  case HG_PARAM_Z_MASS:
+    return p->z_mass;
+  case HG_PARAM_H_MASS:
+    return p->h_mass;
+  case HG_PARAM_TAU_MASS:
+    return p->tau_mass;
+  case HG_PARAM_W_MASS: {
+    double mw = 0;
+    return hegetcl_process_get_derived(p, "MW", &mw) == HEGETCL_OK ? mw : 0;
+  }
+  default:
+    return 0;
+  }
 }
 
 unsigned hegetcl_process_particles(const hegetcl_process *p) {
@@ -246,8 +271,7 @@ static hegetcl_status create_summed_tables(hegetcl_amplitude *amp, const hg_rs_l
   unsigned long long limit = ctx->info.global_memory_bytes / 4;
   if (ctx->info.max_buffer_bytes > 0 && ctx->info.max_buffer_bytes < limit)
     limit = ctx->info.max_buffer_bytes;
-  amp->summed_groups =
-      hg_rs_global_groups(layout, ctx->info.compute_units, groups_per_unit, limit);
+  amp->summed_groups = hg_rs_global_groups(layout, ctx->info.compute_units, groups_per_unit, limit);
   const size_t bytes = amp->summed_groups * layout->global_bytes;
   cl_int err = CL_SUCCESS;
   amp->summed_tables = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
@@ -604,8 +628,9 @@ static void stage_scaled(hegetcl_amplitude *amp, size_t n_events, const double *
     const double inverse_root = usable ? 1.0 / sqrt(shat) : 1.0;
     for (size_t i = 0; i < n_particles; ++i)
       for (size_t c = 0; c < 4; ++c)
-        staging[HG_SOA_INDEX(c, i, n_particles, n_events, e)] = (float)(
-            host_momentum(momenta, events_major, n_particles, n_events, e, i, c) * inverse_root);
+        staging[HG_SOA_INDEX(c, i, n_particles, n_events, e)] =
+            (float)(host_momentum(momenta, events_major, n_particles, n_events, e, i, c) *
+                    inverse_root);
   }
   amp->scaled_events = n_events;
 }
@@ -689,16 +714,14 @@ static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const cha
   const int shared = kernel == amp->summed && amp->summed_group != 0;
   const size_t per_group = shared ? amp->summed_group_events : local;
   size_t groups = (n_events + per_group - 1) / per_group;
-  if (shared && amp->summed_groups != 0 && groups > amp->summed_groups)
-    groups = amp->summed_groups;
+  if (shared && amp->summed_groups != 0 && groups > amp->summed_groups) groups = amp->summed_groups;
   const size_t global = groups * local;
-  return hg_cl_check(amp->ctx,
-                     clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0,
-                                            NULL, event),
-                     "clEnqueueNDRangeKernel",
-                     "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
-                     hegetcl_engine_name(amp->process.engine), amp->process_text,
-                     hegetcl_precision_name(amp->process.precision), n_events, local);
+  return hg_cl_check(
+      amp->ctx,
+      clEnqueueNDRangeKernel(amp->ctx->queue, kernel, 1, NULL, &global, &local, 0, NULL, event),
+      "clEnqueueNDRangeKernel", "launching %s (%s, %s, %s) for %zu events, local size %zu", name,
+      hegetcl_engine_name(amp->process.engine), amp->process_text,
+      hegetcl_precision_name(amp->process.precision), n_events, local);
 }
 
 /* The part kernels' arguments but the helicity configuration (4), and amplitude_accumulate's
@@ -948,7 +971,7 @@ hegetcl_status hegetcl_amplitude_evaluate(hegetcl_amplitude *amp, size_t n_event
 
 static hegetcl_status check_helicities(hegetcl_amplitude *amp, size_t n_events,
                                        const uint32_t *helicity) {
-  const uint32_t limit = 1u << amp->n_particles;
+  const uint32_t limit = 1u << (amp->helicity_bits ? amp->helicity_bits : amp->n_particles);
   for (size_t e = 0; e < n_events; ++e)
     if (helicity[e] >= limit)
       return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,

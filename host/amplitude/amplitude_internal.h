@@ -51,9 +51,11 @@ struct hegetcl_amplitude {
   unsigned n_particles;           /* external particles (n_photons + 2 for the photon family) */
   double me_factor;               /* 1 / IDEN: hegetcl_me_factor(n) for the photon family */
   int general;                    /* a process given as text other than the photon family */
+  unsigned helicity_bits;         /* bits of a helicity configuration (0: n_particles) */
+  uint64_t diagram_subset;        /* tests: the diagrams kept (bit k: diagram k), 0 for all */
   cl_mem params;                  /* its model parameters (process_common.cl's order) */
   cl_mem colour;                  /* the recursive colour engine's colour matrix */
-  char process_text[160];         /* its normalised text, for messages */
+  char process_text[200];         /* its normalised text, for messages */
 };
 
 /* The program and kernels of a general process (host/amplitude/process_amplitude.c): amp's
@@ -81,6 +83,13 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
 hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx, const hegetcl_process *process,
                                                int gauge_particle, hegetcl_amplitude **out);
 
+/* The same with only the diagrams whose bit is set in keep (bit k: the diagrams engine's k-th
+ * diagram), for tests of how single diagrams behave (the high-energy growth that their sum
+ * cancels). HEGETCL_ERR_INPUT for keep = 0 or a process of another engine. */
+hegetcl_status hg_amplitude_create_diagram_subset(hegetcl_context *ctx,
+                                                  const hegetcl_process *process, uint64_t keep,
+                                                  hegetcl_amplitude **out);
+
 /* The sources of an engine's hg_engine_amplitude (or, for the split diagram engine, its part
  * functions) for n photons, written into parts (room for 2) ahead of the caller's kernels; the
  * diagram engine's generated text is returned in *generated (the caller frees it) and its number of
@@ -91,9 +100,9 @@ hegetcl_status hg_engine_sources(hegetcl_context *ctx, hegetcl_engine engine, un
 
 /* Which helicity sum hg_amplitude_create_variant builds for the recursive engine. */
 enum {
-  HG_SUMMED_PRIVATE = 0, /* one event per work-item (kernels.cl's amplitude_summed) */
-  HG_SUMMED_SHARED = 1,  /* shared by a work-group, its tables in local memory where they fit,
-                            else in global memory (the default: recursive_shared.h) */
+  HG_SUMMED_PRIVATE = 0,      /* one event per work-item (kernels.cl's amplitude_summed) */
+  HG_SUMMED_SHARED = 1,       /* shared by a work-group, its tables in local memory where they fit,
+                                 else in global memory (the default: recursive_shared.h) */
   HG_SUMMED_SHARED_GLOBAL = 2 /* shared, its tables in global memory even where they would fit */
 };
 

@@ -12,6 +12,7 @@
 #include "process/codegen.h"
 #include "process/diagrams.h"
 #include "process/model.h"
+#include "process/model_params.h"
 
 static hegetcl_status check_parameters(hegetcl_context *ctx, const hegetcl_process *p) {
   if (p->engine != HEGETCL_ENGINE_DIAGRAMS && p->engine != HEGETCL_ENGINE_RECURSIVE)
@@ -32,6 +33,9 @@ static hegetcl_status check_parameters(hegetcl_context *ctx, const hegetcl_proce
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "top mass %g GeV, width %g GeV: the mass must be positive, the width >= 0",
                    p->top_mass, p->top_width);
+  char error[1024];
+  if (hg_model_check(p, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   if (p->width_scheme != HEGETCL_WIDTH_RESONANT && p->width_scheme != HEGETCL_WIDTH_ALL)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "width scheme %d is not resonant (0) or all (1)",
                    (int)p->width_scheme);
@@ -61,6 +65,21 @@ static hegetcl_status diagrams_build(hegetcl_amplitude *amp, const hg_process_sp
   if (hg_diagrams_build(spec, p->width_scheme == HEGETCL_WIDTH_ALL, &set, error, sizeof error) != 0)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   amp->me_factor = 1.0 / set.iden;
+  amp->helicity_bits = (unsigned)set.helicity_bits;
+  if (amp->diagram_subset != 0) {
+    size_t kept = 0;
+    for (size_t k = 0; k < set.n_diagrams; ++k) {
+      const int keep = k < 64 && (amp->diagram_subset >> k & 1u);
+      if (!keep) {
+        free(set.diagrams[k].flows);
+        free(set.diagrams[k].coef_re);
+        free(set.diagrams[k].coef_im);
+        continue;
+      }
+      set.diagrams[kept++] = set.diagrams[k];
+    }
+    set.n_diagrams = kept;
+  }
   char *generated = gauge_particle >= 0 ? hg_process_source_gauge_check(&set, gauge_particle)
                                         : hg_process_source(&set);
   hg_diagrams_free(&set);
@@ -87,21 +106,24 @@ hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *te
   amp->n_particles = (unsigned)spec.n;
   snprintf(amp->process_text, sizeof amp->process_text, "%s", spec.text);
   amp->process.text = amp->process_text; /* the caller's string need not outlive the call */
-  if (gauge_particle >= spec.n ||
-      (gauge_particle >= 0 && hg_species_particle(spec.species[gauge_particle]) !=
-                                  hg_species_particle(hg_species_from_name("g"))))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "gauge check: particle %d of %s is not a gluon",
-                   gauge_particle, spec.text);
+  if (gauge_particle >= spec.n || (gauge_particle >= 0 &&
+                                   hg_species_particle(spec.species[gauge_particle]) !=
+                                       hg_species_particle(hg_species_from_name("g")) &&
+                                   hg_species_particle(spec.species[gauge_particle]) !=
+                                       hg_species_particle(hg_species_from_name("a"))))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "gauge check: particle %d of %s is not a gluon or a photon", gauge_particle,
+                   spec.text);
   status = p->engine == HEGETCL_ENGINE_RECURSIVE
                ? hg_colour_ordered_amplitude_build(amp, &spec, gauge_particle)
                : diagrams_build(amp, &spec, gauge_particle);
   if (status != HEGETCL_OK) return status;
-  /* the model parameters in process_common.cl's order: g_s, e, top mass and width */
-  const double pi = 3.14159265358979323846;
-  const double values[4] = {sqrt(4 * pi * p->alpha_s), sqrt(4 * pi * p->alpha), p->top_mass,
-                            p->top_width};
-  const float values_f[4] = {(float)values[0], (float)values[1], (float)values[2],
-                             (float)values[3]};
+  /* the model parameters in model_couplings.h's order: g_s, e, masses, widths, couplings */
+  double values[HG_PARAMS_SIZE];
+  float values_f[HG_PARAMS_SIZE];
+  if (hg_model_params(p, values, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "process \"%s\": %s", spec.text, error);
+  for (int k = 0; k < HG_PARAMS_SIZE; ++k) values_f[k] = (float)values[k];
   const int is_double = p->precision == HEGETCL_PRECISION_DOUBLE;
   cl_int err = CL_SUCCESS;
   amp->params = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -109,6 +131,27 @@ hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *te
                                is_double ? (void *)values : (void *)values_f, &err);
   return hg_cl_check(ctx, err, "clCreateBuffer", "making the model parameters of %s",
                      amp->process_text);
+}
+
+hegetcl_status hg_amplitude_create_diagram_subset(hegetcl_context *ctx,
+                                                  const hegetcl_process *process, uint64_t keep,
+                                                  hegetcl_amplitude **out) {
+  *out = NULL;
+  if (ctx == NULL || process == NULL || process->text == NULL || keep == 0 ||
+      process->engine != HEGETCL_ENGINE_DIAGRAMS)
+    return HEGETCL_ERR_INPUT;
+  hegetcl_amplitude *amp = calloc(1, sizeof *amp);
+  if (amp == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for an amplitude");
+  amp->ctx = ctx;
+  amp->process = *process;
+  amp->diagram_subset = keep;
+  const hegetcl_status status = hg_process_amplitude_build(amp, process->text, -1);
+  if (status != HEGETCL_OK) {
+    hegetcl_amplitude_destroy(amp);
+    return status;
+  }
+  *out = amp;
+  return HEGETCL_OK;
 }
 
 hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx, const hegetcl_process *process,

@@ -8,6 +8,8 @@
 #include "amplitude/diagrams_codegen.h"
 #include "cli/commands.h"
 #include "hegetcl/hegetcl.h"
+#include "process/codegen.h"
+#include "process/diagrams.h"
 
 static int usage(FILE *out) {
   fprintf(out,
@@ -54,9 +56,12 @@ static int devices_usage(FILE *out) {
 static int diagrams_usage(FILE *out) {
   fprintf(out,
           "usage: hegetcl diagrams N\n"
+          "       hegetcl diagrams --process \"PROCESS\"\n"
           "\n"
           "Prints the OpenCL C that the diagrams engine generates for u ubar -> N photons,\n"
-          "N = 2 to 8 (from N = %d on, every part of the split form).\n",
+          "N = 2 to 8 (from N = %d on, every part of the split form), or for a process\n"
+          "written as MadGraph users write it (\"u d~ > e+ ve g\", coupling orders such as\n"
+          "QED<=2 after the particles), with its diagram and colour-flow counts.\n",
           HG_DIAGRAMS_SPLIT_MIN_PHOTONS);
   return out == stderr ? 2 : 0;
 }
@@ -95,6 +100,23 @@ static int cmd_diagrams(const char *arg) {
   return 0;
 }
 
+static int cmd_diagrams_process(const char *text) {
+  hg_process_spec spec;
+  hg_diagram_set set;
+  char error[1024];
+  if (hg_process_parse(text, &spec, error, sizeof error) != 0 ||
+      hg_diagrams_build(&spec, 0, &set, error, sizeof error) != 0) {
+    fprintf(stderr, "hegetcl: error: diagrams --process: %s\n", error);
+    return 2;
+  }
+  char *source = hg_process_source(&set);
+  hg_diagrams_free(&set);
+  if (source == NULL) return fail("generating diagram code", HEGETCL_ERR_NO_MEMORY, "");
+  fputs(source, stdout);
+  free(source);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) return usage(stderr);
   if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return usage(stdout);
@@ -109,6 +131,7 @@ int main(int argc, char **argv) {
   if (strcmp(argv[1], "me") == 0) return hg_cli_me(argc - 2, argv + 2);
   if (strcmp(argv[1], "diagrams") == 0) {
     if (argc == 3 && !is_help(argv[2])) return cmd_diagrams(argv[2]);
+    if (argc == 4 && strcmp(argv[2], "--process") == 0) return cmd_diagrams_process(argv[3]);
     return diagrams_usage(argc == 3 ? stdout : stderr);
   }
   if (strcmp(argv[1], "xsec") == 0) return hg_cli_xsec(argc - 2, argv + 2);

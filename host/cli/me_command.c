@@ -9,9 +9,9 @@
 
 #include "cli/commands.h"
 #include "hegetcl/hegetcl.h"
+#include "io/mg5_points.h"
 #include "process/colour_ordered.h"
 #include "process/process_spec.h"
-#include "io/mg5_points.h"
 
 /* The defaults --tolerance states: a relative difference to the reference. Double precision
  * agrees with MadGraph to about 1e-13 on the shipped points; float to about 1e-6. */
@@ -31,7 +31,32 @@ typedef struct {
   const char *process; /* NULL: q q~ > n photons, n from the file */
   double alpha_s, top_mass, top_width;
   hegetcl_width_scheme width_scheme;
+  int n_params; /* --param NAME=VALUE, applied in order after the options above */
+  const char *param_names[32];
+  double param_values[32];
+  int complex_mass;
 } me_options;
+
+/* The model parameters of a run: the options, then every --param in order. 0, or 1 after a
+ * message. */
+static int apply_params(const me_options *o, hegetcl_process *p) {
+  p->alpha = o->alpha;
+  p->alpha_s = o->alpha_s;
+  p->top_mass = o->top_mass;
+  p->top_width = o->top_width;
+  p->width_scheme = o->width_scheme;
+  p->complex_mass = o->complex_mass;
+  for (int k = 0; k < o->n_params; ++k) {
+    char message[512];
+    if (hegetcl_process_set_param(p, o->param_names[k], o->param_values[k], message,
+                                  sizeof message) != HEGETCL_OK) {
+      fprintf(stderr, "hegetcl: error: --param %s=%g: %s\n", o->param_names[k], o->param_values[k],
+              message);
+      return 1;
+    }
+  }
+  return 0;
+}
 
 int hg_cli_me_usage(FILE *out) {
   fprintf(out,
@@ -61,6 +86,11 @@ int hg_cli_me_usage(FILE *out) {
           "                           file's order\n"
           "  --alpha-s A              strong coupling, fixed (default 0.118)\n"
           "  --top-mass M, --top-width W  GeV (default 173, 1.4915)\n"
+          "  --param NAME=VALUE       a model parameter by its MadGraph param_card name\n"
+          "                           (repeatable): aEWM1 Gf aS MZ MT MH MTA WZ WW WT WH ymt\n"
+          "                           ymtau; defaults MadGraph's sm restrict_default; the\n"
+          "                           parameters used are printed with the run\n"
+          "  --complex-mass           complex-mass scheme for the Z and W (no value)\n"
           "  --width-scheme S         resonant (default: widths only in s-channel propagators\n"
           "                           that can resonate; gauge invariant) or all (MadGraph's\n"
           "                           standalone output: every propagator of the particle)\n"
@@ -102,6 +132,10 @@ static int parse_options(int argc, char **argv, me_options *o, int *first_file) 
     if (arg[0] != '-') {
       *first_file = i;
       break;
+    }
+    if (strcmp(arg, "--complex-mass") == 0) {
+      o->complex_mass = 1;
+      continue;
     }
     const char *value = i + 1 < argc ? argv[++i] : NULL;
     if (value == NULL) {
@@ -156,6 +190,37 @@ static int parse_options(int argc, char **argv, me_options *o, int *first_file) 
         fprintf(stderr, "hegetcl: error: --width-scheme %s: use resonant or all\n", value);
         rc = 2;
       }
+    } else if (strcmp(arg, "--param") == 0) {
+      const char *eq = strchr(value, '=');
+      char name[64];
+      char *end = NULL;
+      const double v = eq ? strtod(eq + 1, &end) : 0;
+      if (eq == NULL || eq == value || (size_t)(eq - value) >= sizeof name || end == eq + 1 ||
+          *end != '\0') {
+        fprintf(stderr,
+                "hegetcl: error: --param %s: write NAME=VALUE with a param_card name and a "
+                "number, e.g. --param MZ=91.2\n",
+                value);
+        return 2;
+      }
+      memcpy(name, value, (size_t)(eq - value));
+      name[eq - value] = '\0';
+      hegetcl_process check;
+      hegetcl_process_defaults(&check, 2);
+      char message[512];
+      if (hegetcl_process_set_param(&check, name, v, message, sizeof message) != HEGETCL_OK) {
+        fprintf(stderr, "hegetcl: error: --param %s: %s\n", value, message);
+        return 2;
+      }
+      if (o->n_params == 32) {
+        fprintf(stderr, "hegetcl: error: --param %s: at most 32 --param options\n", value);
+        return 2;
+      }
+      /* the name as the table spells it, which outlives argv's copy */
+      for (unsigned k = 0; hegetcl_process_param_name(k) != NULL; ++k)
+        if (strcmp(hegetcl_process_param_name(k), name) == 0)
+          o->param_names[o->n_params] = hegetcl_process_param_name(k);
+      o->param_values[o->n_params++] = v;
     } else if (strcmp(arg, "--tolerance") == 0) {
       rc = parse_number(arg, value, 1, &o->tolerance);
     } else if (strcmp(arg, "--momentum-tolerance") == 0) {
@@ -218,17 +283,17 @@ static size_t compare(const me_options *o, const hegetcl_process *process, const
       worst = rel;
       worst_point = e + 1;
     }
-    printf("%s %-11s %-6s point %zu  |M|^2 %.16e  MadGraph %.16e  rel.diff %.1e%s\n", label,
-           engine, precision, e + 1, me[e], ref, rel,
-           !finite ? "  [NOT FINITE]" : rel <= o->tolerance ? "" : "  [ABOVE TOLERANCE]");
+    printf("%s %-11s %-6s point %zu  |M|^2 %.16e  MadGraph %.16e  rel.diff %.1e%s\n", label, engine,
+           precision, e + 1, me[e], ref, rel,
+           !finite               ? "  [NOT FINITE]"
+           : rel <= o->tolerance ? ""
+                                 : "  [ABOVE TOLERANCE]");
   }
-  printf("%s %-11s %-6s largest relative difference to MadGraph: %.2e", label, engine,
-         precision, worst);
+  printf("%s %-11s %-6s largest relative difference to MadGraph: %.2e", label, engine, precision,
+         worst);
   if (worst_point > 0) printf(" (point %zu)", worst_point);
   printf(" over %zu points, %zu not finite; tolerance %.1e: %s\n", points->n_points, nonfinite,
-         o->tolerance,
-         outside == 0 ? "ok"
-                      : "FAILED");
+         o->tolerance, outside == 0 ? "ok" : "FAILED");
   if (outside > 0)
     fprintf(stderr,
             "hegetcl: error: %s %s %s: %zu of %zu values %s the reference by more than the "
@@ -269,7 +334,11 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
     snprintf(label, sizeof label, "n=%u", points.n_photons);
   }
   double masses[32] = {0};
-  given.top_mass = o->top_mass;
+  if (apply_params(o, &given) != 0) {
+    free(me);
+    hg_mg5_points_free(&points);
+    return 1;
+  }
   for (unsigned i = 0; i < points.n_particles && i < 32; ++i)
     masses[i] = hegetcl_process_mass(&given, i);
   int rc = check_momenta(&points, path, masses, o->momentum_tolerance) > 0;
@@ -293,12 +362,7 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
     hegetcl_process process = given;
     process.engine = (hegetcl_engine)engine;
     process.precision = o->precision;
-    process.alpha = o->alpha;
     if (o->process == NULL) process.quark_charge = o->charge;
-    process.alpha_s = o->alpha_s;
-    process.top_mass = o->top_mass;
-    process.top_width = o->top_width;
-    process.width_scheme = o->width_scheme;
     hegetcl_amplitude *amp = NULL;
     status = hegetcl_amplitude_create(ctx, &process, &amp);
     if (status == HEGETCL_OK)
@@ -323,9 +387,23 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
 }
 
 int hg_cli_me(int argc, char **argv) {
-  me_options o = {NULL, 1, HEGETCL_ENGINE_RECURSIVE, HEGETCL_PRECISION_DOUBLE, 1.0 / 132.507,
-                  2.0 / 3.0, -1, HG_ME_MOMENTUM_TOLERANCE, NULL, 0.118, 173.0, 1.4915,
-                  HEGETCL_WIDTH_RESONANT};
+  me_options o = {NULL,
+                  1,
+                  HEGETCL_ENGINE_RECURSIVE,
+                  HEGETCL_PRECISION_DOUBLE,
+                  1.0 / 132.507,
+                  2.0 / 3.0,
+                  -1,
+                  HG_ME_MOMENTUM_TOLERANCE,
+                  NULL,
+                  0.118,
+                  173.0,
+                  1.4915,
+                  HEGETCL_WIDTH_RESONANT,
+                  0,
+                  {NULL},
+                  {0},
+                  0};
   int first_file = 0;
   const int parsed = parse_options(argc, argv, &o, &first_file);
   if (parsed != 0) return parsed < 0 ? 0 : parsed;
@@ -341,6 +419,21 @@ int hg_cli_me(int argc, char **argv) {
   if (info.auto_without_gpu) hg_cli_note_auto_without_gpu(&info);
   printf("device: %s (%s; %s; driver %s)\n", info.name, info.platform, info.device_version,
          info.driver_version);
+  {
+    /* the model parameters every file is evaluated with, on one line */
+    hegetcl_process used;
+    hegetcl_process_defaults(&used, 2);
+    if (apply_params(&o, &used) != 0) {
+      hegetcl_context_destroy(ctx);
+      return 1;
+    }
+    char text[2048];
+    hegetcl_process_describe_params(&used, text, sizeof text);
+    printf("parameters:");
+    for (char *line = strtok(text, "\n"); line != NULL; line = strtok(NULL, "\n"))
+      printf(" %s;", line);
+    printf("%s\n", o.complex_mass ? " complex-mass scheme" : "");
+  }
   int rc = 0, failed_files = 0;
   for (int i = first_file; i < argc; ++i) {
     const int one = compare_file(ctx, &o, argv[i]);

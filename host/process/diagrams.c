@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "amplitudes/model_couplings.h"
 #include "model.h"
 
 /* The phases that join HELAS's gluon functions to the colour factors here (CONVENTIONS.md,
@@ -53,6 +54,143 @@ static const hg_particle *particle_of(int species) {
 }
 static int is_gluon(int species) { return particle_of(species)->pdg == 21; }
 static int is_photon(int species) { return particle_of(species)->pdg == 22; }
+static int is_z(int species) { return particle_of(species)->pdg == 23; }
+static int is_w(int species) { return particle_of(species)->pdg == 24; }
+static int is_higgs(int species) { return particle_of(species)->pdg == 25; }
+static int spin_of(int species) { return particle_of(species)->spin; }
+/* W+ as an outgoing species (the particle, not the antiparticle) */
+static int is_w_plus(int species) { return is_w(species) && !hg_species_is_anti(species); }
+
+/* ---- the model's vertices, as rules over the species (all outgoing from the vertex) ---- */
+
+/* A vertex of the model: its HELAS family, the coupling it takes and its coupling orders. */
+typedef struct {
+  hg_coupling_kind coupling;
+  int slot;      /* HG_COUPLING_EW: the params buffer's slot */
+  double charge; /* HG_COUPLING_PHOTON: the fermion's charge */
+  int qcd, qed;
+} vertex_info;
+
+/* The Z's coupling pair of a fermion particle. */
+static int z_slot(const hg_particle *f) {
+  if (f->colour == 3) return f->t3 > 0 ? HG_C_Z_U : HG_C_Z_D;
+  return f->charge == 0 ? HG_C_Z_NU : HG_C_Z_E;
+}
+
+/* Fermion f (outgoing particle species), antifermion fb (outgoing antiparticle species) and a
+ * boson b, all outgoing: the vertex, if the model has it. */
+static int vertex_ffx(int f, int fb, int b, vertex_info *v) {
+  if (hg_species_is_anti(f) || !hg_species_is_anti(fb)) return 0;
+  const hg_particle *pf = particle_of(f), *pfb = particle_of(fb);
+  const int same = hg_species_particle(f) == hg_species_particle(fb);
+  memset(v, 0, sizeof *v);
+  if (spin_of(b) == HG_SPIN_SCALAR) {
+    if (!same || !is_higgs(b) || pf->yukawa < 0) return 0;
+    *v = (vertex_info){HG_COUPLING_EW, pf->yukawa, 0, 0, 1};
+    return 1;
+  }
+  if (is_gluon(b)) {
+    if (!same || pf->colour != 3) return 0;
+    *v = (vertex_info){HG_COUPLING_STRONG, 0, 0, 1, 0};
+    return 1;
+  }
+  if (is_photon(b)) {
+    if (!same || pf->charge == 0) return 0;
+    *v = (vertex_info){HG_COUPLING_PHOTON, 0, pf->charge, 0, 1};
+    return 1;
+  }
+  if (is_z(b)) {
+    if (!same) return 0;
+    *v = (vertex_info){HG_COUPLING_EW, z_slot(pf), 0, 0, 1};
+    return 1;
+  }
+  if (is_w(b)) {
+    /* f fb W: doublet partners with the charge balanced */
+    if (pf->partner == NULL || strcmp(pf->partner, pfb->name) != 0) return 0;
+    const double q = pf->charge - pfb->charge + hg_species_charge(b);
+    if (q > 1e-9 || q < -1e-9) return 0;
+    *v = (vertex_info){HG_COUPLING_EW, HG_C_W, 0, 0, 1};
+    return 1;
+  }
+  return 0;
+}
+
+/* Three bosons, all outgoing, any order. */
+static int vertex_bbb(const int s[3], vertex_info *v) {
+  int vec = 0, sca = 0, wp = 0, wm = 0, z = 0, a = 0, g = 0;
+  for (int k = 0; k < 3; ++k) {
+    if (spin_of(s[k]) == HG_SPIN_SCALAR)
+      ++sca;
+    else
+      ++vec;
+    if (is_w(s[k])) {
+      if (is_w_plus(s[k]))
+        ++wp;
+      else
+        ++wm;
+    }
+    z += is_z(s[k]);
+    a += is_photon(s[k]);
+    g += is_gluon(s[k]);
+  }
+  memset(v, 0, sizeof *v);
+  if (g == 3) {
+    *v = (vertex_info){HG_COUPLING_STRONG, 0, 0, 1, 0};
+    return 1;
+  }
+  if (vec == 3 && wp == 1 && wm == 1 && (z == 1 || a == 1)) {
+    *v = (vertex_info){HG_COUPLING_EW, z ? HG_C_WWZ : HG_C_WWA, 0, 0, 1};
+    return 1;
+  }
+  if (vec == 2 && sca == 1 && ((wp == 1 && wm == 1) || z == 2)) {
+    *v = (vertex_info){HG_COUPLING_EW, z ? HG_C_HZZ : HG_C_HWW, 0, 0, 1};
+    return 1;
+  }
+  if (sca == 3) {
+    *v = (vertex_info){HG_COUPLING_EW, HG_C_HHH, 0, 0, 1};
+    return 1;
+  }
+  return 0;
+}
+
+/* Four bosons, all outgoing, any order (the four-gluon vertex is handled apart: three colour
+ * structures). */
+static int vertex_bbbb(const int s[4], vertex_info *v) {
+  int vec = 0, sca = 0, wp = 0, wm = 0, z = 0, a = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (spin_of(s[k]) == HG_SPIN_SCALAR)
+      ++sca;
+    else
+      ++vec;
+    if (is_w(s[k])) {
+      if (is_w_plus(s[k]))
+        ++wp;
+      else
+        ++wm;
+    }
+    z += is_z(s[k]);
+    a += is_photon(s[k]);
+  }
+  memset(v, 0, sizeof *v);
+  int slot = -1;
+  if (vec == 4 && wp == 2 && wm == 2)
+    slot = HG_C_WWWW;
+  else if (vec == 4 && wp == 1 && wm == 1 && a == 2)
+    slot = HG_C_WWAA;
+  else if (vec == 4 && wp == 1 && wm == 1 && a == 1 && z == 1)
+    slot = HG_C_WWAZ;
+  else if (vec == 4 && wp == 1 && wm == 1 && z == 2)
+    slot = HG_C_WWZZ;
+  else if (vec == 2 && sca == 2 && wp == 1 && wm == 1)
+    slot = HG_C_HHWW;
+  else if (vec == 2 && sca == 2 && z == 2)
+    slot = HG_C_HHZZ;
+  else if (sca == 4)
+    slot = HG_C_HHHH;
+  if (slot < 0) return 0;
+  *v = (vertex_info){HG_COUPLING_EW, slot, 0, 0, 2};
+  return 1;
+}
 
 /* A new zeroed slot at the end of the table *items of *n entries of size bytes, grown by doubling;
  * NULL (failed with too_many or no memory) when it holds max entries already. */
@@ -102,12 +240,16 @@ static int merge_pairs(int *n, int pairs[][2], const hg_wavefunction *x) {
   return 0;
 }
 
-/* Whether a fermion particle and a vector couple: gluons to quarks, photons to charged ones. */
-static int couples(int fermion_species, int vector_species) {
-  const hg_particle *f = particle_of(fermion_species);
-  if (is_gluon(vector_species)) return f->colour == 3;
-  if (is_photon(vector_species)) return f->charge != 0;
-  return 0;
+int hg_diagrams_helicity_layout(const hg_process_spec *spec, int *bit_of) {
+  int bits = 0;
+  for (int i = 0; i < spec->n; ++i) {
+    const hg_particle *p = particle_of(spec->species[i]);
+    if (bit_of != NULL) bit_of[i] = bits;
+    bits += p->spin == HG_SPIN_SCALAR                               ? 0
+            : p->spin == HG_SPIN_VECTOR && p->mass != HG_PARAM_ZERO ? 2
+                                                                    : 1;
+  }
+  return bits;
 }
 
 /* The width flag of a propagator of species over mask (hg_diagram_set.width_all). */
@@ -125,14 +267,12 @@ static int carries_width(const builder *b, int species, unsigned mask) {
 }
 
 static void finish_wf(builder *b, hg_wavefunction *w, const hg_wavefunction *x,
-                      const hg_wavefunction *y, const hg_wavefunction *z) {
+                      const hg_wavefunction *y, const hg_wavefunction *z, const vertex_info *v) {
   w->mask = x->mask | y->mask | (z ? z->mask : 0u);
-  w->qcd = x->qcd + y->qcd + (z ? z->qcd : 0);
-  w->qed = x->qed + y->qed + (z ? z->qed : 0);
-  if (w->coupling == HG_COUPLING_PHOTON)
-    ++w->qed;
-  else
-    w->qcd += w->kind == HG_WF_JGGG ? 2 : 1;
+  w->qcd = x->qcd + y->qcd + (z ? z->qcd : 0) + v->qcd;
+  w->qed = x->qed + y->qed + (z ? z->qed : 0) + v->qed;
+  w->coupling = v->coupling;
+  w->coupling_slot = v->slot;
   w->width = carries_width(b, w->species, w->mask);
   if (merge_pairs(&w->n_pairs, w->pairs, x) != 0 || merge_pairs(&w->n_pairs, w->pairs, y) != 0 ||
       (z && merge_pairs(&w->n_pairs, w->pairs, z) != 0))
@@ -143,91 +283,100 @@ static void colour_fail(builder *b, int status) {
   if (status != 0) build_fail(b, "its colour factors outgrow the colour algebra's room");
 }
 
-/* A fermion current after the vector v joins: fvixxx / fvoxxx. */
-static void add_fermion_vector(builder *b, size_t fi, size_t vi) {
-  hg_wavefunction *f = &b->set->wfs[fi], *v = &b->set->wfs[vi];
-  if (!couples(f->species, v->species)) return;
-  hg_wavefunction *w = new_wf(b);
-  if (w == NULL) return;
-  f = &b->set->wfs[fi];
-  v = &b->set->wfs[vi];
-  w->kind = f->role == HG_ROLE_IN ? HG_WF_FVI : HG_WF_FVO;
-  w->a = (int)fi;
-  w->b = (int)vi;
-  w->species = f->species;
-  w->role = f->role;
-  w->open_fermion = f->open_fermion;
-  w->coupling = is_gluon(v->species) ? HG_COUPLING_STRONG : HG_COUPLING_PHOTON;
-  w->charge = particle_of(f->species)->charge;
-  finish_wf(b, w, f, v, NULL);
-  int status;
-  if (w->coupling == HG_COUPLING_PHOTON)
-    status = hg_colour_times(&w->colour, &f->colour, &v->colour);
-  else if (f->role == HG_ROLE_IN)
-    status = hg_colour_apply_i(&w->colour, &v->colour, &f->colour);
-  else
-    status = hg_colour_apply_o(&w->colour, &f->colour, &v->colour);
-  colour_fail(b, status);
+static hg_wf_role role_of(int species) {
+  const int spin = spin_of(species);
+  if (spin == HG_SPIN_FERMION) return hg_species_is_anti(species) ? HG_ROLE_IN : HG_ROLE_OUT;
+  return spin == HG_SPIN_SCALAR ? HG_ROLE_SCALAR : HG_ROLE_VECTOR;
 }
 
-/* The vector currents of a fermion pair: jioxxx with a gluon and/or a photon. */
-static void add_fermion_pair(builder *b, size_t ii, size_t oi) {
-  const hg_wavefunction *fi = &b->set->wfs[ii], *fo = &b->set->wfs[oi];
-  if (hg_species_particle(fi->species) != hg_species_particle(fo->species)) return;
-  const int vectors[2] = {hg_species_from_name("g"), hg_species_from_name("a")};
-  for (int k = 0; k < 2; ++k) {
-    fi = &b->set->wfs[ii];
-    if (!couples(fi->species, vectors[k])) continue;
-    hg_wavefunction *w = new_wf(b);
+/* A new current of species from wavefunctions x, y (and z), the vertex v; NULL when the table is
+ * full. Pointers into the table are stale after the call. */
+static hg_wavefunction *new_current(builder *b, hg_wf_kind kind, int species, size_t x, size_t y,
+                                    long z, const vertex_info *v) {
+  hg_wavefunction *w = new_wf(b);
+  if (w == NULL) return NULL;
+  const hg_wavefunction *wx = &b->set->wfs[x], *wy = &b->set->wfs[y];
+  const hg_wavefunction *wz = z >= 0 ? &b->set->wfs[z] : NULL;
+  w->kind = kind;
+  w->a = (int)x;
+  w->b = (int)y;
+  w->c = (int)z;
+  w->species = species;
+  w->role = role_of(species);
+  w->charge = v->charge;
+  finish_wf(b, w, wx, wy, wz, v);
+  return w;
+}
+
+/* A fermion current after the boson bi joins fermion fi: fvixxx / fvoxxx / fsixxx / fsoxxx, one
+ * per vertex the model has (the W changes the flavour). */
+static void add_fermion_boson(builder *b, size_t fi, size_t bi) {
+  const int sf = b->set->wfs[fi].species, sb = b->set->wfs[bi].species;
+  const hg_wf_role role = b->set->wfs[fi].role;
+  const int scalar = spin_of(sb) == HG_SPIN_SCALAR;
+  for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
+    if (spin_of(s) != HG_SPIN_FERMION || role_of(s) != role) continue;
+    /* the vertex (sf, sb, anti(s)) */
+    const int other = hg_species_anti(s);
+    vertex_info v;
+    const int found =
+        role == HG_ROLE_IN ? vertex_ffx(other, sf, sb, &v) : vertex_ffx(sf, other, sb, &v);
+    if (!found) continue;
+    hg_wf_kind kind =
+        role == HG_ROLE_IN ? (scalar ? HG_WF_FSI : HG_WF_FVI) : (scalar ? HG_WF_FSO : HG_WF_FVO);
+    hg_wavefunction *w = new_current(b, kind, s, fi, bi, -1, &v);
     if (w == NULL) return;
-    fi = &b->set->wfs[ii];
-    fo = &b->set->wfs[oi];
-    w->kind = HG_WF_JIO;
-    w->a = (int)ii;
-    w->b = (int)oi;
-    w->species = vectors[k];
-    w->role = HG_ROLE_VECTOR;
-    w->coupling = k == 0 ? HG_COUPLING_STRONG : HG_COUPLING_PHOTON;
-    w->charge = particle_of(fi->species)->charge;
-    finish_wf(b, w, fi, fo, NULL);
+    const hg_wavefunction *f = &b->set->wfs[fi], *vb = &b->set->wfs[bi];
+    w->open_fermion = f->open_fermion;
+    int status;
+    if (v.coupling != HG_COUPLING_STRONG)
+      status = hg_colour_times(&w->colour, &f->colour, &vb->colour);
+    else if (role == HG_ROLE_IN)
+      status = hg_colour_apply_i(&w->colour, &vb->colour, &f->colour);
+    else
+      status = hg_colour_apply_o(&w->colour, &f->colour, &vb->colour);
+    colour_fail(b, status);
+  }
+}
+
+/* The boson currents of a fermion pair: jioxxx (gluon, photon, Z, W) and hioxxx (Higgs). */
+static void add_fermion_pair(builder *b, size_t ii, size_t oi) {
+  for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
+    if (spin_of(s) == HG_SPIN_FERMION || (hg_species_is_anti(s) && hg_species_anti(s) == s))
+      continue;
+    const int si = b->set->wfs[ii].species, so = b->set->wfs[oi].species;
+    vertex_info v;
+    if (!vertex_ffx(so, si, hg_species_anti(s), &v)) continue;
+    const int scalar = spin_of(s) == HG_SPIN_SCALAR;
+    hg_wavefunction *w = new_current(b, scalar ? HG_WF_HIO : HG_WF_JIO, s, ii, oi, -1, &v);
+    if (w == NULL) return;
+    const hg_wavefunction *fi = &b->set->wfs[ii], *fo = &b->set->wfs[oi];
     if (w->n_pairs < HG_MAX_PAIRS) {
       w->pairs[w->n_pairs][0] = fi->open_fermion;
       w->pairs[w->n_pairs][1] = fo->open_fermion;
       ++w->n_pairs;
     }
-    colour_fail(b, k == 0 ? hg_colour_pair_to_gluon(&w->colour, &fo->colour, &fi->colour)
-                          : hg_colour_join_fermions(&w->colour, &fo->colour, &fi->colour));
+    colour_fail(b, v.coupling == HG_COUPLING_STRONG
+                       ? hg_colour_pair_to_gluon(&w->colour, &fo->colour, &fi->colour)
+                       : hg_colour_join_fermions(&w->colour, &fo->colour, &fi->colour));
   }
 }
 
 static void add_two_gluons(builder *b, size_t x, size_t y) {
-  hg_wavefunction *w = new_wf(b);
+  const vertex_info v = {HG_COUPLING_STRONG, 0, 0, 1, 0};
+  hg_wavefunction *w = new_current(b, HG_WF_JVV, b->set->wfs[x].species, x, y, -1, &v);
   if (w == NULL) return;
   const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y];
-  w->kind = HG_WF_JVV;
-  w->a = (int)x;
-  w->b = (int)y;
-  w->species = a->species;
-  w->role = HG_ROLE_VECTOR;
-  w->coupling = HG_COUPLING_STRONG;
-  finish_wf(b, w, a, c, NULL);
   int status = hg_colour_commutator(&w->colour, &a->colour, &c->colour);
   hg_colour_scale(&w->colour, three_gluon_re, three_gluon_im);
   colour_fail(b, status);
 }
 
 static void add_three_gluons(builder *b, size_t x, size_t y, size_t z) {
-  hg_wavefunction *w = new_wf(b);
+  const vertex_info v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
+  hg_wavefunction *w = new_current(b, HG_WF_JGGG, b->set->wfs[x].species, x, y, (long)z, &v);
   if (w == NULL) return;
   const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y], *d = &b->set->wfs[z];
-  w->kind = HG_WF_JGGG;
-  w->a = (int)x;
-  w->b = (int)y;
-  w->c = (int)z;
-  w->species = a->species;
-  w->role = HG_ROLE_VECTOR;
-  w->coupling = HG_COUPLING_STRONG;
-  finish_wf(b, w, a, c, d);
   /* f^{a b e} f^{c out e}: X = -i [-i [Xa, Xb], Xc] */
   hg_colour_expr inner = {NULL, 0, 0};
   int status = hg_colour_commutator(&inner, &a->colour, &c->colour);
@@ -237,23 +386,166 @@ static void add_three_gluons(builder *b, size_t x, size_t y, size_t z) {
   colour_fail(b, status);
 }
 
+/* The colour of a colourless vertex: the product of its legs' (a W or Z current carries the
+ * quark line it came from). */
+static int colour_product(hg_colour_expr *out, const hg_wavefunction *w, const size_t *idx, int n) {
+  hg_colour_expr acc = {NULL, 0, 0};
+  int status = hg_colour_copy(&acc, &w[idx[0]].colour);
+  for (int k = 1; k < n && status == 0; ++k) {
+    hg_colour_expr next = {NULL, 0, 0};
+    status = hg_colour_times(&next, &acc, &w[idx[k]].colour);
+    hg_colour_free(&acc);
+    acc = next;
+  }
+  if (status == 0) {
+    hg_colour_free(out);
+    *out = acc;
+  } else {
+    hg_colour_free(&acc);
+  }
+  return status;
+}
+
+/* Colourless boson currents of two bosons: W W a / W W Z (jvvcxx, the arguments in vvvcxx's
+ * cyclic order W+, W-, V after the new one), V V H (jvsxxx, hvvxxx), H H H (hssxxx). */
+static void add_two_bosons(builder *b, size_t x, size_t y) {
+  for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
+    if (spin_of(s) == HG_SPIN_FERMION || is_gluon(s) ||
+        (hg_species_is_anti(s) && hg_species_anti(s) == s))
+      continue;
+    const int sx = b->set->wfs[x].species, sy = b->set->wfs[y].species;
+    const int legs[3] = {sx, sy, hg_species_anti(s)};
+    vertex_info v;
+    if (!vertex_bbb(legs, &v) || v.coupling != HG_COUPLING_EW) continue;
+    size_t a1 = x, a2 = y;
+    hg_wf_kind kind;
+    if (spin_of(s) == HG_SPIN_SCALAR) {
+      kind = spin_of(sx) == HG_SPIN_SCALAR ? HG_WF_HSS : HG_WF_HVV;
+    } else if (spin_of(sx) == HG_SPIN_SCALAR || spin_of(sy) == HG_SPIN_SCALAR) {
+      kind = HG_WF_JVS;
+      if (spin_of(sx) == HG_SPIN_SCALAR) {
+        a1 = y;
+        a2 = x;
+      }
+    } else {
+      kind = HG_WF_JVVC;
+      /* slots W+, W-, V; the new leg (anti(s)) takes one, the others follow cyclically */
+      const int leg = legs[2];
+      const int x_is = is_w(sx) ? (is_w_plus(sx) ? 0 : 1) : 2;
+      const int new_is = is_w(leg) ? (is_w_plus(leg) ? 0 : 1) : 2;
+      const int first = (new_is + 1) % 3;
+      if (x_is == first) {
+        a1 = x;
+        a2 = y;
+      } else {
+        a1 = y;
+        a2 = x;
+      }
+    }
+    hg_wavefunction *w = new_current(b, kind, s, a1, a2, -1, &v);
+    if (w == NULL) return;
+    const size_t idx[2] = {x, y};
+    colour_fail(b, colour_product(&w->colour, b->set->wfs, idx, 2));
+  }
+}
+
+/* Colourless currents of three bosons through a four-boson vertex. For jvvvcx(a, b, c) the new
+ * leg sits in the fourth slot of g (2 (w1.w2)(w3.w4) - (w1.w3)(w2.w4) - (w1.w4)(w2.w3)), whose
+ * pairs (1 2), (3 4) are W+ W- and the neutral pair, or the two W+ and the two W-. */
+static void add_three_bosons(builder *b, size_t x, size_t y, size_t z) {
+  for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
+    if (spin_of(s) == HG_SPIN_FERMION || is_gluon(s) ||
+        (hg_species_is_anti(s) && hg_species_anti(s) == s))
+      continue;
+    const size_t ws[3] = {x, y, z};
+    int legs[4];
+    for (int k = 0; k < 3; ++k) legs[k] = b->set->wfs[ws[k]].species;
+    legs[3] = hg_species_anti(s);
+    vertex_info v;
+    if (!vertex_bbbb(legs, &v)) continue;
+    size_t args[3] = {x, y, z};
+    hg_wf_kind kind;
+    if (spin_of(s) == HG_SPIN_SCALAR) {
+      int n_scalar = 0;
+      for (int k = 0; k < 3; ++k) n_scalar += spin_of(legs[k]) == HG_SPIN_SCALAR;
+      kind = n_scalar == 3 ? HG_WF_HSSS : HG_WF_HVVS;
+      if (kind == HG_WF_HVVS) { /* vectors first, then the scalar */
+        int v_at = 0;
+        for (int k = 0; k < 3; ++k)
+          if (spin_of(legs[k]) != HG_SPIN_SCALAR) args[v_at++] = ws[k];
+        for (int k = 0; k < 3; ++k)
+          if (spin_of(legs[k]) == HG_SPIN_SCALAR) args[2] = ws[k];
+      }
+    } else if (v.slot == HG_C_HHWW || v.slot == HG_C_HHZZ) {
+      kind = HG_WF_JVSS; /* the vector first */
+      int s_at = 1;
+      for (int k = 0; k < 3; ++k)
+        if (spin_of(legs[k]) != HG_SPIN_SCALAR)
+          args[0] = ws[k];
+        else
+          args[s_at++] = ws[k];
+    } else {
+      kind = HG_WF_JVVVC;
+      /* canonical slots: WWVV: 0 = W+, 1 = W-, 2 and 3 neutral; WWWW: 0, 1 = W+, 2, 3 = W- */
+      int slot_of[4], used[4] = {0, 0, 0, 0};
+      for (int k = 0; k < 4; ++k) {
+        int want0, want1;
+        if (v.slot == HG_C_WWWW) {
+          want0 = is_w_plus(legs[k]) ? 0 : 2;
+          want1 = want0 + 1;
+        } else if (is_w(legs[k])) {
+          want0 = want1 = is_w_plus(legs[k]) ? 0 : 1;
+        } else {
+          want0 = 2;
+          want1 = 3;
+        }
+        slot_of[k] = used[want0] ? want1 : want0;
+        used[slot_of[k]] = 1;
+      }
+      /* which three wavefunctions, in which order, put the new leg (legs[3]) in the fourth
+       * slot: by the symmetries, new in slot 3: (s0, s1, s2); 2: (s0, s1, s3); 1: (s2, s3, s0);
+       * 0: (s2, s3, s1) */
+      size_t at_slot[4] = {0, 0, 0, 0};
+      for (int k = 0; k < 3; ++k) at_slot[slot_of[k]] = ws[k];
+      const int n = slot_of[3];
+      const int order[4][3] = {{2, 3, 1}, {2, 3, 0}, {0, 1, 3}, {0, 1, 2}};
+      for (int k = 0; k < 3; ++k) args[k] = at_slot[order[n][k]];
+    }
+    hg_wavefunction *w = new_current(b, kind, s, args[0], args[1], (long)args[2], &v);
+    if (w == NULL) return;
+    colour_fail(b, colour_product(&w->colour, b->set->wfs, ws, 3));
+  }
+}
+
 /* Every current made of two wavefunctions x and y (of disjoint masks). */
 static void combine_two(builder *b, size_t x, size_t y) {
   const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y];
-  if (a->role != HG_ROLE_VECTOR && c->role == HG_ROLE_VECTOR)
-    add_fermion_vector(b, x, y);
-  else if (a->role == HG_ROLE_VECTOR && c->role != HG_ROLE_VECTOR)
-    add_fermion_vector(b, y, x);
+  const int a_fermion = a->role == HG_ROLE_IN || a->role == HG_ROLE_OUT;
+  const int c_fermion = c->role == HG_ROLE_IN || c->role == HG_ROLE_OUT;
+  if (a_fermion && !c_fermion)
+    add_fermion_boson(b, x, y);
+  else if (!a_fermion && c_fermion)
+    add_fermion_boson(b, y, x);
   else if (a->role == HG_ROLE_IN && c->role == HG_ROLE_OUT)
     add_fermion_pair(b, x, y);
   else if (a->role == HG_ROLE_OUT && c->role == HG_ROLE_IN)
     add_fermion_pair(b, y, x);
-  else if (a->role == HG_ROLE_VECTOR && is_gluon(a->species) && is_gluon(c->species))
-    add_two_gluons(b, x, y);
+  else if (!a_fermion && !c_fermion) {
+    if (is_gluon(a->species) && is_gluon(c->species))
+      add_two_gluons(b, x, y);
+    else
+      add_two_bosons(b, x, y);
+  }
 }
 
 static int all_gluons(const hg_diagram_set *s, size_t x, size_t y, size_t z) {
   return is_gluon(s->wfs[x].species) && is_gluon(s->wfs[y].species) && is_gluon(s->wfs[z].species);
+}
+
+static int all_bosons(const hg_diagram_set *s, size_t x, size_t y, size_t z) {
+  return spin_of(s->wfs[x].species) != HG_SPIN_FERMION &&
+         spin_of(s->wfs[y].species) != HG_SPIN_FERMION &&
+         spin_of(s->wfs[z].species) != HG_SPIN_FERMION;
 }
 
 /* ---- diagrams ---- */
@@ -302,79 +594,118 @@ static int pairing_sign(int n, int pairs[][2]) {
   return inversions % 2 ? -1 : 1;
 }
 
+static int weight_of(const hg_wavefunction *w, int n, const size_t *idx, const vertex_info *v,
+                     int *qcd, int *qed) {
+  *qcd = v->qcd;
+  *qed = v->qed;
+  for (int k = 0; k < n; ++k) {
+    *qcd += w[idx[k]].qcd;
+    *qed += w[idx[k]].qed;
+  }
+  return *qcd + 2 * *qed;
+}
+
 /* Root vertex with three wavefunctions covering every particle. */
 static void root_three(builder *b, candidate_list *list, size_t x, size_t y, size_t z) {
   const hg_diagram_set *s = b->set;
   const size_t w3[3] = {x, y, z};
-  int in = -1, out = -1, vec = -1, n_vec = 0;
+  int in = -1, out = -1, n_fermion = 0;
+  size_t bos[3];
+  int n_bos = 0;
   for (int k = 0; k < 3; ++k) {
     const hg_wf_role r = s->wfs[w3[k]].role;
-    if (r == HG_ROLE_IN)
+    if (r == HG_ROLE_IN) {
       in = (int)w3[k];
-    else if (r == HG_ROLE_OUT)
+      ++n_fermion;
+    } else if (r == HG_ROLE_OUT) {
       out = (int)w3[k];
-    else {
-      vec = (int)w3[k];
-      ++n_vec;
+      ++n_fermion;
+    } else {
+      bos[n_bos++] = w3[k];
     }
   }
-  candidate *c = NULL;
   int n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
   for (int k = 0; k < 3; ++k)
     if (merge_pairs(&n_pairs, pairs, &s->wfs[w3[k]]) != 0) {
       build_fail(b, "more fermion lines than the diagram engine takes (5)");
       return;
     }
-  if (n_vec == 1 && in >= 0 && out >= 0) {
-    const hg_wavefunction *fi = &s->wfs[in], *fo = &s->wfs[out], *v = &s->wfs[vec];
-    if (hg_species_particle(fi->species) != hg_species_particle(fo->species) ||
-        !couples(fi->species, v->species))
-      return;
+  vertex_info v;
+  candidate *c = NULL;
+  if (n_fermion == 2 && in >= 0 && out >= 0) {
+    const int vec = (int)bos[0];
+    if (!vertex_ffx(s->wfs[out].species, s->wfs[in].species, s->wfs[vec].species, &v)) return;
     c = new_candidate(b, list);
     if (c == NULL) return;
-    fi = &b->set->wfs[in];
-    fo = &b->set->wfs[out];
-    v = &b->set->wfs[vec];
-    c->d.kind = HG_AMP_IOV;
+    const hg_wavefunction *fi = &b->set->wfs[in], *fo = &b->set->wfs[out], *vb = &b->set->wfs[vec];
+    const int scalar = vb->role == HG_ROLE_SCALAR;
+    c->d.kind = scalar ? HG_AMP_IOS : HG_AMP_IOV;
     c->d.a = in;
     c->d.b = out;
     c->d.c = vec;
-    c->d.coupling = is_gluon(v->species) ? HG_COUPLING_STRONG : HG_COUPLING_PHOTON;
-    c->d.charge = particle_of(fi->species)->charge;
     pairs[n_pairs][0] = fi->open_fermion;
     pairs[n_pairs][1] = fo->open_fermion;
     ++n_pairs;
     int status;
-    if (c->d.coupling == HG_COUPLING_STRONG) {
-      status = hg_colour_close_fermions(&c->colour, &fo->colour, &v->colour, &fi->colour);
+    if (v.coupling == HG_COUPLING_STRONG) {
+      status = hg_colour_close_fermions(&c->colour, &fo->colour, &vb->colour, &fi->colour);
     } else {
       hg_colour_expr line = {NULL, 0, 0};
       status = hg_colour_join_fermions(&line, &fo->colour, &fi->colour);
-      if (status == 0) status = hg_colour_times(&c->colour, &line, &v->colour);
+      if (status == 0) status = hg_colour_times(&c->colour, &line, &vb->colour);
       hg_colour_free(&line);
     }
     colour_fail(b, status);
-    c->weight = fi->qcd + fo->qcd + v->qcd + 2 * (fi->qed + fo->qed + v->qed) +
-                (c->d.coupling == HG_COUPLING_STRONG ? 1 : 2);
-  } else if (n_vec == 3 && all_gluons(s, x, y, z)) {
+  } else if (n_bos == 3) {
+    const int legs[3] = {s->wfs[x].species, s->wfs[y].species, s->wfs[z].species};
+    if (!vertex_bbb(legs, &v)) return;
     c = new_candidate(b, list);
     if (c == NULL) return;
-    c->d.kind = HG_AMP_VVV;
     c->d.a = (int)x;
     c->d.b = (int)y;
     c->d.c = (int)z;
-    c->d.coupling = HG_COUPLING_STRONG;
-    hg_colour_expr xy = {NULL, 0, 0};
-    int status = hg_colour_commutator(&xy, &b->set->wfs[x].colour, &b->set->wfs[y].colour);
-    if (status == 0) status = hg_colour_close_gluons(&c->colour, &xy, &b->set->wfs[z].colour);
-    hg_colour_free(&xy);
-    hg_colour_scale(&c->colour, three_gluon_re, three_gluon_im);
-    colour_fail(b, status);
-    const hg_wavefunction *w = b->set->wfs;
-    c->weight = w[x].qcd + w[y].qcd + w[z].qcd + 2 * (w[x].qed + w[y].qed + w[z].qed) + 1;
+    if (v.coupling == HG_COUPLING_STRONG) {
+      c->d.kind = HG_AMP_VVV;
+      hg_colour_expr xy = {NULL, 0, 0};
+      int status = hg_colour_commutator(&xy, &b->set->wfs[x].colour, &b->set->wfs[y].colour);
+      if (status == 0) status = hg_colour_close_gluons(&c->colour, &xy, &b->set->wfs[z].colour);
+      hg_colour_free(&xy);
+      hg_colour_scale(&c->colour, three_gluon_re, three_gluon_im);
+      colour_fail(b, status);
+    } else {
+      int n_scalar = 0;
+      for (int k = 0; k < 3; ++k) n_scalar += spin_of(legs[k]) == HG_SPIN_SCALAR;
+      if (n_scalar == 3) {
+        c->d.kind = HG_AMP_SSS;
+      } else if (n_scalar == 1) {
+        c->d.kind = HG_AMP_VVS;
+        int v_at = 0;
+        int *slot[2] = {&c->d.a, &c->d.b};
+        for (int k = 0; k < 3; ++k)
+          if (spin_of(legs[k]) == HG_SPIN_SCALAR)
+            c->d.c = (int)w3[k];
+          else
+            *slot[v_at++] = (int)w3[k];
+      } else {
+        c->d.kind = HG_AMP_VVVC; /* W+, W-, V */
+        for (int k = 0; k < 3; ++k) {
+          if (is_w_plus(legs[k]))
+            c->d.a = (int)w3[k];
+          else if (is_w(legs[k]))
+            c->d.b = (int)w3[k];
+          else
+            c->d.c = (int)w3[k];
+        }
+      }
+      colour_fail(b, colour_product(&c->colour, b->set->wfs, w3, 3));
+    }
   } else {
     return;
   }
+  c->d.coupling = v.coupling;
+  c->d.coupling_slot = v.slot;
+  c->d.charge = v.charge;
+  c->weight = weight_of(b->set->wfs, 3, w3, &v, &c->d.qcd, &c->d.qed);
   const int sign = pairing_sign(n_pairs, pairs);
   if (sign < 0) hg_colour_scale(&c->colour, -1, 0);
 }
@@ -400,8 +731,58 @@ static void root_four(builder *b, candidate_list *list, size_t w1, size_t w2, si
   hg_colour_free(&x34);
   hg_colour_scale(&c->colour, four_gluon_re, four_gluon_im);
   colour_fail(b, status);
-  c->weight = w[w1].qcd + w[w2].qcd + w[w3].qcd + w[w4].qcd +
-              2 * (w[w1].qed + w[w2].qed + w[w3].qed + w[w4].qed) + 2;
+  const size_t idx[4] = {w1, w2, w3, w4};
+  const vertex_info v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
+  c->weight = weight_of(w, 4, idx, &v, &c->d.qcd, &c->d.qed);
+}
+
+/* Root colourless four-boson vertex (vvvvcx, vvssxx, ssssxx). */
+static void root_four_bosons(builder *b, candidate_list *list, size_t x, size_t y, size_t z,
+                             size_t l) {
+  const size_t ws[4] = {x, y, z, l};
+  int legs[4];
+  for (int k = 0; k < 4; ++k) legs[k] = b->set->wfs[ws[k]].species;
+  vertex_info v;
+  if (!vertex_bbbb(legs, &v)) return;
+  candidate *c = new_candidate(b, list);
+  if (c == NULL) return;
+  int args[4] = {(int)x, (int)y, (int)z, (int)l};
+  if (v.slot == HG_C_HHHH) {
+    c->d.kind = HG_AMP_SSSS;
+  } else if (v.slot == HG_C_HHWW || v.slot == HG_C_HHZZ) {
+    c->d.kind = HG_AMP_VVSS; /* vectors first */
+    int at = 0;
+    for (int k = 0; k < 4; ++k)
+      if (spin_of(legs[k]) != HG_SPIN_SCALAR) args[at++] = (int)ws[k];
+    for (int k = 0; k < 4; ++k)
+      if (spin_of(legs[k]) == HG_SPIN_SCALAR) args[at++] = (int)ws[k];
+  } else {
+    c->d.kind = HG_AMP_VVVVC;
+    int used[4] = {0, 0, 0, 0};
+    for (int k = 0; k < 4; ++k) {
+      int want0, want1;
+      if (v.slot == HG_C_WWWW) {
+        want0 = is_w_plus(legs[k]) ? 0 : 2;
+        want1 = want0 + 1;
+      } else if (is_w(legs[k])) {
+        want0 = want1 = is_w_plus(legs[k]) ? 0 : 1;
+      } else {
+        want0 = 2;
+        want1 = 3;
+      }
+      const int slot = used[want0] ? want1 : want0;
+      used[slot] = 1;
+      args[slot] = (int)ws[k];
+    }
+  }
+  c->d.a = args[0];
+  c->d.b = args[1];
+  c->d.c = args[2];
+  c->d.d = args[3];
+  c->d.coupling = v.coupling;
+  c->d.coupling_slot = v.slot;
+  colour_fail(b, colour_product(&c->colour, b->set->wfs, ws, 4));
+  c->weight = weight_of(b->set->wfs, 4, ws, &v, &c->d.qcd, &c->d.qed);
 }
 
 static void mark_used(hg_diagram_set *s, int index) {
@@ -468,6 +849,7 @@ static void add_externals(builder *b) {
   for (int i = 0; i < spec->n; ++i) {
     hg_wavefunction *w = new_wf(b);
     if (w == NULL) return;
+    w->coupling = HG_COUPLING_EW; /* none: an external wavefunction */
     const int incoming = i < spec->n_in;
     const int species = incoming ? hg_species_anti(spec->species[i]) : spec->species[i];
     const hg_particle *p = particle_of(species);
@@ -476,7 +858,10 @@ static void add_externals(builder *b) {
     w->species = species;
     w->mask = 1u << i;
     int status = 0;
-    if (p->spin == HG_SPIN_FERMION) {
+    if (p->spin == HG_SPIN_SCALAR) {
+      w->role = HG_ROLE_SCALAR;
+      status = hg_colour_one(&w->colour);
+    } else if (p->spin == HG_SPIN_FERMION) {
       w->role = hg_species_is_anti(species) ? HG_ROLE_IN : HG_ROLE_OUT;
       w->open_fermion = i;
       status = p->colour == 3 ? hg_colour_fermion(&w->colour, i, w->role == HG_ROLE_IN)
@@ -495,6 +880,7 @@ int hg_diagrams_build(const hg_process_spec *spec, int width_all, hg_diagram_set
   out->spec = *spec;
   out->width_all = width_all;
   out->iden = hg_process_iden(spec);
+  out->helicity_bits = hg_diagrams_helicity_layout(spec, NULL);
   const int n = spec->n, last = n - 1;
   const unsigned full = (1u << last) - 1u;
   builder b = {out, calloc((size_t)full + 1, sizeof(wf_range)), error, error_size, 0};
@@ -528,6 +914,8 @@ int hg_diagrams_build(const hg_process_spec *spec, int width_all, hg_diagram_set
                   add_three_gluons(&b, x, y, z);
                   add_three_gluons(&b, x, z, y);
                   add_three_gluons(&b, y, z, x);
+                } else if (all_bosons(out, x, y, z)) {
+                  add_three_bosons(&b, x, y, z);
                 }
         }
       }
@@ -553,24 +941,45 @@ int hg_diagrams_build(const hg_process_spec *spec, int width_all, hg_diagram_set
               root_four(&b, &list, x, y, z, wl);
               root_four(&b, &list, x, z, y, wl);
               root_four(&b, &list, x, wl, y, z);
+            } else if (all_bosons(out, x, y, z) &&
+                       spin_of(out->wfs[wl].species) != HG_SPIN_FERMION) {
+              root_four_bosons(&b, &list, x, y, z, wl);
             }
     }
   }
   if (!b.failed && list.n == 0)
-    build_fail(&b, "has no tree-level diagram with the model's vertices (QCD: quark-gluon, "
-                   "three- and four-gluon; QED: fermion-photon); check the particles");
+    build_fail(&b, "has no tree-level diagram with the model's vertices (the Standard Model: "
+                   "QCD, the photon, Z, W and Higgs couplings); check the particles");
   if (b.failed) goto done;
-  /* keep the lowest order, as MadGraph does: weight = (powers of g_s) + 2 (powers of e) */
-  int min_weight = list.c[0].weight;
-  for (size_t i = 1; i < list.n; ++i)
-    if (list.c[i].weight < min_weight) min_weight = list.c[i].weight;
+  /* keep the lowest order, as MadGraph does (weight = powers of g_s + 2 powers of e), or the
+   * diagrams within the orders the process gives */
+  const hg_process_spec *sp = &out->spec;
+  const int explicit_orders = sp->max_qcd >= 0 || sp->max_qed >= 0 || sp->max_weighted >= 0;
+  int min_weight = -1;
+  for (size_t i = 0; i < list.n; ++i) {
+    candidate *c = &list.c[i];
+    int keep = 1;
+    if (sp->max_qcd >= 0) keep &= sp->exact_qcd ? c->d.qcd == sp->max_qcd : c->d.qcd <= sp->max_qcd;
+    if (sp->max_qed >= 0) keep &= sp->exact_qed ? c->d.qed == sp->max_qed : c->d.qed <= sp->max_qed;
+    if (sp->max_weighted >= 0) keep &= c->weight <= sp->max_weighted;
+    if (!keep)
+      c->weight = -1; /* left out */
+    else if (min_weight < 0 || c->weight < min_weight)
+      min_weight = c->weight;
+  }
+  if (min_weight < 0) {
+    build_fail(&b, "has no tree-level diagram within the coupling orders given; loosen them "
+                   "(e.g. QED<=4) or leave them out for the lowest order");
+    goto done;
+  }
   out->diagrams = calloc(list.n, sizeof *out->diagrams);
   if (out->diagrams == NULL) {
     build_fail(&b, "no memory for the diagrams");
     goto done;
   }
   for (size_t i = 0; i < list.n && !b.failed; ++i)
-    if (list.c[i].weight == min_weight) keep_diagram(&b, &list.c[i]);
+    if (explicit_orders ? list.c[i].weight >= 0 : list.c[i].weight == min_weight)
+      keep_diagram(&b, &list.c[i]);
   if (b.failed) goto done;
   out->colour_matrix = malloc(out->n_flows * out->n_flows * sizeof *out->colour_matrix);
   if (out->colour_matrix == NULL) {

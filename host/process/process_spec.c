@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hegetcl/amplitude.h"
@@ -57,8 +58,48 @@ static int fail(char *error, size_t size, const char *text, const char *why) {
   return -1;
 }
 
+/* A coupling order "QED<=2", "QCD=1", "QED==2", "WEIGHTED<=4": 1 when tok is one (stored), 0 when
+ * it has no '=', -1 when it is malformed (why filled). */
+static int parse_order(const char *tok, hg_process_spec *out, char *why, size_t why_size) {
+  const char *eq = strchr(tok, '=');
+  if (eq == NULL) return 0;
+  size_t name_len = (size_t)(eq - tok);
+  int exact = 0;
+  const char *num = eq + 1;
+  if (name_len > 0 && tok[name_len - 1] == '<')
+    --name_len;
+  else if (*num == '=') {
+    exact = 1;
+    ++num;
+  }
+  char *end = NULL;
+  const long v = strtol(num, &end, 10);
+  int *max = NULL, *ex = NULL;
+  if (name_len == 3 && strncmp(tok, "QCD", 3) == 0) {
+    max = &out->max_qcd;
+    ex = &out->exact_qcd;
+  } else if (name_len == 3 && strncmp(tok, "QED", 3) == 0) {
+    max = &out->max_qed;
+    ex = &out->exact_qed;
+  } else if (name_len == 8 && strncmp(tok, "WEIGHTED", 8) == 0 && !exact) {
+    max = &out->max_weighted;
+  }
+  if (max == NULL || end == num || *end != '\0' || v < 0 || v > 64) {
+    snprintf(why, why_size,
+             "'%s' is not a coupling order: write QCD<=n, QED<=n (or QCD=n, the same), QCD==n, "
+             "QED==n (exactly n) or WEIGHTED<=n after the particles, n >= 0, e.g. "
+             "\"u u~ > e+ e- g QED<=2\"",
+             tok);
+    return -1;
+  }
+  *max = (int)v;
+  if (ex != NULL) *ex = exact;
+  return 1;
+}
+
 int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t error_size) {
   memset(out, 0, sizeof *out);
+  out->max_qcd = out->max_qed = out->max_weighted = -1;
   if (text == NULL) text = "";
   char buf[256], why[512];
   if (strlen(text) >= sizeof buf)
@@ -74,12 +115,25 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
       seen_arrow = 1;
       continue;
     }
+    const int order = parse_order(tok, out, why, sizeof why);
+    if (order < 0) return fail(error, error_size, text, why);
+    if (order > 0) {
+      if (!seen_arrow)
+        return fail(error, error_size, text,
+                    "a coupling order before '>': write the orders after the particles, e.g. "
+                    "\"u u~ > e+ e- g QED<=2\"");
+      continue;
+    }
+    if (seen_arrow && (out->max_qcd >= 0 || out->max_qed >= 0 || out->max_weighted >= 0))
+      return fail(error, error_size, text,
+                  "a particle after a coupling order: write every particle first, then the "
+                  "orders, e.g. \"u u~ > e+ e- g QED<=2\"");
     const int species = hg_species_from_name(tok);
     if (species < 0) {
       char shown[256];
       escaped(tok, shown, sizeof shown);
       snprintf(why, sizeof why,
-               "unknown particle '%s'%s; the model (QCD and QED with a massive top) knows: %s "
+               "unknown particle '%s'%s; the model (the Standard Model, MadGraph's sm) knows: %s "
                "(MadGraph's names; write particles apart, e.g. \"g g > t t~\")",
                shown, invisible_note(tok), hg_model_names());
       return fail(error, error_size, text, why);
@@ -118,20 +172,21 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
              out->n_in);
     return fail(error, error_size, text, why);
   }
-  if (n_out < 2)
-    return fail(error, error_size, text,
-                "fewer than two outgoing particles: give at least two after '>'");
-  /* conservation: charge, colour triality, and each fermion flavour (QCD and QED keep it) */
+  /* conservation: charge, colour triality, and each doublet's fermion number (the W keeps the
+   * generation: CKM = 1) */
   double charge = 0;
-  int triality = 0, flavour[32] = {0};
+  int triality = 0, family[32] = {0};
   for (int i = 0; i < out->n; ++i) {
     const int s = out->species[i], incoming = i < out->n_in;
     const hg_particle *p = hg_model_particle(hg_species_particle(s));
     const int sign = incoming ? 1 : -1;
     charge += sign * hg_species_charge(s);
     if (p->colour == 3) triality += sign * (hg_species_is_anti(s) ? -1 : 1);
-    if (p->spin == HG_SPIN_FERMION)
-      flavour[hg_species_particle(s)] += sign * (hg_species_is_anti(s) ? -1 : 1);
+    if (p->spin == HG_SPIN_FERMION) {
+      const int partner = hg_species_particle(hg_species_from_name(p->partner));
+      const int self = hg_species_particle(s);
+      family[self < partner ? self : partner] += sign * (hg_species_is_anti(s) ? -1 : 1);
+    }
   }
   if (fabs(charge) > 1e-9) {
     snprintf(why, sizeof why,
@@ -140,31 +195,43 @@ int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t
              charge);
     return fail(error, error_size, text, why);
   }
+  if (n_out < 2)
+    return fail(error, error_size, text,
+                "fewer than two outgoing particles: give at least two after '>'");
   if (triality % 3 != 0)
     return fail(error, error_size, text,
                 "colour is not conserved: the quarks and antiquarks cannot form a colour "
                 "singlet with the other side; check the particles and their '~'");
   for (int k = 0; k < hg_model_particle_count(); ++k)
-    if (flavour[k] != 0) {
+    if (family[k] != 0) {
+      const hg_particle *p = hg_model_particle(k);
       snprintf(why, sizeof why,
-               "the number of %s quarks/leptons is not conserved, and QCD and QED vertices keep "
-               "every flavour: a tree-level process has no diagram; check the particles and "
-               "their '~'",
-               hg_model_particle(k)->name);
+               "the number of (%s, %s) fermions is not conserved, and every vertex of the model "
+               "keeps it (the W turns %s into %s only: CKM = 1): a tree-level process has no "
+               "diagram; check the particles and their '~'",
+               p->name, p->partner, p->name, p->partner);
       return fail(error, error_size, text, why);
     }
   /* the normalised text */
   size_t used = 0;
   for (int i = 0; i < out->n; ++i) {
-    used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s%s",
-                             i == 0 ? "" : " ", i == out->n_in ? "> " : "",
-                             hg_species_name(out->species[i]));
+    used += (size_t)snprintf(out->text + used, sizeof out->text - used, "%s%s%s", i == 0 ? "" : " ",
+                             i == out->n_in ? "> " : "", hg_species_name(out->species[i]));
   }
+  const struct {
+    const char *name;
+    int max, exact;
+  } orders[3] = {{"QCD", out->max_qcd, out->exact_qcd},
+                 {"QED", out->max_qed, out->exact_qed},
+                 {"WEIGHTED", out->max_weighted, 0}};
+  for (int k = 0; k < 3; ++k)
+    if (orders[k].max >= 0 && used < sizeof out->text)
+      used += (size_t)snprintf(out->text + used, sizeof out->text - used, " %s%s%d", orders[k].name,
+                               orders[k].exact ? "==" : "<=", orders[k].max);
   return 0;
 }
 
-int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons,
-                                double *charge) {
+int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons, double *charge) {
   const int quark = spec->species[0];
   const hg_particle *p = hg_model_particle(hg_species_particle(quark));
   if (spec->n_in != 2 || hg_species_is_anti(quark) || p->spin != HG_SPIN_FERMION ||
@@ -188,7 +255,12 @@ double hg_process_iden(const hg_process_spec *spec) {
   double iden = 1;
   for (int i = 0; i < spec->n_in; ++i) {
     const hg_particle *p = hg_model_particle(hg_species_particle(spec->species[i]));
-    iden *= 2 * p->colour; /* two spin states of a massless vector or a fermion */
+    /* spin states: two of a massless vector or a fermion, three of a massive vector, one of a
+     * scalar */
+    const int spins = p->spin == HG_SPIN_SCALAR                               ? 1
+                      : p->spin == HG_SPIN_VECTOR && p->mass != HG_PARAM_ZERO ? 3
+                                                                              : 2;
+    iden *= spins * p->colour;
   }
   for (int i = spec->n_in; i < spec->n; ++i) {
     int same = 0, first = 1;

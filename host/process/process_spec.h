@@ -8,20 +8,23 @@
 #define HG_PROCESS_MAX_EXTERNAL 10 /* 2 -> 8 */
 
 typedef struct {
-  int n;                                 /* external particles, incoming first */
-  int n_in;                              /* 2 */
-  int species[HG_PROCESS_MAX_EXTERNAL];  /* model species as written (hg_species_*) */
-  char text[160];                        /* the process, normalised: "g g > t t~ g" */
+  int n;                                /* external particles, incoming first */
+  int n_in;                             /* 2 */
+  int species[HG_PROCESS_MAX_EXTERNAL]; /* model species as written (hg_species_*) */
+  char text[200];                       /* the process, normalised: "g g > t t~ g" */
+  /* coupling orders as MadGraph spells them after the particles: QCD, QED, WEIGHTED with <=
+   * (or =, the same) or == (exactly); -1 where none is given */
+  int max_qcd, max_qed, max_weighted;
+  int exact_qcd, exact_qed;
 } hg_process_spec;
 
 /* Parses text into *out. On failure returns -1 with a message naming the problem and the fix in
- * error: no '>', an unknown particle, not 2 incoming or fewer than 2 outgoing particles, too
- * many particles, charge, colour or a fermion flavour not conserved. */
+ * error: no '>', an unknown particle or coupling order, not 2 incoming or fewer than 2 outgoing
+ * particles, too many particles, charge, colour or lepton number not conserved. */
 int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t error_size);
 
 /* For q q~ > n photons (q = d u s c b, quark first): n and the quark's charge, and 1; else 0. */
-int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons,
-                                double *charge);
+int hg_process_is_photon_family(const hg_process_spec *spec, unsigned *n_photons, double *charge);
 
 /* k! as a double (1 for k <= 1). */
 double hg_factorial(int k);

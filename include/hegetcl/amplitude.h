@@ -51,7 +51,35 @@ typedef struct {
   double alpha_s;                    /* strong coupling, fixed, default 0.118 */
   double top_mass, top_width;        /* GeV, default 173.0 and 1.4915 (MadGraph sm) */
   hegetcl_width_scheme width_scheme; /* default HEGETCL_WIDTH_RESONANT */
+  /* The electroweak sector (MadGraph's sm, restrict_default; CONVENTIONS.md, "Electroweak
+   * parameters"): inputs G_F, M_Z (with alpha above), M_W, sin^2 theta_W and the vev derived at
+   * tree level; set them by their param_card names with hegetcl_process_set_param. */
+  double gf;                        /* Fermi constant, GeV^-2, default 1.16639e-5 */
+  double z_mass, h_mass, tau_mass;  /* GeV, default 91.188, 125, 1.777 */
+  double z_width, w_width, h_width; /* GeV, default 2.441404, 2.0476, 6.382339e-3 */
+  double top_yukawa_mass;           /* ymt: the top Yukawa y_t = sqrt(2) ymt / vev, default 173 */
+  double tau_yukawa_mass;           /* ymtau, default 1.777 */
+  int complex_mass;                 /* 1: complex-mass scheme for Z and W (default 0) */
 } hegetcl_process;
+
+/* The model parameters by MadGraph's param_card names: aEWM1 (1/alpha), Gf, aS, MZ, MT, MH, MTA,
+ * WZ, WW, WT, WH, ymt, ymtau. hegetcl_process_set_param refuses an unknown name or a value out of
+ * range (HEGETCL_ERR_INPUT, the problem and the fix in message, which may be NULL); masses must
+ * be positive, widths >= 0, and G_F, M_Z and alpha must give a real W mass. */
+hegetcl_status hegetcl_process_set_param(hegetcl_process *p, const char *name, double value,
+                                         char *message, size_t message_size);
+hegetcl_status hegetcl_process_get_param(const hegetcl_process *p, const char *name, double *value);
+/* The settable names in order (NULL past the last), and the derived quantities hegetcl prints
+ * with a run: MW, sw2, ee, vev, yt (NULL past the last). */
+const char *hegetcl_process_param_name(unsigned index);
+const char *hegetcl_process_derived_name(unsigned index);
+/* A derived quantity's value for p's inputs; HEGETCL_ERR_INPUT for an unknown name or inputs
+ * without a real W mass. */
+hegetcl_status hegetcl_process_get_derived(const hegetcl_process *p, const char *name,
+                                           double *value);
+/* The parameters one line each ("MZ = 91.188"), inputs then derived, into out (truncated to
+ * size); returns the length it needed. */
+size_t hegetcl_process_describe_params(const hegetcl_process *p, char *out, size_t size);
 
 /* Fills *p with n photons, the recursive engine, double precision, alpha = 1/132.507, Q = 2/3,
  * and the QCD defaults above (text NULL). */

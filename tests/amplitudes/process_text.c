@@ -8,6 +8,7 @@
 #include "process/colour_loops.h"
 #include "process/colour_ordered.h"
 #include "process/diagrams.h"
+#include "process/model_params.h"
 #include "process/process_spec.h"
 #include "test_support.h"
 
@@ -32,7 +33,13 @@ static void bad_processes_are_refused_with_the_fix(void **state) {
   refused("u u~ > t t", "electric charge is not conserved");
   refused("u d~ > g g", "electric charge is not conserved");
   refused("u u > g g", "electric charge is not conserved");
-  refused("u c~ > g g", "the number of u quarks/leptons is not conserved");
+  refused("u c~ > g g", "the number of (d, u) fermions is not conserved");
+  refused("u d~ > e+ vm", "the number of (e-, ve) fermions is not conserved");
+  refused("u u~ > w+ g", "electric charge is not conserved");
+  refused("u u~ > e+ e- QED<=x", "is not a coupling order");
+  refused("u u~ > e+ e- QEW<=2", "is not a coupling order");
+  refused("u u~ QED<=2 > e+ e-", "a coupling order before '>'");
+  refused("u u~ > e+ QED<=2 e-", "a particle after a coupling order");
   refused("e- e+ > u d~", "electric charge is not conserved");
   refused("g g > g g g g g g g g g", "more than 10 particles");
   refused("", "no '>'");
@@ -76,6 +83,13 @@ static void a_process_without_tree_diagrams_is_refused(void **state) {
   hg_diagram_set set;
   assert_int_equal(hg_diagrams_build(&spec, 0, &set, error, sizeof error), -1);
   if (strstr(error, "has no tree-level diagram") == NULL) fail_msg("message: %s", error);
+  /* e+ e- > ve ve~ exists through the Z (QED = 2), not within QED <= 1 */
+  assert_int_equal(hg_process_parse("e+ e- > ve ve~ QED<=1", &spec, error, sizeof error), 0);
+  assert_int_equal(hg_diagrams_build(&spec, 0, &set, error, sizeof error), -1);
+  if (strstr(error, "within the coupling orders") == NULL) fail_msg("message: %s", error);
+  assert_int_equal(hg_process_parse("a a > z z", &spec, error, sizeof error), 0);
+  assert_int_equal(hg_diagrams_build(&spec, 0, &set, error, sizeof error), -1);
+  if (strstr(error, "has no tree-level diagram") == NULL) fail_msg("message: %s", error);
 }
 
 static void the_photon_family_keeps_its_engines(void **state) {
@@ -110,10 +124,34 @@ static void colour_bases_and_diagram_counts_are_madgraphs(void **state) {
     size_t diagrams, flows;
     double c00;
   } cases[] = {
-      {"g g > g g", 6, 6, 19.0 / 6.0},     {"g g > g g g", 45, 24, -1},
-      {"g g > g g g g", 510, 120, -1},     {"g g > t t~", 3, 2, 16.0 / 3.0},
-      {"g g > t t~ g", 18, 6, -1},         {"g g > t t~ g g", 159, 24, -1},
-      {"u u~ > d d~ g", 5, 4, -1},         {"u u~ > t t~", 1, 2, 9},
+      {"g g > g g", 6, 6, 19.0 / 6.0},
+      {"g g > g g g", 45, 24, -1},
+      {"g g > g g g g", 510, 120, -1},
+      {"g g > t t~", 3, 2, 16.0 / 3.0},
+      {"g g > t t~ g", 18, 6, -1},
+      {"g g > t t~ g g", 159, 24, -1},
+      {"u u~ > d d~ g", 5, 4, -1},
+      {"u u~ > t t~", 1, 2, 9},
+      /* the electroweak processes of ../shared/refs/mg5-next (their headers' counts) and the QCD
+       * ones there, at MadGraph's lowest WEIGHTED order (a four-gluon vertex once per colour
+       * structure: 16 + 2 and 36 + 2 for g u > g u g and u u~ > d d~ g g) */
+      {"e+ e- > mu+ mu-", 2, 1, -1},
+      {"u u~ > e+ e- g", 4, 1, -1},
+      {"u u~ > e+ e- g g", 16, 2, -1},
+      {"u d~ > e+ ve g g", 8, 2, -1},
+      {"g g > t t~ h", 8, 2, -1},
+      {"u u~ > a g g", 8, 2, -1},
+      {"u u > u u g", 10, 4, -1},
+      {"u d > u d g", 5, 4, -1},
+      {"u u~ > u u~ g", 10, 4, -1},
+      {"g u > g u g", 18, 6, -1},
+      {"g u > t t~ u", 5, 4, -1},
+      {"u u~ > d d~ g g", 38, 12, -1},
+      /* e+ e- > W+ W-: photon and Z in the s channel, the neutrino in the t channel */
+      {"e+ e- > w+ w-", 3, 1, -1},
+      /* coupling orders: the QCD diagrams and the photon and Z exchanges between the lines */
+      {"u u > u u g QED<=2", 10 + 2 * 2 * 4, 4, -1},
+      {"u u~ > e+ e- g QCD==1 QED==2", 4, 1, -1},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     hg_process_spec spec;
@@ -177,6 +215,53 @@ static void colour_loops_give_the_textbook_values(void **state) {
   assert_non_null(strstr(error, "--engine diagrams"));
 }
 
+/* The derived electroweak parameters and the couplings are MadGraph's (../shared/refs/mg5-next:
+ * README and the GC_n values in the headers, HELAS's coupling = the UFO's over i). */
+static void parameters_and_couplings_are_madgraphs(void **state) {
+  (void)state;
+  hegetcl_process p;
+  hegetcl_process_defaults(&p, 2);
+  const struct {
+    const char *name;
+    double value;
+  } derived[] = {{"MW", 80.41900244575616},  {"sw2", 0.22224648578577766},
+                 {"ee", 0.3079537672443688}, {"vev", 246.21845810181637},
+                 {"yt", 0.9936661458150062}, {"G", 1.2177157847767197}};
+  for (size_t k = 0; k < sizeof derived / sizeof derived[0]; ++k) {
+    double v = 0;
+    assert_int_equal(hegetcl_process_get_derived(&p, derived[k].name, &v), HEGETCL_OK);
+    if (!(fabs(v / derived[k].value - 1) <= 4e-16))
+      fail_msg("%s = %.17g, MadGraph %.17g", derived[k].name, v, derived[k].value);
+  }
+  double c[HG_PARAMS_SIZE];
+  char error[512];
+  assert_int_equal(hg_model_params(&p, c, error, sizeof error), 0);
+  const double *g = c + HG_PARAMS_MASSES;
+  const struct {
+    int slot;
+    double re, im;
+    const char *what;
+  } couplings[] = {
+      /* GC_100 = i ee / (sw sqrt2): W */
+      {HG_C_W, 0.46190543474313339, 0, "W left"},
+      {HG_C_W + 1, 0, 0, "W right"},
+      /* e: left -i (GC_50 + GC_59), right -2 i GC_59 */
+      {HG_C_Z_E, -(0.28804415396362731 - 0.082309883272248419), 0, "Z e left"},
+      {HG_C_Z_E + 1, 2 * 0.082309883272248419, 0, "Z e right"},
+      /* GC_94 = -i yt / sqrt2: the top Yukawa */
+      {HG_C_H_T, -0.70262806994129157, 0, "H t t~"},
+  };
+  for (size_t k = 0; k < sizeof couplings / sizeof couplings[0]; ++k) {
+    const double re = g[2 * couplings[k].slot], im = g[2 * couplings[k].slot + 1];
+    if (!(fabs(re - couplings[k].re) <= 4e-16 * fabs(couplings[k].re) + 1e-300 &&
+          im == couplings[k].im))
+      fail_msg("%s: %.17g%+.17gi, MadGraph %.17g%+.17gi", couplings[k].what, re, im,
+               couplings[k].re, couplings[k].im);
+  }
+  assert_true(c[HG_PARAM_SLOT_MW] == derived[0].value ||
+              fabs(c[HG_PARAM_SLOT_MW] / 80.41900244575616 - 1) < 4e-16);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(bad_processes_are_refused_with_the_fix),
@@ -185,6 +270,7 @@ int main(void) {
       cmocka_unit_test(a_process_without_tree_diagrams_is_refused),
       cmocka_unit_test(the_photon_family_keeps_its_engines),
       cmocka_unit_test(colour_bases_and_diagram_counts_are_madgraphs),
+      cmocka_unit_test(parameters_and_couplings_are_madgraphs),
       cmocka_unit_test(colour_loops_give_the_textbook_values),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
