@@ -77,7 +77,7 @@ typedef struct {
   int species[HG_PROCESS_MAX_EXTERNAL];
   unsigned n_diagrams;
   int key[HG_PROCESS_MAX_EXTERNAL]; /* the smallest image under relabelling and swapping */
-  char text[160];
+  char text[HG_PROCESS_TEXT_SIZE];
 } candidate;
 
 static int fail(char *error, size_t size, const char *process, const char *why) {
@@ -311,7 +311,7 @@ int hg_partonic_channels(const char *process, const hg_channel_options *options,
         species[1] = slots[1].species[b];
         memcpy(species + 2, finals + f * (size_t)n_out, sizeof(int) * (size_t)n_out);
         if (!charge_and_colour_balance(species, n)) continue; /* a quick look first */
-        char text[160], parse_error[512];
+        char text[HG_PROCESS_TEXT_SIZE], parse_error[512];
         hg_process_spec spec;
         if (species_text(species, n, text, sizeof text) != 0 ||
             hg_process_parse(text, &spec, parse_error, sizeof parse_error) != 0)

@@ -17,8 +17,8 @@ typedef struct {
 } hg_channel_options;
 
 typedef struct {
-  char text[160]; /* the partonic process as MadGraph writes it: "u~ u > t t~ g" */
-  int n;          /* external particles, incoming first */
+  char text[HG_PROCESS_TEXT_SIZE]; /* the partonic process as MadGraph writes it: "u~ u > t t~ g" */
+  int n;                           /* external particles, incoming first */
   int pdg[HG_PROCESS_MAX_EXTERNAL];   /* PDG ids in that order */
   unsigned group;                     /* its group */
   int order[HG_PROCESS_MAX_EXTERNAL]; /* member particle i is the group process's particle order[i]
@@ -26,7 +26,7 @@ typedef struct {
 } hg_partonic_channel;
 
 typedef struct {
-  char text[160];        /* the process whose |M|^2 the group evaluates once per event */
+  char text[200];        /* the process whose |M|^2 the group evaluates once per event */
   unsigned first, count; /* its members: channels[first .. first + count) */
   unsigned n_diagrams;   /* tree diagrams of the group's process (each member has as many) */
 } hg_channel_group;

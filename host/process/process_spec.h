@@ -6,12 +6,14 @@
 #include <stddef.h>
 
 #define HG_PROCESS_MAX_EXTERNAL 10 /* 2 -> 8 */
+/* The longest process text kept, coupling orders included ("u u~ > e+ e- g g QED<=2"). */
+#define HG_PROCESS_TEXT_SIZE 200
 
 typedef struct {
   int n;                                /* external particles, incoming first */
   int n_in;                             /* 2 */
   int species[HG_PROCESS_MAX_EXTERNAL]; /* model species as written (hg_species_*) */
-  char text[200];                       /* the process, normalised: "g g > t t~ g" */
+  char text[HG_PROCESS_TEXT_SIZE];      /* the process, normalised: "g g > t t~ g" */
   /* coupling orders as MadGraph spells them after the particles: QCD, QED, WEIGHTED with <=
    * (or =, the same) or == (exactly); -1 where none is given */
   int max_qcd, max_qed, max_weighted;
