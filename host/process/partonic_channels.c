@@ -76,6 +76,7 @@ typedef struct {
 typedef struct {
   int species[HG_PROCESS_MAX_EXTERNAL];
   unsigned n_diagrams;
+  int weighted; /* its lowest QCD + 2 QED with a diagram (MadGraph's WEIGHTED) */
   int key[HG_PROCESS_MAX_EXTERNAL]; /* the smallest image under relabelling and swapping */
   char text[HG_PROCESS_TEXT_SIZE];
 } candidate;
@@ -345,8 +346,20 @@ int hg_partonic_channels(const char *process, const hg_channel_options *options,
       goto done;
     }
     cands[i].n_diagrams = (unsigned)set.n_diagrams;
+    cands[i].weighted = set.diagrams[0].qcd + 2 * set.diagrams[0].qed;
     hg_diagrams_free(&set);
     cands[n_cands++] = cands[i];
+  }
+  /* MadGraph takes the lowest WEIGHTED order of the whole process for every channel (p p > j j
+   * is pure QCD: u d~ > c s~, whose lowest order is a W, is not a channel of it) */
+  {
+    int lowest = n_cands > 0 ? cands[0].weighted : 0;
+    for (size_t i = 1; i < n_cands; ++i)
+      if (cands[i].weighted < lowest) lowest = cands[i].weighted;
+    size_t kept = 0;
+    for (size_t i = 0; i < n_cands; ++i)
+      if (cands[i].weighted == lowest) cands[kept++] = cands[i];
+    n_cands = kept;
   }
   if (n_cands == 0) {
     snprintf(why, sizeof why,

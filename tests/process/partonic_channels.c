@@ -189,6 +189,10 @@ static void dijets_have_hand_counted_channels_and_groups(void **state) {
   assert_same_group("u u~ > c c~", "c c~ > u u~");
   assert_same_group("u d > u d", "s c > c s");
   assert_int_equal(find("u u~ > u~ u"), -1); /* each final state once, in the order written */
+  /* the lowest order of the whole process for every channel, as MadGraph: u d~ > c s~ has a
+   * W but no QCD diagram, so the pure-QCD p p > j j leaves it out */
+  assert_int_equal(find("u d~ > c s~"), -1);
+  assert_true(find("u d~ > u d~") >= 0);
   assert_true(find("u u~ > u u~") >= 0);
   const hg_partonic_channel *c = &list->channels[find("s c > c s")];
   assert_string_equal(list->groups[c->group].text, "u d > u d");
