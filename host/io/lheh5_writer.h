@@ -30,7 +30,7 @@ typedef struct {
   int n_particles_lo; /* npLO of the process: its particles */
   unsigned n_weights; /* names: the nominal's, then each variation's */
   const char *const *weight_names;
-  const char *run_card; /* the file's attribute hegetcl_run_card; may be NULL */
+  const char *run_card;     /* the file's attribute hegetcl_run_card; may be NULL */
   uint64_t expected_events; /* the file's events, which size its chunks (0: unknown) */
 } hg_lheh5_init;
 

@@ -58,8 +58,8 @@ hegetcl_status hegetcl_xsec_write_lhe(hegetcl_context *ctx, const hegetcl_xsec_c
            HEGETCL_VERSION, config->process.n_photons, ctx->info.name, ctx->info.platform,
            ctx->info.driver_version);
   hg_event_sink sink = {.lhe = {.config = config, .run_card = NULL, .comment = comment}};
-  int rc = hg_event_format_of("hegetcl_xsec_write_lhe", path, &sink.format, message,
-                              sizeof message);
+  int rc =
+      hg_event_format_of("hegetcl_xsec_write_lhe", path, &sink.format, message, sizeof message);
   if (rc != 0) return hg_fail(ctx, rc, "%s", message);
   if (hg_event_sink_open(&sink, path, message, sizeof message) != 0)
     return hg_fail(ctx, HEGETCL_ERR_IO, "%s", message);
