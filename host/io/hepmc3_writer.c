@@ -5,8 +5,10 @@
 #include <string.h>
 
 #include "hegetcl/status.h"
+#include "io/format_real.h"
 #include "io/hepmc3_writer.h"
 
+/* every real as " %.16e" (17 significant digits) */
 #define REAL " %.16e"
 
 /* text with HepMC3's ASCII escapes: a backslash doubled, a line feed written "\|". */
@@ -85,29 +87,71 @@ int hg_hepmc3_write_event(hg_output *o, const hegetcl_event *e, const hg_hepmc3_
     if (!isfinite(weights[k]))
       return hg_output_fail(o, HEGETCL_ERR_NONFINITE, "HepMC3 event %llu: weight %u is %g",
                             (unsigned long long)e->number, k, weights[k]);
-  hg_output_printf(o, "E %llu 3 %u\nU GEV MM\nW", (unsigned long long)e->number, np + 2);
-  for (unsigned k = 0; k < n_weights; ++k) hg_output_printf(o, REAL, weights[k]);
-  hg_output_printf(o, "\nA 0 GenCrossSection" REAL REAL " %lld %lld\n", beams->sigma_pb,
-                   beams->sigma_error_pb, beams->accepted, beams->attempted);
-  hg_output_printf(o, "A 0 GenPdfInfo %d %d" REAL REAL REAL " 0 0 %d %d\n", e->pid[0], e->pid[1],
-                   e->x1, e->x2, e->mu_f_gev, beams->pdf_lhapdf_id, beams->pdf_lhapdf_id);
-  hg_output_printf(o,
-                   "A 0 alphaQCD" REAL "\nA 0 alphaQED" REAL "\nA 0 event_scale" REAL
-                   "\nA 0 signal_process_id %d\n",
-                   e->alpha_s, e->alpha_qed, e->mu_f_gev, e->process_id);
+  /* the lines below are built without printf (io/format_real.h), REAL's text exactly */
+  hg_text t = {.out = o};
+  HG_TEXT_LITERAL(&t, "E ");
+  hg_text_int(&t, (long long)e->number, 0);
+  HG_TEXT_LITERAL(&t, " 3 ");
+  hg_text_int(&t, np + 2, 0);
+  HG_TEXT_LITERAL(&t, "\nU GEV MM\nW");
+  for (unsigned k = 0; k < n_weights; ++k) hg_text_real(&t, weights[k], 0);
+  HG_TEXT_LITERAL(&t, "\nA 0 GenCrossSection");
+  hg_text_real(&t, beams->sigma_pb, 0);
+  hg_text_real(&t, beams->sigma_error_pb, 0);
+  HG_TEXT_LITERAL(&t, " ");
+  hg_text_int(&t, beams->accepted, 0);
+  HG_TEXT_LITERAL(&t, " ");
+  hg_text_int(&t, beams->attempted, 0);
+  HG_TEXT_LITERAL(&t, "\nA 0 GenPdfInfo ");
+  hg_text_int(&t, e->pid[0], 0);
+  HG_TEXT_LITERAL(&t, " ");
+  hg_text_int(&t, e->pid[1], 0);
+  hg_text_real(&t, e->x1, 0);
+  hg_text_real(&t, e->x2, 0);
+  hg_text_real(&t, e->mu_f_gev, 0);
+  HG_TEXT_LITERAL(&t, " 0 0 ");
+  hg_text_int(&t, beams->pdf_lhapdf_id, 0);
+  HG_TEXT_LITERAL(&t, " ");
+  hg_text_int(&t, beams->pdf_lhapdf_id, 0);
+  HG_TEXT_LITERAL(&t, "\nA 0 alphaQCD");
+  hg_text_real(&t, e->alpha_s, 0);
+  HG_TEXT_LITERAL(&t, "\nA 0 alphaQED");
+  hg_text_real(&t, e->alpha_qed, 0);
+  HG_TEXT_LITERAL(&t, "\nA 0 event_scale");
+  hg_text_real(&t, e->mu_f_gev, 0);
+  HG_TEXT_LITERAL(&t, "\nA 0 signal_process_id ");
+  hg_text_int(&t, e->process_id, 0);
+  HG_TEXT_LITERAL(&t, "\n");
   for (int b = 0; b < 2; ++b) {
     const double pz = b == 0 ? beams->beam_energy_gev[0] : -beams->beam_energy_gev[1];
-    hg_output_printf(o, "P %d 0 %d" REAL REAL REAL REAL REAL " 4\n", b + 1, beams->beam_pid[b], 0.0,
-                     0.0, pz, beams->beam_energy_gev[b], 0.0);
+    HG_TEXT_LITERAL(&t, "P ");
+    hg_text_int(&t, b + 1, 0);
+    HG_TEXT_LITERAL(&t, " 0 ");
+    hg_text_int(&t, beams->beam_pid[b], 0);
+    const double p[5] = {0.0, 0.0, pz, beams->beam_energy_gev[b], 0.0};
+    for (int c = 0; c < 5; ++c) hg_text_real(&t, p[c], 0);
+    HG_TEXT_LITERAL(&t, " 4\n");
   }
   for (unsigned i = 0; i < np; ++i) {
-    if (i < 2) hg_output_printf(o, "V %d 0 [%u]\n", -(int)i - 1, i + 1);
-    if (i == 2) hg_output_printf(o, "V -3 0 [3,4]\n");
+    if (i < 2) {
+      hg_text_put(&t, i == 0 ? "V -1 0 [1]\n" : "V -2 0 [2]\n", 11);
+    } else if (i == 2) {
+      HG_TEXT_LITERAL(&t, "V -3 0 [3,4]\n");
+    }
+    HG_TEXT_LITERAL(&t, "P ");
+    hg_text_int(&t, i + 3, 0);
+    HG_TEXT_LITERAL(&t, " ");
+    hg_text_int(&t, i < 2 ? -(int)i - 1 : -3, 0);
+    HG_TEXT_LITERAL(&t, " ");
+    hg_text_int(&t, e->pid[i], 0);
     const double *p = e->p[i];
-    hg_output_printf(o, "P %u %d %d" REAL REAL REAL REAL REAL " %d\n", i + 3,
-                     i < 2 ? -(int)i - 1 : -3, e->pid[i], p[1], p[2], p[3], p[0], e->mass[i],
-                     hepmc_status(e->status[i]));
+    const double column[5] = {p[1], p[2], p[3], p[0], e->mass[i]};
+    for (int c = 0; c < 5; ++c) hg_text_real(&t, column[c], 0);
+    HG_TEXT_LITERAL(&t, " ");
+    hg_text_int(&t, hepmc_status(e->status[i]), 0);
+    HG_TEXT_LITERAL(&t, "\n");
   }
+  hg_text_flush(&t);
   return hg_output_status(o);
 }
 
