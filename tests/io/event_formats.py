@@ -18,6 +18,7 @@ import sys
 import tempfile
 
 N = 40
+N_BIG = 2500  # about 4 MB of Les Houches text: several gzip members
 results = []
 
 
@@ -97,6 +98,25 @@ def hepmc_events(path):
     return init, events, names
 
 
+def pythia_count(path):
+    """Events Pythia 8 reads from a Les Houches file (hard process only), or None without it."""
+    try:
+        import pythia8mc
+    except ImportError:
+        return None
+    pythia = pythia8mc.Pythia("", False)
+    for setting in ("Beams:frameType = 4", f"Beams:LHEF = {path}", "PartonLevel:all = off",
+                    "HadronLevel:all = off", "ProcessLevel:resonanceDecays = off",
+                    "Next:numberCount = 0", "Print:quiet = on"):
+        pythia.readString(setting)
+    if not pythia.init():
+        return -1
+    count = 0
+    while pythia.next():
+        count += 1
+    return count if pythia.infoPython().atEndOfFile() else -count
+
+
 def compare(reference, other, label):
     ref_init, ref_events, _ = reference
     init, events, _ = other
@@ -161,6 +181,24 @@ def main():
                 if len(hep[2]) != n_weights or hep[2][0] != "Default":
                     problems.append(f"run info weight names {hep[2]}")
                 check(f"pyhepmc reads {name} equal to the Les Houches file ({tag})", problems)
+        # gzip files of several members (one per MiB of text, compressed by threads)
+        big = {}
+        for name in ("big.lhe.gz", "big.hepmc.gz"):
+            big[name] = os.path.join(tmp, name)
+            subprocess.run([example, big[name], str(N_BIG), "variations"], check=True)
+        with open(big["big.lhe.gz"], "rb") as f:
+            members = f.read().count(b"\x1f\x8b\x08\x00")
+        a, b = lhe_events(big["big.lhe.gz"]), hepmc_events(big["big.hepmc.gz"])
+        problems = [] if members >= 3 else [f"{members} gzip members"]
+        if len(a[1]) != N_BIG:
+            problems.append(f"pylhe read {len(a[1])} events")
+        problems += compare(a, b, "big.hepmc.gz")
+        check(f"{N_BIG} events in gzip files of {members} members: pylhe and pyhepmc read them all, "
+              "equal", problems)
+        pythia = pythia_count(big["big.lhe.gz"])
+        check(f"Pythia 8 reads the {members}-member gzip'd Les Houches file to its end"
+              + ("" if pythia is not None else " # SKIP no pythia8mc"),
+              [] if pythia is None or pythia == N_BIG else [f"{pythia} events read"])
         bad = os.path.join(tmp, "ev.root")
         run = subprocess.run([example, bad, "3"], capture_output=True, text=True)
         problems = []

@@ -2,7 +2,8 @@
 /* Writes N made-up u ubar -> 3 photon events through the event sink (io/event_sink.h) to PATH, in
  * the format its ending names, with a run-level list of variations when asked: the 9 scale
  * variations and 3 members of a PDF set, each event's ratios 1 + 0.1 sin(k + event). The events
- * (momenta from a fixed recurrence, helicities sampled) are the same for every format, so that
+ * (massless photons conserving momentum, from a fixed recurrence; helicities sampled) are the
+ * same for every format, so that
  * tests/io/event_formats.py can read the files back and compare them with each other.
  * usage: event_formats_example PATH N [variations] */
 #include <math.h>
@@ -53,24 +54,34 @@ int main(int argc, char **argv) {
     hegetcl_event e;
     memset(&e, 0, sizeof e);
     e.n_particles = 5;
-    const double x1 = 0.01 + 0.3 * fabs(sin(1.3 * k + 0.2)), x2 = 0.01 + 0.3 * fabs(cos(0.7 * k));
-    const double eb = 7000.0;
+    /* in the partonic rest frame: photons 3 and 4 at angles, photon 5 balancing them (massless,
+     * momentum conserved to rounding), then all boosted along z by rapidity y */
+    double q[5][4] = {{0}};
+    for (int i = 2; i < 4; ++i) {
+      const double energy = (i == 2 ? 100.0 : 80.0) * (1.0 + 0.5 * sin(k + i));
+      const double th = 0.3 + 2.5 * fabs(sin(0.37 * k + i)), ph = 0.9 * k + 2.0 * i;
+      q[i][0] = energy;
+      q[i][1] = energy * sin(th) * cos(ph);
+      q[i][2] = energy * sin(th) * sin(ph);
+      q[i][3] = energy * cos(th);
+    }
+    for (int m = 1; m < 4; ++m) q[4][m] = -(q[2][m] + q[3][m]);
+    q[4][0] = sqrt(q[4][1] * q[4][1] + q[4][2] * q[4][2] + q[4][3] * q[4][3]);
+    const double shat = q[2][0] + q[3][0] + q[4][0];
+    q[0][0] = q[0][3] = q[1][0] = 0.5 * shat;
+    q[1][3] = -0.5 * shat;
+    const double y = 0.5 * sin((double)k), ch = cosh(y), sh = sinh(y);
+    for (int i = 0; i < 5; ++i) {
+      e.p[i][0] = ch * q[i][0] + sh * q[i][3];
+      e.p[i][1] = q[i][1];
+      e.p[i][2] = q[i][2];
+      e.p[i][3] = sh * q[i][0] + ch * q[i][3];
+    }
+    e.p[0][3] = e.p[0][0]; /* the partons exactly along the beams */
+    e.p[1][3] = -e.p[1][0];
+    const double x1 = e.p[0][0] / 7000.0, x2 = e.p[1][0] / 7000.0;
     e.pid[0] = 2;
     e.pid[1] = -2;
-    e.p[0][0] = e.p[0][3] = x1 * eb;
-    e.p[1][0] = x2 * eb;
-    e.p[1][3] = -x2 * eb;
-    /* three photons: two at angles, the third balancing (momentum conserved to rounding) */
-    double sum[4] = {e.p[0][0] + e.p[1][0], 0, 0, e.p[0][3] + e.p[1][3]};
-    for (int i = 2; i < 4; ++i) {
-      const double energy = 0.25 * sum[0] * (1.0 + 0.2 * sin(k + i));
-      const double th = 0.3 + 2.5 * fabs(sin(0.37 * k + i)), ph = 0.9 * k + 2.0 * i;
-      e.p[i][0] = energy;
-      e.p[i][1] = energy * sin(th) * cos(ph);
-      e.p[i][2] = energy * sin(th) * sin(ph);
-      e.p[i][3] = energy * cos(th);
-    }
-    for (int m = 0; m < 4; ++m) e.p[4][m] = sum[m] - e.p[2][m] - e.p[3][m];
     for (int i = 2; i < 5; ++i) e.pid[i] = 22;
     for (int i = 0; i < 5; ++i) {
       e.status[i] = i < 2 ? -1 : 1;
