@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* "%.16e" by exact integer arithmetic: x = m 2^-s, D = round(x 10^q) with 10^16 <= D < 10^17, all in
- * 128-bit integers (m < 2^53, 10^q <= 10^22 < 2^74: the product fits), ties to even. */
+/* "%.16e" by exact integer arithmetic: x = m 2^-s, D = round(x 10^q) with 10^16 <= D < 10^17, all
+ * in 128-bit integers (m < 2^53, 10^q <= 10^22 < 2^74: the product fits), ties to even. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,9 +75,7 @@ size_t hg_format_e16(char *out, double x, int plus) {
   for (int tries = 0;; ++tries) {
     const int q = 16 - k;
     if (tries > 2 || q < 0 || q > 22 || s > 126) return with_printf(out, x, plus);
-    const u128 scale =
-        q <= 19 ? (u128)pow10_u64[q]
-                : (u128)pow10_u64[q - 19] * pow10_u64[19];
+    const u128 scale = q <= 19 ? (u128)pow10_u64[q] : (u128)pow10_u64[q - 19] * pow10_u64[19];
     const u128 n = (u128)m * scale;
     const u128 whole = n >> s;
     if (whole < pow10_u64[16]) {

@@ -42,8 +42,7 @@ hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user
   return HEGETCL_OK;
 }
 
-hegetcl_status hg_lhe_events_record(hg_lhe_events *w, const hegetcl_event *e,
-                                    hg_lhe_record *r) {
+hegetcl_status hg_lhe_events_record(hg_lhe_events *w, const hegetcl_event *e, hg_lhe_record *r) {
   const int np = (int)e->n_particles;
   if (np > HEGETCL_EVENT_MAX_PARTICLES) {
     snprintf(w->message, sizeof w->message, "event %llu has %d particles, at most %d",
@@ -72,8 +71,7 @@ hegetcl_status hg_lhe_events_record(hg_lhe_events *w, const hegetcl_event *e,
       return HEGETCL_ERR_INPUT;
     }
     n_weights = e->n_variations;
-    for (unsigned k = 0; k < n_weights; ++k)
-      r->weights[k] = w->event_weight_pb * e->variations[k];
+    for (unsigned k = 0; k < n_weights; ++k) r->weights[k] = w->event_weight_pb * e->variations[k];
   }
   const hg_lhef_event ev = {.n_particles = np,
                             .process_id = e->process_id,

@@ -329,8 +329,8 @@ void hg_lhef_format_event(hg_text *t, const hg_lhef_event *e) {
   HG_TEXT_LITERAL(t, "\n");
   static const int widths[6] = {9, 3, 4, 4, 4, 4};
   for (int i = 0; i < e->n_particles; ++i) {
-    const int ints[6] = {e->pid[i],          e->status[i],       e->mothers[i][0],
-                         e->mothers[i][1],   e->colours[i][0],   e->colours[i][1]};
+    const int ints[6] = {e->pid[i],        e->status[i],     e->mothers[i][0],
+                         e->mothers[i][1], e->colours[i][0], e->colours[i][1]};
     for (int k = 0; k < 6; ++k) {
       if (k > 0) HG_TEXT_LITERAL(t, " ");
       hg_text_int(t, ints[k], widths[k]);
