@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: MIT
 # Sets hegetcl up on a Debian machine and runs the main job:
 #   1. installs the Debian packages it needs (OpenCL ICD loader and headers, PoCL for the CPU,
-#      Meson, ninja, cmocka, Random123, libyaml, zlib, Python's headers (the Python package's
-#      extension, built for the tests), OpenMPI for hegetcl-mpi; clang with its
-#      sanitizer and libFuzzer runtimes for tests/run --sanitizers; Oclgrind for tests/run
-#      --oclgrind), unless they are there already, and the
-#      Python packages parton and pylhe (the tests' independent PDF and event readers), numpy and
-#      pytest (the Python package's tests),
+#      Meson, ninja, cmocka, Random123, libyaml, zlib, libhdf5 (LHEH5 event files), Python's
+#      headers (the Python package's extension, built for the tests), OpenMPI for hegetcl-mpi;
+#      clang with its sanitizer and libFuzzer runtimes for tests/run --sanitizers; Oclgrind for
+#      tests/run --oclgrind), unless they are there already, and the
+#      Python packages parton, pylhe, pyhepmc and h5py (the tests' independent PDF and event
+#      readers), hist (the analysis example), numpy and pytest (the Python package's tests),
 #      matplotlib and mplhep (plots) and Pythia 8 (pythia8mc, a binary wheel: the shower test
 #      and example) from PyPI;
 #   2. makes the PDF set cteq6l1 (LHAPDF ID 10042) available in the LHAPDF data path: copied
@@ -43,8 +43,8 @@ done
 # clang's libFuzzer and sanitizer runtimes are in libclang-rt-dev (Debian 12: libclang-rt-14-dev),
 # which clang only recommends (apt may be set to skip recommendations).
 packages=(ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo meson ninja-build
-          pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev python3 python3-pip
-          python3-dev
+          pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev libhdf5-dev python3
+          python3-pip python3-dev
           gcc clang libclang-rt-dev curl openmpi-bin libopenmpi-dev oclgrind)
 missing=()
 for p in "${packages[@]}"; do
@@ -57,11 +57,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-# PyPI: parton (the tests' independent PDF reader), pylhe (reads the event files back in the
-# tests), matplotlib and mplhep (plot/hegetcl_plot.py), pythia8mc (tests/events/pythia_shower.py),
-# numpy and pytest (the Python package's tests on the extension the build makes)
+# PyPI: parton (the tests' independent PDF reader), pylhe, pyhepmc and h5py (read the event files
+# back in the tests), hist (examples/analyse_events.py), matplotlib and mplhep
+# (plot/hegetcl_plot.py), pythia8mc (tests/events/pythia_shower.py), numpy and pytest (the Python
+# package's tests on the extension the build makes)
 python_packages=()
-for p in parton pylhe matplotlib mplhep numpy pytest; do
+for p in parton pylhe pyhepmc h5py hist matplotlib mplhep numpy pytest; do
   python3 -c "import $p" 2>/dev/null || python_packages+=("$p")
 done
 # Pythia 8.317's binary wheel: its version pinned, as the shower test's expectations are its
