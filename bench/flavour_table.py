@@ -41,7 +41,10 @@ def main():
     for n in range(int(low), int(high or low) + 1):
         per_iteration, most, adapt_iterations, adapt_events = BUDGET[n]
         path = os.path.join(args.out, f"n{n}.json")
-        command = [args.hegetcl, "xsec", "--n", str(n), "--flavours", "all", "--engine",
+        # --iteration-events fixed: every combined iteration --events, as when the published
+        # numbers were made (the default now sizes them from the target)
+        command = [args.hegetcl, "xsec", "--n", str(n), "--flavours", "all", "--iteration-events",
+                   "fixed", "--engine",
                    "recursive", "--helicity", "sampled", "--phase-space", "collider",
                    "--device", args.device,
                    "--events", f"{per_iteration:.0f}", "--adapt-events", f"{adapt_events:.0f}",

@@ -26,7 +26,9 @@ def run(hegetcl, n, ps, hel, seed, args):
         out = os.path.join(tmp, "run.json")
         cmd = [hegetcl, "xsec", "--n", str(n), "--orientation", "u-first", "--device", args.device,
                "--phase-space", ps, "--helicity", hel, "--seed", str(seed), "--json", out,
-               "--quiet", "--checkpoint", "none"]
+               "--quiet", "--checkpoint", "none",
+               # every combined iteration --events, as when the studies were made
+               "--iteration-events", "fixed"]
         if not args.defaults:
             cmd += ["--events", str(args.events), "--adapt-events", str(args.adapt_events),
                     "--adapt-iterations", str(args.adapt_iterations), "--min-iterations",

@@ -24,6 +24,7 @@ for setup in ${setups//,/ }; do
     start=$(date +%s%N)
     line=$(timeout 600 "$hegetcl" xsec --n "$n" "${flags[@]}" --device "$device" \
       --phase-space multichannel --helicity summed --target-error "$target" --checkpoint none \
+      --iteration-events fixed \
       --min-iterations "$iterations" \
       ${EXTRA:-} --json "$out/sigma-$setup-n$n.json" --quiet 2>&1 | grep -m1 "^sigma")
     echo "$setup n=$n wall $(( ($(date +%s%N) - start) / 1000000 )) ms: $line"

@@ -58,7 +58,10 @@ def main():
         target = "0.002" if n <= 7 else "0.01"
         # the collider map, named: the published tables used it at every n, and the default
         # (auto) takes multichannel from n = 5; a --phase-space in EXTRA comes later and wins
+        # --iteration-events fixed: every combined iteration --events, as when the published
+        # numbers were made (the default now sizes them from the target)
         command = [args.hegetcl, "xsec", "--n", str(n), "--orientation", "u-first",
+                   "--iteration-events", "fixed",
                    "--phase-space", "collider", "--device", args.device, "--target-error",
                    target, "--json", path] + extra
         print("$", " ".join(command), flush=True)

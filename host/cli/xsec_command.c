@@ -220,6 +220,7 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_uint(&j, "adapt_events", c->vegas.adapt_events);
   hg_json_uint(&j, "vegas_bins", c->vegas.bins);
   hg_json_number(&j, "vegas_alpha", c->vegas.alpha);
+  hg_json_string(&j, "iteration_events", c->vegas.fixed_iteration_events ? "fixed" : "auto");
   hg_json_uint(&j, "batch_size", c->vegas.batch_size);
   hg_json_string(&j, "amplitude_build_options", r->amplitude_options);
   hg_json_string(&j, "sampler_build_options", r->sampler_options);

@@ -44,7 +44,7 @@ static void report(const char *fmt, ...) {
 typedef enum {
   O_CARD, O_N, O_ORIENTATION, O_FLAVOURS, O_ENGINE, O_PRECISION, O_HELICITY, O_PHASE_SPACE,
   O_DEVICE, O_SEED, O_TARGET_ERROR, O_MAX_EVENTS, O_EVENTS, O_MIN_ITERATIONS, O_MAX_ITERATIONS, O_ADAPT_ITERATIONS,
-  O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
+  O_ITERATION_EVENTS, O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_EVENT_FILE,
   O_NO_VARIATION_WEIGHTS, O_CHECKPOINT,
@@ -99,6 +99,10 @@ static const option options[O_COUNT] = {
     [O_VEGAS_BINS] = {"vegas-bins", "N", "VEGAS bins per dimension, 2..255 (default 64)"},
     [O_VEGAS_ALPHA] = {"vegas-alpha", "A", "grid damping exponent (default 1.5; 0 keeps the grid\n"
                                            "uniform: plain Monte Carlo over the phase-space map)"},
+    [O_ITERATION_EVENTS] = {"iteration-events", "R",
+                            "auto (default: combined iterations sized from --target-error, at\n"
+                            "most --events each) or fixed (--events each, whatever the target:\n"
+                            "repeats runs made before the sizing)"},
     [O_BATCH] = {"batch", "N", "events per device launch (default 1048576)"},
     [O_SQRT_S] = {"sqrt-s", "E", "collider energy in GeV (default 14000)"},
     [O_SCALE] = {"scale", "MU", "factorisation scale in GeV (default 20)"},
@@ -359,6 +363,12 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
                  "larger values collapse the VEGAS grid onto a few bins (alpha 10 gave sigma 23 % "
                  "low with an error of 1 %)");
     return 1;
+  case O_ITERATION_EVENTS:
+    if (strcmp(v, "auto") == 0 || strcmp(v, "fixed") == 0) {
+      c->vegas.fixed_iteration_events = strcmp(v, "fixed") == 0;
+      return 1;
+    }
+    return bad(at, v, "use auto or fixed");
   case O_BATCH:
     ok = parse_count(at, v, 128, 2147483647.0, &x);
     c->vegas.batch_size = (size_t)x;
@@ -905,6 +915,7 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   write_number(out, O_ADAPT_EVENTS, (double)c->vegas.adapt_events);
   write_number(out, O_VEGAS_BINS, c->vegas.bins);
   write_number(out, O_VEGAS_ALPHA, c->vegas.alpha);
+  write_entry(out, O_ITERATION_EVENTS, c->vegas.fixed_iteration_events ? "fixed" : "auto");
   write_number(out, O_BATCH, (double)c->vegas.batch_size);
   write_number(out, O_SQRT_S, c->sqrt_s_gev);
   write_number(out, O_SCALE, c->mu_f_gev);

@@ -51,6 +51,7 @@ void hegetcl_vegas_settings_defaults(hegetcl_vegas_settings *s) {
   s->target_rel_error = 2e-3;
   s->batch_size = (size_t)1 << 20;
   s->seed = 1;
+  s->fixed_iteration_events = 0;
 }
 
 const double *hg_vegas_edges(const hg_vegas *v) { return v->edges; }
@@ -287,7 +288,8 @@ static hegetcl_status keep_iteration(hg_vegas *v, const hegetcl_vegas_iteration 
 static uint64_t combined_events(const hg_vegas *v) {
   const hegetcl_vegas_settings *s = &v->settings;
   const uint64_t most = s->events_per_iteration;
-  if (s->adapt_iterations == 0 || !(s->target_rel_error > 0) || v->index < s->adapt_iterations)
+  if (s->fixed_iteration_events || s->adapt_iterations == 0 || !(s->target_rel_error > 0) ||
+      v->index < s->adapt_iterations)
     return most;
   const hegetcl_vegas_iteration *last = &v->its[s->adapt_iterations - 1];
   const double rel = last->error / fabs(last->estimate);

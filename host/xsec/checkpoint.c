@@ -72,6 +72,11 @@ static size_t settings_of(const hegetcl_xsec_config *c, uint64_t every, setting 
   TEXT("adapt-events", "%llu", (unsigned long long)v->adapt_events);
   TEXT("vegas-bins", "%u", v->bins);
   REAL("vegas-alpha", v->alpha);
+  /* checkpoints from before the sizing have no line: theirs took --events per iteration */
+  s[n].name = "iteration-events";
+  s[n].unset = "fixed";
+  snprintf(s[n].value, HG_SETTING_TEXT, "%s", v->fixed_iteration_events ? "fixed" : "auto");
+  ++n;
   TEXT("batch", "%zu", v->batch_size);
   REAL("sqrt-s", c->sqrt_s_gev);
   REAL("scale", c->mu_f_gev);

@@ -36,6 +36,10 @@ typedef struct {
   double target_rel_error;       /* stop when error / |estimate| falls below it, default 2e-3 */
   size_t batch_size;             /* events per device launch, default 1 << 20 */
   uint64_t seed;                 /* Philox key */
+  int fixed_iteration_events;    /* 1: every combined iteration takes events_per_iteration events
+                                    whatever the target (the rule before combined iterations were
+                                    sized from the target: it repeats those runs bit for bit);
+                                    0 (default): sized from the target as above */
 } hegetcl_vegas_settings;
 
 /* Fills s with the defaults above and seed 1. */

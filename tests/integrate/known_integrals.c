@@ -295,6 +295,25 @@ static void a_loose_target_stops_soon_after_it(void **state) {
   if (tight.estimate != fixed.estimate || tight.error != fixed.error)
     fail_msg("a target that decides nothing changed the run: %.17g +- %.6g against %.17g +- %.6g",
              tight.estimate, tight.error, fixed.estimate, fixed.error);
+  /* fixed_iteration_events: the loose target's run as before the sizing, min_iterations of
+   * events_per_iteration, bit for bit the run with target 0 and as many iterations */
+  s = small_settings();
+  s.min_iterations = 3;
+  s.max_iterations = 20;
+  s.events_per_iteration = 400000;
+  s.target_rel_error = 1e-3;
+  s.fixed_iteration_events = 1;
+  const hegetcl_vegas_result old_rule = integrate(6, 0, s);
+  s.target_rel_error = 0.0;
+  s.max_iterations = old_rule.iterations;
+  const hegetcl_vegas_result replay = integrate(6, 0, s);
+  if (old_rule.events != (uint64_t)old_rule.iterations * 400000 || old_rule.iterations < 3)
+    fail_msg("fixed iteration events: %llu events in %u iterations, expected iterations of 400000",
+             (unsigned long long)old_rule.events, old_rule.iterations);
+  if (replay.estimate != old_rule.estimate || replay.error != old_rule.error)
+    fail_msg("fixed iteration events with a loose target: %.17g +- %.6g, the same iterations with "
+             "target 0: %.17g +- %.6g",
+             old_rule.estimate, old_rule.error, replay.estimate, replay.error);
 }
 
 /* The chance of a chi^2 at least as large, against the closed forms for 1, 2 and 4 degrees of
