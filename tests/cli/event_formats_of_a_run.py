@@ -21,9 +21,9 @@ import tempfile
 
 DEVICE = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE") or "auto"
 BASE = ["--n", "3", "--adapt-iterations", "1", "--adapt-events", "10000", "--events", "20000",
-        "--min-iterations", "2", "--max-iterations", "2", "--target-error", "0", "--batch", "16384",
+        "--min-iterations", "2", "--max-iterations", "2", "--target-error", "0", "--batch", "1024",
         "--seed", "5", "--device", DEVICE, "--unweighted-events", "200",
-        "--checkpoint-every", "50", "--quiet"]
+        "--checkpoint-every", "1024", "--quiet"]  # checkpoints no closer than a batch
 
 results = []
 
