@@ -47,7 +47,8 @@ typedef enum {
   O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_CHECKPOINT,
-  O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET, O_COUNT
+  O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET, O_PROCESS, O_BEAMS,
+  O_ALPHA_S_RUNNING, O_PTJ, O_ETAJ, O_COUNT
 } option_id;
 
 typedef struct {
@@ -56,6 +57,15 @@ typedef struct {
 
 /* Usage lines; the card's keys are these names. */
 static const option options[O_COUNT] = {
+    [O_PROCESS] = {"process", "TEXT",
+                   "a process as MadGraph users write it, \"g g > t t~\" (instead of\n"
+                   "--n: docs/generator.md)"},
+    [O_BEAMS] = {"beams", "B", "p-p (default) or p-pbar, for --process"},
+    [O_ALPHA_S_RUNNING] = {"alpha-s-running", "R",
+                           "pdf (default: the PDF set's own alpha_s) or madgraph\n"
+                           "(MadGraph's for CTEQ6L1: 0.130 at MZ, one loop), for --process"},
+    [O_PTJ] = {"ptj", "PT", "jets' pT cut in GeV (MadGraph's ptj), for --process"},
+    [O_ETAJ] = {"etaj", "ETA", "jets' |eta| cut (MadGraph's etaj; 0: none), for --process"},
     [O_CARD] = {"card", "FILE", "a YAML run card of these options (keys without the dashes);\n"
                                 "flags given with it override it"},
     [O_N] = {"n", "N", "photons, 2..12 (recursive engine; 2..8 for the others)"},
@@ -97,7 +107,8 @@ static const option options[O_COUNT] = {
                                            "uniform: plain Monte Carlo over the phase-space map)"},
     [O_BATCH] = {"batch", "N", "events per device launch (default 1048576)"},
     [O_SQRT_S] = {"sqrt-s", "E", "collider energy in GeV (default 14000)"},
-    [O_SCALE] = {"scale", "MU", "factorisation scale in GeV (default 20)"},
+    [O_SCALE] = {"scale", "MU", "factorisation scale in GeV (default 20); with --process the\n"
+                                "fixed mu_R = mu_F"},
     [O_PT_MIN] = {"pt-min", "PT", "photon pT cut in GeV (default 20)"},
     [O_ETA_MAX] = {"eta-max", "ETA", "photon |eta| cut (default 2.5)"},
     [O_DR_MIN] = {"dr-min", "DR", "photon pair Delta R cut (default 0.4)"},
@@ -350,8 +361,30 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the collider energy in GeV)",
                            &c->sqrt_s_gev);
   case O_SCALE:
-    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the factorisation scale in GeV)",
-                           &c->mu_f_gev);
+    ok = parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the factorisation scale in GeV)",
+                         &c->mu_f_gev);
+    c->mu_r_gev = c->mu_f_gev;
+    return ok;
+  case O_PROCESS:
+    ok = copy_text(at, v, c->process_text, sizeof c->process_text);
+    o->have_n = ok;
+    return ok;
+  case O_BEAMS:
+    if (strcmp(v, "p-p") == 0 || strcmp(v, "p-pbar") == 0) {
+      c->beams = strcmp(v, "p-p") == 0 ? HEGETCL_BEAMS_PP : HEGETCL_BEAMS_PPBAR;
+      return 1;
+    }
+    return bad(at, v, "use p-p or p-pbar");
+  case O_ALPHA_S_RUNNING:
+    if (strcmp(v, "pdf") == 0 || strcmp(v, "madgraph") == 0) {
+      c->alpha_s_running = strcmp(v, "pdf") == 0 ? HEGETCL_ALPHA_S_PDF : HEGETCL_ALPHA_S_MADGRAPH;
+      return 1;
+    }
+    return bad(at, v, "use pdf or madgraph");
+  case O_PTJ:
+    return parse_real_rule(at, v, REAL_NON_NEGATIVE, "must be >= 0 (GeV)", &c->cuts[0]);
+  case O_ETAJ:
+    return parse_real_rule(at, v, REAL_NON_NEGATIVE, "must be >= 0 (0: no cut)", &c->cuts[1]);
   case O_PT_MIN:
     return parse_real_rule(at, v, REAL_POSITIVE,
                            "must be > 0 (GeV): the pT cut keeps the photons away from the soft "
@@ -758,8 +791,8 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     if (!apply(o, (option_id)id, value, &at)) return 2;
   }
   if (!o->have_n) {
-    report("hegetcl: error: xsec needs --n N (or n: N in the run card), the number of "
-                    "photons (2..%d)\n",
+    report("hegetcl: error: xsec needs --process TEXT or --n N (or process: / n: in the run "
+           "card), the process or the number of photons (2..%d)\n",
             HEGETCL_MAX_XSEC_PHOTONS);
     return 2;
   }
@@ -807,7 +840,16 @@ static void write_bins(FILE *out, option_id id, const hegetcl_bins *b) {
 void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   const hegetcl_xsec_config *c = &o->config;
   fprintf(out, "# hegetcl xsec run card: `hegetcl xsec --card FILE` repeats this run\n");
-  write_number(out, O_N, c->process.n_photons);
+  if (c->process_text[0] != '\0') {
+    write_entry(out, O_PROCESS, c->process_text);
+    write_entry(out, O_BEAMS, c->beams == HEGETCL_BEAMS_PP ? "p-p" : "p-pbar");
+    write_entry(out, O_ALPHA_S_RUNNING,
+                c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "pdf" : "madgraph");
+    if (c->cuts[0] > 0.0) write_number(out, O_PTJ, c->cuts[0]);
+    if (c->cuts[1] > 0.0) write_number(out, O_ETAJ, c->cuts[1]);
+  } else {
+    write_number(out, O_N, c->process.n_photons);
+  }
   write_entry(out, O_ORIENTATION, hegetcl_orientation_name(c->orientation));
   if (c->flavours != 0) {
     char flavours[32];

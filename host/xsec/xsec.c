@@ -15,6 +15,7 @@
 #include "hegetcl/pdf.h"
 #include "hegetcl/xsec.h"
 #include "integrate/vegas.h"
+#include "generator/run.h"
 #include "pdf/lhapdf6_grid.h"
 #include "shared/kernel_names.h"
 #include "xsec/channels.h"
@@ -122,6 +123,9 @@ void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
   hegetcl_vegas_settings_defaults(&c->vegas);
   hegetcl_histogram_binning_defaults(&c->binning);
   c->max_unweighting_tries = 1000000000000ull;
+  c->mu_r_gev = c->mu_f_gev;
+  c->mu_r_factor = 1.0;
+  c->mu_f_factor = 1.0;
 }
 
 void hegetcl_xsec_result_free(hegetcl_xsec_result *result) {
@@ -131,6 +135,12 @@ void hegetcl_xsec_result_free(hegetcl_xsec_result *result) {
   free(result->helicity_probabilities);
   result->helicity_probabilities = NULL;
   result->n_helicity_probabilities = 0;
+  free(result->groups);
+  result->groups = NULL;
+  result->n_groups = 0;
+  free(result->process_channels);
+  result->process_channels = NULL;
+  result->n_process_channels = 0;
 }
 
 static unsigned dims_of(const hegetcl_xsec_config *c) {
@@ -580,6 +590,15 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
 hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                      const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   memset(result, 0, sizeof *result);
+  if (config->process_text[0] != '\0') {
+    if (config->unweighted_events > 0 || config->histograms)
+      return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                     "%s: unweighted events and histograms of a process run are not there yet; "
+                     "run without them for its cross section",
+                     config->process_text);
+    return hg_gen_xsec(ctx, config, hooks ? hooks->progress : NULL,
+                       hooks ? hooks->progress_user : NULL, result);
+  }
   /* HEGETCL_PHASE_SPACE_AUTO becomes the map it stands for before anything reads it: the
    * checkpoint, the build options and the sampler all see that map */
   hegetcl_xsec_config resolved = *config;

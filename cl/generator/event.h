@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* One event of a process group from its Philox counter: VEGAS map -> phase space -> scales ->
+ * PDFs of the group's members -> the factor that multiplies |M|^2. The sampler and the
+ * unweighted-event gather share it. Build options: VEGAS_DIMS, VEGAS_BINS, GEN_N_JETS,
+ * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS. */
+#ifndef HG_GENERATOR_EVENT_H
+#define HG_GENERATOR_EVENT_H
+
+#include "generator/params.h"
+#include "generator/phase_space.h"
+#include "integrate/vegas_map.h"
+#include "pdf/lhapdf6_interp.h"
+#include "shared/philox.h"
+
+#define HG_GEN_N_EXTERNAL (2 + GEN_N_JETS + 2 * GEN_SYSTEM)
+
+typedef struct {
+  hg_gen_point pt;
+  double factor; /* the weight is factor |M|^2; 0 outside the map's region or the cuts */
+  double member[GEN_MEMBERS]; /* each member's share of factor (they add up to it) */
+  int bin[VEGAS_DIMS];
+} hg_gen_event;
+
+HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
+                                         HG_GLOBAL const double *grid, HG_GLOBAL const double *pdf,
+                                         hg_u32 seed_low, hg_u32 seed_high, hg_u32 iteration,
+                                         hg_u64 event) {
+  hg_gen_event ev;
+  double u[VEGAS_DIMS + 1];
+  for (int b = 0; b < (VEGAS_DIMS + 1) / 2; ++b) {
+    const hg_philox_words r =
+        hg_philox4x32_10(hg_philox_counter(event, iteration, (hg_u32)b), seed_low, seed_high);
+    u[2 * b] = hg_uniform_double(r.v[0], r.v[1]);
+    u[2 * b + 1] = hg_uniform_double(r.v[2], r.v[3]);
+  }
+  double x[VEGAS_DIMS];
+  double jacobian = 1.0;
+  for (int j = 0; j < VEGAS_DIMS; ++j)
+    x[j] = hg_vegas_map(grid, j, VEGAS_BINS, u[j], &jacobian, &ev.bin[j]);
+  ev.pt = hg_gen_make_point(x, GEN_N_JETS, GEN_SYSTEM, params[HG_GEN_SQRT_S],
+                            params[HG_GEN_PT_MIN], params[HG_GEN_ETA_MAX], params[HG_GEN_MASS_A],
+                            params[HG_GEN_MASS_B]);
+  const double x1 = ev.pt.physical ? ev.pt.x1 : 0.5, x2 = ev.pt.physical ? ev.pt.x2 : 0.5;
+  const double q2 = params[HG_GEN_MU_F2];
+  int outside = 0;
+  double sum = 0.0;
+  for (int m = 0; m < GEN_MEMBERS; ++m) {
+    const int slot1 = (int)params[HG_GEN_MEMBER_SLOT1(m)];
+    const int slot2 = (int)params[HG_GEN_MEMBER_SLOT2(m)];
+    const int mirror = params[HG_GEN_MEMBER_MIRROR(m)] != 0.0;
+    /* a mirror member at this point is the group's process at the point rotated by pi about x:
+     * beam 1's parton then carries x2 (CONVENTIONS.md, "Partonic channels") */
+    const double xa = mirror ? x2 : x1, xb = mirror ? x1 : x2;
+    ev.member[m] =
+        hg_pdf_xfxq2(pdf, slot1, xa, q2, &outside) * hg_pdf_xfxq2(pdf, slot2, xb, q2, &outside);
+    sum += ev.member[m];
+  }
+  const double shat = ev.pt.shat;
+  const double base = ev.pt.physical ? ev.pt.weight * jacobian * params[HG_GEN_NORMALISATION] /
+                                           (2.0 * shat * x1 * x2)
+                                     : 0.0;
+  ev.factor = base * sum;
+  for (int m = 0; m < GEN_MEMBERS; ++m) ev.member[m] *= base;
+  return ev;
+}
+
+#endif

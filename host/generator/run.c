@@ -1,0 +1,575 @@
+/* SPDX-License-Identifier: MIT */
+/* A cross-section run over a process: channels and groups, one amplitude and sampler per group,
+ * the pilot and the integration stages. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amplitude/amplitude_internal.h"
+#include "core/program.h"
+#include "generator/params.h"
+#include "generator/phase_space.h"
+#include "generator/run.h"
+#include "hegetcl/pdf.h"
+#include "integrate/vegas.h"
+#include "integrate/vegas_reducer.h"
+#include "pdf/lhapdf6_grid.h"
+#include "process/model.h"
+#include "process/process_spec.h"
+#include "shared/kernel_names.h"
+#include "xsec/channels.h"
+
+/* The cut slots the phase-space map reads (hegetcl_xsec_config.cuts). */
+enum { GEN_CUT_PTJ = 0, GEN_CUT_ETAJ = 1 };
+
+/* PDG ids a run's PDF grid may hold: the gluon, five quarks and their antiquarks. */
+#define GEN_MAX_PDF_PIDS 11
+
+/* One partonic channel: the partons from beams 1 and 2, and whether it is its group's process
+ * with the incoming pair swapped. */
+typedef struct {
+  char text[160];
+  int pid[2];
+  int mirror;
+  unsigned group;
+} gen_channel;
+
+typedef struct {
+  hg_gen_run *run;
+  unsigned index;
+  hg_process_spec spec;
+  unsigned first_channel, n_channels;
+  hegetcl_amplitude *amp;
+  cl_program program;
+  cl_kernel sample;
+  size_t local;
+  cl_mem params, factor, member_factor, bins;
+  hg_vegas_reducer *reducer;
+  hg_channels *channels;
+  unsigned dims, n_jets;
+  int has_system;
+  double mass_a, mass_b;
+  int order[HG_GEN_MAX_EXTERNAL];
+  uint32_t key_high; /* Philox key's high word for the stage being run */
+  double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */
+  uint64_t pilot_nonzero;
+  hegetcl_vegas_result result;
+  hegetcl_vegas_progress progress;
+  void *progress_user;
+} gen_group;
+
+struct hg_gen_run {
+  hegetcl_context *ctx;
+  hegetcl_xsec_config config;
+  hegetcl_pdf *pdf;
+  int pdf_pids[GEN_MAX_PDF_PIDS];
+  size_t n_pdf_pids;
+  cl_mem pdf_buffer;
+  gen_channel *channels;
+  unsigned n_channels;
+  gen_group *groups;
+  unsigned n_groups;
+  double alpha_s_mu_r;
+  unsigned alpha_s_power;
+  double build_seconds;
+};
+
+static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
+                                  const void *host, const char *what, cl_mem *out) {
+  cl_int err = CL_SUCCESS;
+  *out = clCreateBuffer(ctx->context, flags | (host ? CL_MEM_COPY_HOST_PTR : 0), bytes,
+                        (void *)host, &err);
+  return hg_cl_check(ctx, err, "clCreateBuffer", "allocating %s (%zu bytes)", what, bytes);
+}
+
+/* A PDG id's slot in the run's PDF grid, added when new. */
+static int pdf_slot(hg_gen_run *run, int pid) {
+  for (size_t i = 0; i < run->n_pdf_pids; ++i)
+    if (run->pdf_pids[i] == pid) return (int)i;
+  if (run->n_pdf_pids == GEN_MAX_PDF_PIDS) return -1;
+  run->pdf_pids[run->n_pdf_pids] = pid;
+  return (int)run->n_pdf_pids++;
+}
+
+/* The partonic channels and groups of the process. A process of partons alone (no multiparticle
+ * label) is one group of one channel. */
+static hegetcl_status build_channels(hg_gen_run *run) {
+  hegetcl_context *ctx = run->ctx;
+  hg_process_spec spec;
+  char error[256];
+  if (hg_process_parse(run->config.process_text, &spec, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "--process \"%s\": %s", run->config.process_text,
+                   error);
+  run->channels = calloc(1, sizeof *run->channels);
+  run->groups = calloc(1, sizeof *run->groups);
+  if (run->channels == NULL || run->groups == NULL)
+    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the channels");
+  gen_channel *c = &run->channels[0];
+  snprintf(c->text, sizeof c->text, "%s", spec.text);
+  c->pid[0] = hg_species_pdg(spec.species[0]);
+  c->pid[1] = hg_species_pdg(spec.species[1]);
+  run->n_channels = 1;
+  gen_group *g = &run->groups[0];
+  g->spec = spec;
+  g->n_channels = 1;
+  run->n_groups = 1;
+  return HEGETCL_OK;
+}
+
+/* A final-state particle the phase space samples as a jet: a massless coloured parton. */
+static int is_jet(int species) {
+  const hg_particle *p = hg_model_particle(hg_species_particle(species));
+  return p->colour > 1 && p->mass == HG_PARAM_ZERO;
+}
+
+/* The group's kinematics: jets, the system, the sampler slot of each particle, the masses. */
+static hegetcl_status group_kinematics(hg_gen_run *run, gen_group *g) {
+  hegetcl_context *ctx = run->ctx;
+  const hg_process_spec *spec = &g->spec;
+  int n_jets = 0, n_rest = 0, rest[HG_GEN_MAX_EXTERNAL];
+  for (int i = spec->n_in; i < spec->n; ++i) {
+    if (is_jet(spec->species[i]))
+      ++n_jets;
+    else
+      rest[n_rest++] = i;
+  }
+  if (!(n_rest == 2 || (n_rest == 0 && n_jets >= 2)))
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "%s: the phase space takes jets (gluons, light quarks) plus at most one pair "
+                   "of other particles; this final state has %d jets and %d others",
+                   spec->text, n_jets, n_rest);
+  g->n_jets = (unsigned)n_jets;
+  g->has_system = n_rest == 2;
+  g->order[0] = 0;
+  g->order[1] = 1;
+  int next_jet = 2;
+  for (int i = spec->n_in; i < spec->n; ++i)
+    if (is_jet(spec->species[i])) g->order[i] = next_jet++;
+  hegetcl_process p;
+  hegetcl_process_from_text(&p, spec->text, NULL, 0);
+  if (g->has_system) {
+    g->order[rest[0]] = 2 + n_jets;
+    g->order[rest[1]] = 3 + n_jets;
+    g->mass_a = hegetcl_process_mass(&p, (unsigned)rest[0]);
+    g->mass_b = hegetcl_process_mass(&p, (unsigned)rest[1]);
+    if (!(g->mass_a + g->mass_b > 0.0))
+      return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                     "%s: a pair of massless particles other than jets needs a mass cut, which "
+                     "the phase space does not take yet",
+                     spec->text);
+  }
+  const double ptj = run->config.cuts[GEN_CUT_PTJ];
+  if (n_jets > 0 && !(ptj > 0.0))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "%s has jets in the final state: their cross section is infinite without a "
+                   "pT cut; give one, e.g. --ptj 20",
+                   spec->text);
+  g->dims = (unsigned)hg_gen_dims(n_jets, g->has_system);
+  return HEGETCL_OK;
+}
+
+/* The power k of alpha_s in |M|^2 at the lowest order in QCD: a tree with c coloured external
+ * particles has c - 2 strong vertices (a four-gluon vertex counts twice), so |M|^2 goes as
+ * alpha_s^(c - 2) (CONVENTIONS.md, "alpha_s"). */
+static unsigned alpha_s_power(const hg_process_spec *spec) {
+  int coloured = 0;
+  for (int i = 0; i < spec->n; ++i)
+    coloured += hg_model_particle(hg_species_particle(spec->species[i]))->colour > 1;
+  return coloured >= 2 ? (unsigned)(coloured - 2) : 0u;
+}
+
+/* The group's amplitude, sampler program, buffers and reducers. */
+static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
+  hegetcl_context *ctx = run->ctx;
+  const hegetcl_xsec_config *config = &run->config;
+  const size_t batch = config->vegas.batch_size;
+  hegetcl_status status = group_kinematics(run, g);
+  if (status != HEGETCL_OK) return status;
+  hegetcl_process p;
+  char message[512];
+  status = hegetcl_process_from_text(&p, g->spec.text, message, sizeof message);
+  if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", message);
+  p.precision = config->process.precision;
+  p.alpha_s = run->alpha_s_mu_r;
+  status = hegetcl_amplitude_create(ctx, &p, &g->amp);
+  if (status == HEGETCL_OK) status = hg_amplitude_reserve(g->amp, batch);
+  if (status != HEGETCL_OK) return status;
+  run->build_seconds += g->amp->build_seconds;
+  char options[1024];
+  status = hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 2, options, sizeof options);
+  if (status != HEGETCL_OK) return status;
+  size_t used = strlen(options);
+  used += (size_t)snprintf(options + used, sizeof options - used,
+                           " -D VEGAS_DIMS=%u -D VEGAS_BINS=%u -D AMP_REAL=%s -D GEN_N_JETS=%u "
+                           "-D GEN_SYSTEM=%d -D GEN_MEMBERS=%u -D CHANNELS=%u -D GEN_ORDER=",
+                           g->dims, config->vegas.bins,
+                           p.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float", g->n_jets,
+                           g->has_system, g->n_channels, g->n_channels);
+  for (int i = 0; i < g->spec.n; ++i)
+    used += (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "",
+                             g->order[i]);
+  const hg_source_part part = {"generator/kernels.cl", NULL};
+  double seconds = 0.0;
+  status = hg_program_get(ctx, &part, 1, options, &g->program, &seconds);
+  if (status != HEGETCL_OK) return status;
+  run->build_seconds += seconds;
+  status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_SAMPLE, &g->sample);
+  if (status != HEGETCL_OK) return status;
+  /* the parameters */
+  double params[HG_GEN_PARAM_COUNT(64)];
+  if (g->n_channels > 64)
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED, "%s: %u channels in one group, at most 64",
+                   g->spec.text, g->n_channels);
+  memset(params, 0, sizeof params);
+  params[HG_GEN_SQRT_S] = config->sqrt_s_gev;
+  params[HG_GEN_PT_MIN] = config->cuts[GEN_CUT_PTJ];
+  params[HG_GEN_ETA_MAX] = config->cuts[GEN_CUT_ETAJ];
+  params[HG_GEN_MASS_A] = g->mass_a;
+  params[HG_GEN_MASS_B] = g->mass_b;
+  const double mu_f = config->mu_f_gev * config->mu_f_factor;
+  params[HG_GEN_MU_F2] = mu_f * mu_f;
+  params[HG_GEN_NORMALISATION] = HEGETCL_GEV2_TO_FB;
+  for (unsigned m = 0; m < g->n_channels; ++m) {
+    const gen_channel *c = &run->channels[g->first_channel + m];
+    const int pid2 = config->beams == HEGETCL_BEAMS_PPBAR ? -c->pid[1] : c->pid[1];
+    const int slot1 = pdf_slot(run, c->pid[0]), slot2 = pdf_slot(run, pid2);
+    if (slot1 < 0 || slot2 < 0)
+      return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s: more parton flavours than the PDF grid holds",
+                     c->text);
+    params[HG_GEN_MEMBER_SLOT1(m)] = slot1;
+    params[HG_GEN_MEMBER_SLOT2(m)] = slot2;
+    params[HG_GEN_MEMBER_MIRROR(m)] = c->mirror;
+  }
+  status = make_buffer(ctx, CL_MEM_READ_ONLY, HG_GEN_PARAM_COUNT(g->n_channels) * sizeof(double),
+                       params, "the sampler's parameters", &g->params);
+  if (status == HEGETCL_OK)
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, batch * sizeof(double), NULL, "weight factors",
+                         &g->factor);
+  if (status == HEGETCL_OK)
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, g->n_channels * batch * sizeof(double), NULL,
+                         "the channels' weight factors", &g->member_factor);
+  if (status == HEGETCL_OK)
+    status =
+        make_buffer(ctx, CL_MEM_READ_WRITE, batch * g->dims, NULL, "VEGAS bin indices", &g->bins);
+  if (status == HEGETCL_OK)
+    status = hg_vegas_reducer_create(ctx, g->program, g->dims, config->vegas.bins, batch,
+                                     &g->reducer);
+  if (status == HEGETCL_OK) {
+    const hg_vegas_buffers buffers = {g->factor, g->amp->me, g->bins};
+    status = hg_vegas_reducer_set_buffers(g->reducer, &buffers);
+  }
+  if (status == HEGETCL_OK)
+    status = hg_channels_create(ctx, g->program, g->n_channels, batch, g->member_factor,
+                                &g->channels);
+  if (status != HEGETCL_OK) return status;
+  size_t limit = 0;
+  const cl_int err = clGetKernelWorkGroupInfo(g->sample, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
+                                              sizeof limit, &limit, NULL);
+  g->local = limit >= 128 ? 128 : limit;
+  return hg_cl_check(ctx, err, "clGetKernelWorkGroupInfo", "asking %s's work-group limit",
+                     HG_KERNEL_GENERATOR_SAMPLE);
+}
+
+static void close_group(gen_group *g) {
+  hg_vegas_reducer_destroy(g->reducer);
+  hg_channels_destroy(g->channels);
+  if (g->sample) clReleaseKernel(g->sample);
+  cl_mem buffers[] = {g->params, g->factor, g->member_factor, g->bins};
+  for (size_t i = 0; i < sizeof buffers / sizeof *buffers; ++i)
+    if (buffers[i]) clReleaseMemObject(buffers[i]);
+  hegetcl_amplitude_destroy(g->amp);
+}
+
+/* alpha_s at the fixed renormalisation scale, as the configuration's running says. */
+static hegetcl_status fixed_alpha_s(hg_gen_run *run) {
+  const hegetcl_xsec_config *c = &run->config;
+  const double mu_r = c->mu_r_gev * c->mu_r_factor;
+  run->alpha_s_mu_r = hegetcl_pdf_alpha_s_one_loop(run->pdf, mu_r);
+  if (!(run->alpha_s_mu_r > 0.0))
+    return hg_fail(run->ctx, HEGETCL_ERR_INPUT,
+                   "the PDF set %s gives no alpha_s (AlphaS_MZ and MZ in its .info)",
+                   c->pdf_set);
+  return HEGETCL_OK;
+}
+
+static hegetcl_status check_config(hegetcl_context *ctx, const hegetcl_xsec_config *c) {
+  if (c->dynamical_scale_choice != 0)
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "dynamical scale choice %d: process runs take fixed scales for now (--scale)",
+                   c->dynamical_scale_choice);
+  const double scales[4] = {c->mu_r_gev, c->mu_f_gev, c->mu_r_factor, c->mu_f_factor};
+  const char *names[4] = {"mu_R", "mu_F", "the mu_R factor", "the mu_F factor"};
+  for (int i = 0; i < 4; ++i)
+    if (!(scales[i] > 0.0 && isfinite(scales[i])))
+      return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s = %g: a scale must be positive (--scale X GeV)",
+                     names[i], scales[i]);
+  if (!(c->sqrt_s_gev > 0.0))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "sqrt(s) = %g GeV: must be positive", c->sqrt_s_gev);
+  for (int k = 0; k < HEGETCL_MAX_CUTS; ++k)
+    if (!(c->cuts[k] >= 0.0) || !isfinite(c->cuts[k]))
+      return hg_fail(ctx, HEGETCL_ERR_INPUT, "cut %d = %g: must be a finite number >= 0", k,
+                     c->cuts[k]);
+  return HEGETCL_OK;
+}
+
+hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                 hg_gen_run **out) {
+  *out = NULL;
+  hegetcl_status status = check_config(ctx, config);
+  if (status != HEGETCL_OK) return status;
+  hg_gen_run *run = calloc(1, sizeof *run);
+  if (run == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the run");
+  run->ctx = ctx;
+  run->config = *config;
+  *out = run;
+  char message[512];
+  status = build_channels(run);
+  if (status != HEGETCL_OK) return status;
+  status = hegetcl_pdf_open(config->pdf_set, config->pdf_member, &run->pdf, message,
+                            sizeof message);
+  if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", message);
+  status = fixed_alpha_s(run);
+  for (unsigned g = 0; g < run->n_groups && status == HEGETCL_OK; ++g) {
+    run->groups[g].run = run;
+    run->groups[g].index = g;
+    const unsigned k = alpha_s_power(&run->groups[g].spec);
+    if (g > 0 && k != run->alpha_s_power)
+      return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                     "%s: groups of one process with different powers of alpha_s", config->process_text);
+    run->alpha_s_power = k;
+    status = open_group(run, &run->groups[g]);
+  }
+  if (status != HEGETCL_OK) return status;
+  double *grid = NULL;
+  size_t n_grid = 0;
+  status = hg_pdf_pack(run->pdf, run->pdf_pids, run->n_pdf_pids, &grid, &n_grid, message,
+                       sizeof message);
+  if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", message);
+  status = make_buffer(ctx, CL_MEM_READ_ONLY, n_grid * sizeof(double), grid, "the PDF grid",
+                       &run->pdf_buffer);
+  free(grid);
+  return status;
+}
+
+void hg_gen_run_destroy(hg_gen_run *run) {
+  if (run == NULL) return;
+  for (unsigned g = 0; g < run->n_groups; ++g) close_group(&run->groups[g]);
+  if (run->pdf_buffer) clReleaseMemObject(run->pdf_buffer);
+  hegetcl_pdf_close(run->pdf);
+  free(run->groups);
+  free(run->channels);
+  free(run);
+}
+
+/* hg_vegas_work's callbacks for one group. */
+static hegetcl_status group_grid(void *user, unsigned worker, const double *edges) {
+  (void)worker;
+  gen_group *g = user;
+  return hg_vegas_reducer_upload(g->reducer, edges);
+}
+
+static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteration,
+                                  uint64_t first_event, size_t n_events, double *out) {
+  (void)worker;
+  gen_group *g = user;
+  hegetcl_context *ctx = g->run->ctx;
+  const uint64_t seed = g->run->config.vegas.seed;
+  const cl_uint seed_low = (cl_uint)seed, seed_high = g->key_high;
+  const cl_uint first_low = (cl_uint)first_event, first_high = (cl_uint)(first_event >> 32);
+  const cl_uint n = (cl_uint)n_events;
+  cl_mem grid = hg_vegas_reducer_grid(g->reducer);
+  cl_int err = clSetKernelArg(g->sample, 0, sizeof(cl_mem), &g->params);
+  err |= clSetKernelArg(g->sample, 1, sizeof(cl_mem), &grid);
+  err |= clSetKernelArg(g->sample, 2, sizeof(cl_mem), &g->run->pdf_buffer);
+  err |= clSetKernelArg(g->sample, 3, sizeof(cl_uint), &seed_low);
+  err |= clSetKernelArg(g->sample, 4, sizeof(cl_uint), &seed_high);
+  err |= clSetKernelArg(g->sample, 5, sizeof(cl_uint), &iteration);
+  err |= clSetKernelArg(g->sample, 6, sizeof(cl_uint), &first_low);
+  err |= clSetKernelArg(g->sample, 7, sizeof(cl_uint), &first_high);
+  err |= clSetKernelArg(g->sample, 8, sizeof(cl_uint), &n);
+  err |= clSetKernelArg(g->sample, 9, sizeof(cl_mem), &g->amp->momenta);
+  err |= clSetKernelArg(g->sample, 10, sizeof(cl_mem), &g->factor);
+  err |= clSetKernelArg(g->sample, 11, sizeof(cl_mem), &g->member_factor);
+  err |= clSetKernelArg(g->sample, 12, sizeof(cl_mem), &g->bins);
+  hegetcl_status status = hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments",
+                                      HG_KERNEL_GENERATOR_SAMPLE);
+  if (status != HEGETCL_OK) return status;
+  const size_t local = g->local, global = (n_events + local - 1) / local * local;
+  err = clEnqueueNDRangeKernel(ctx->queue, g->sample, 1, NULL, &global, &local, 0, NULL, NULL);
+  status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events of %s",
+                       HG_KERNEL_GENERATOR_SAMPLE, n_events, g->spec.text);
+  if (status == HEGETCL_OK) status = hg_amplitude_run(g->amp, n_events, 0, NULL);
+  if (status == HEGETCL_OK) status = hg_vegas_reducer_run(g->reducer, n_events, out);
+  if (status == HEGETCL_OK)
+    status = hg_channels_add_batch(
+        g->channels, g->amp->me, n_events,
+        out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins));
+  return status;
+}
+
+/* The combined iterations' channel sums join the channels' combination. */
+static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapting,
+                                          uint64_t n_events, double estimate, double variance,
+                                          const double *extra) {
+  (void)index;
+  (void)estimate;
+  gen_group *g = user;
+  if (!adapting && variance > 0.0) hg_channels_end_iteration(g->channels, n_events, variance, extra);
+  return HEGETCL_OK;
+}
+
+/* One VEGAS integration of group g with settings s and the Philox key's high word key_high. */
+static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings *s,
+                                      uint32_t key_high, hegetcl_vegas_progress progress,
+                                      void *progress_user, hegetcl_vegas_result *result) {
+  hegetcl_context *ctx = g->run->ctx;
+  hg_vegas *v = NULL;
+  hegetcl_status status = hg_vegas_create(ctx, g->program, g->dims, s, &v);
+  if (status != HEGETCL_OK) return status;
+  g->key_high = key_high;
+  hg_vegas_set_observer(v, group_iteration_end, g);
+  hegetcl_context *const contexts[1] = {ctx};
+  const hg_vegas_work work = {.workers = 1,
+                              .contexts = contexts,
+                              .extra = hg_channels_batch_sums(g->channels),
+                              .grid = group_grid,
+                              .batch = group_batch,
+                              .user = g};
+  status = hg_vegas_run(v, &work, progress, progress_user, result);
+  hg_vegas_destroy(v);
+  return status;
+}
+
+/* The Philox key's high word of a stage (0: pilot, 1: integration) of group g: every group and
+ * stage draws its own stream. */
+static uint32_t stage_key(const hg_gen_run *run, unsigned g, unsigned stage) {
+  return (uint32_t)(run->config.vegas.seed >> 32) ^ (0x10000u * (2u * g + stage + 1u));
+}
+
+hegetcl_status hg_gen_run_pilot(hg_gen_run *run) {
+  const hegetcl_vegas_settings *base = &run->config.vegas;
+  hegetcl_vegas_settings s = *base;
+  s.adapt_iterations = 0;
+  s.events_per_iteration = base->adapt_events > 4 ? base->adapt_events / 4 : 1;
+  s.min_iterations = 1;
+  s.max_iterations = 1;
+  s.max_events = s.events_per_iteration;
+  s.target_rel_error = 0.0;
+  uint64_t accepted = 0;
+  for (unsigned i = 0; i < run->n_groups; ++i) {
+    gen_group *g = &run->groups[i];
+    hegetcl_vegas_result r;
+    hegetcl_status status = integrate_group(g, &s, stage_key(run, i, 0), NULL, NULL, &r);
+    if (status != HEGETCL_OK) return status;
+    g->pilot_sigma = r.estimate;
+    g->pilot_spread = r.error * sqrt((double)r.events);
+    g->pilot_nonzero = r.events_nonzero;
+    accepted += r.events_nonzero;
+  }
+  if (accepted == 0)
+    return hg_fail(run->ctx, HEGETCL_ERR_INPUT,
+                   "%s: none of %llu trial events per group passes the cuts (or lies inside the "
+                   "beams' energy): loosen the cuts or raise --sqrt-s",
+                   run->config.process_text, (unsigned long long)s.events_per_iteration);
+  return HEGETCL_OK;
+}
+
+hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress progress,
+                                    void *progress_user, hegetcl_xsec_result *result) {
+  const hegetcl_vegas_settings *base = &run->config.vegas;
+  /* events in proportion to each group's spread (the variance-optimal split), at least 5 % of
+   * an equal share; each group's target error its share of the total's */
+  double spread_sum = 0.0, sigma_sum = 0.0;
+  for (unsigned i = 0; i < run->n_groups; ++i) {
+    spread_sum += run->groups[i].pilot_spread;
+    sigma_sum += run->groups[i].pilot_sigma;
+  }
+  const double floor_share = 0.05 / run->n_groups;
+  hegetcl_status status = HEGETCL_OK;
+  double sigma = 0.0, variance = 0.0, chi2_weighted = 0.0;
+  uint64_t events = 0, events_total = 0, nonzero = 0;
+  unsigned iterations = 0;
+  int reached = 1;
+  double wall = 0.0, max_weight = 0.0;
+  result->groups = calloc(run->n_groups, sizeof *result->groups);
+  result->process_channels = calloc(run->n_channels, sizeof *result->process_channels);
+  if (result->groups == NULL || result->process_channels == NULL)
+    return hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the groups' results");
+  result->n_groups = run->n_groups;
+  result->n_process_channels = run->n_channels;
+  for (unsigned i = 0; i < run->n_groups && status == HEGETCL_OK; ++i) {
+    gen_group *g = &run->groups[i];
+    double share = spread_sum > 0.0 ? g->pilot_spread / spread_sum : 1.0 / run->n_groups;
+    share = share > floor_share ? share : floor_share;
+    hegetcl_vegas_settings s = *base;
+    const double n_iter = (double)base->events_per_iteration * share;
+    const double n_adapt = (double)base->adapt_events * share;
+    s.events_per_iteration = n_iter > 1000.0 ? (uint64_t)n_iter : 1000u;
+    s.adapt_events = n_adapt > 1000.0 ? (uint64_t)n_adapt : 1000u;
+    s.max_events = (uint64_t)((double)base->max_events * share) + s.events_per_iteration;
+    /* error_g = target sigma sqrt(spread_g / sum of spreads), as a fraction of sigma_g */
+    s.target_rel_error = 0.0;
+    if (base->target_rel_error > 0.0 && g->pilot_sigma > 0.0 && spread_sum > 0.0)
+      s.target_rel_error = base->target_rel_error * sigma_sum *
+                           sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
+    hegetcl_vegas_result *r = &g->result;
+    status = integrate_group(g, &s, stage_key(run, i, 1), progress, progress_user, r);
+    if (status != HEGETCL_OK) break;
+    sigma += r->estimate;
+    variance += r->error * r->error;
+    chi2_weighted += r->chi2_per_dof * (double)r->events;
+    events += r->events;
+    events_total += r->events_total;
+    nonzero += r->events_nonzero;
+    iterations = r->iterations > iterations ? r->iterations : iterations;
+    reached = reached && (r->reached_target || s.target_rel_error == 0.0);
+    wall += r->wall_seconds;
+    max_weight = r->max_weight > max_weight ? r->max_weight : max_weight;
+    hegetcl_xsec_group *out = &result->groups[i];
+    snprintf(out->text, sizeof out->text, "%s", g->spec.text);
+    out->n_channels = g->n_channels;
+    out->sigma_fb = r->estimate;
+    out->error_fb = r->error;
+    out->chi2_per_dof = r->chi2_per_dof;
+    out->events = r->events;
+    hegetcl_xsec_channel per[64];
+    hg_channels_result(g->channels, per);
+    for (unsigned m = 0; m < g->n_channels; ++m) {
+      hegetcl_xsec_process_channel *c = &result->process_channels[g->first_channel + m];
+      snprintf(c->text, sizeof c->text, "%s", run->channels[g->first_channel + m].text);
+      c->group = i;
+      c->sigma_fb = per[m].sigma_fb;
+      c->error_fb = per[m].error_fb;
+    }
+  }
+  hegetcl_vegas_result *v = &result->vegas;
+  v->estimate = sigma;
+  v->error = sqrt(variance);
+  v->chi2_per_dof = events > 0 ? chi2_weighted / (double)events : 0.0;
+  v->iterations = iterations;
+  v->events = events;
+  v->events_total = events_total;
+  v->events_nonzero = nonzero;
+  v->reached_target = reached;
+  v->wall_seconds = wall;
+  v->max_weight = max_weight;
+  result->build_seconds = run->build_seconds;
+  result->pdf_lhapdf_id = hegetcl_pdf_lhapdf_id(run->pdf);
+  result->alpha_s = run->alpha_s_mu_r;
+  result->alpha_s_mu_r = run->alpha_s_mu_r;
+  result->alpha_s_power = run->alpha_s_power;
+  snprintf(result->pdf_path, sizeof result->pdf_path, "%s", hegetcl_pdf_directory(run->pdf));
+  return status;
+}
+
+hegetcl_status hg_gen_xsec(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                           hegetcl_vegas_progress progress, void *progress_user,
+                           hegetcl_xsec_result *result) {
+  hg_gen_run *run = NULL;
+  hegetcl_status status = hg_gen_run_create(ctx, config, &run);
+  if (status == HEGETCL_OK) status = hg_gen_run_pilot(run);
+  if (status == HEGETCL_OK) status = hg_gen_run_integrate(run, progress, progress_user, result);
+  hg_gen_run_destroy(run);
+  return status;
+}
