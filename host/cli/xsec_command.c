@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/process_report.h"
 #include "cli/device_set.h"
 #include "cli/progress_bar.h"
 #include "cli/xsec_options.h"
@@ -169,6 +170,11 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_string(&j, "program", "hegetcl xsec");
   hg_json_string(&j, "commit", HG_COMMIT);
   hg_json_string(&j, "run_card", card);
+  if (c->process_text[0] != '\0') {
+    hg_cli_process_json(&j, c, r, info);
+    hg_json_end_object(&j);
+    return;
+  }
   hg_json_object(&j, "process");
   char text[128], flavours[32];
   hegetcl_flavours_name(c->flavours, flavours, sizeof flavours);
@@ -717,7 +723,15 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   } else if (c->quark_pid != 2) {
     snprintf(via, sizeof via, "q qbar, q = PDG %d", c->quark_pid);
   }
-  if (!o.quiet)
+  if (!o.quiet && c->process_text[0] != '\0')
+    printf("hegetcl xsec: %s (%s beams), sqrt(s) = %g GeV, %s, mu_R = %g GeV, mu_F = %g GeV, "
+           "alpha_s %s,\n  cuts: %s; %s, seed %llu\n  device: %s (%s; driver %s)\n",
+           c->process_text, c->beams == HEGETCL_BEAMS_PP ? "p p" : "p p~", c->sqrt_s_gev,
+           c->pdf_set, c->mu_r_gev * c->mu_r_factor, c->mu_f_gev * c->mu_f_factor,
+           c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "of the PDF set" : "MadGraph's (0.130, 1 loop)",
+           hg_cli_cuts_text(c), hegetcl_precision_name(c->process.precision),
+           (unsigned long long)c->vegas.seed, info.name, info.platform, info.driver_version);
+  else if (!o.quiet)
     printf("hegetcl xsec: p p -> %u photons via %s (%s), sqrt(s) = %g GeV, %s, mu_F = %g GeV,\n"
            "  cuts pT > %g GeV, |eta| < %g, dR > %g; %s engine, %s, helicities %s, %s phase "
            "space, seed %llu\n  device: %s (%s; driver %s)\n",
@@ -890,7 +904,10 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     report_stop(&r, c, &p, checkpoint, o.lhe, events_kept, events_stream);
     rc = 128 + (stop_signal != 0 ? stop_signal : SIGINT);
   }
-  if (rc == 0) {
+  if (rc == 0 && c->process_text[0] != '\0') {
+    hg_cli_print_process_result(c, &r, info.name);
+    if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card);
+  } else if (rc == 0) {
     printf("sigma(p p -> %u a, %s) = %.6e +- %.2e fb  (%.3f%%, chi2/dof %.2f, %u iterations, "
            "%llu events + %llu adapting, %.2f s integrating, %.2f s building, %s)%s\n",
            c->process.n_photons, hegetcl_orientation_name(c->orientation), r.vegas.estimate,

@@ -16,6 +16,7 @@
 #include "integrate/vegas_reducer.h"
 #include "pdf/lhapdf6_grid.h"
 #include "process/model.h"
+#include "process/partonic_channels.h"
 #include "process/process_spec.h"
 #include "shared/kernel_names.h"
 #include "xsec/channels.h"
@@ -92,29 +93,61 @@ static int pdf_slot(hg_gen_run *run, int pid) {
   return (int)run->n_pdf_pids++;
 }
 
-/* The partonic channels and groups of the process. A process of partons alone (no multiparticle
- * label) is one group of one channel. */
+/* A PDG id of a jet at parton level: the gluon and the quarks d u s c b. */
+static int pdg_is_jet(int pdg) { return pdg == 21 || (pdg != 0 && abs(pdg) <= 5); }
+
+/* The partonic channels and groups of the process (host/process/partonic_channels.h). A member
+ * whose incoming pair is the group's swapped is a mirror; any final-state reordering of a member
+ * maps jets onto jets (checked), so the cuts, symmetric in particles of one kind, treat the
+ * member's events as the group's. */
 static hegetcl_status build_channels(hg_gen_run *run) {
   hegetcl_context *ctx = run->ctx;
-  hg_process_spec spec;
-  char error[256];
-  if (hg_process_parse(run->config.process_text, &spec, error, sizeof error) != 0)
+  hg_channel_list *list = malloc(sizeof *list);
+  if (list == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the channels");
+  const hg_channel_options options = {.five_flavour = run->config.five_flavour};
+  char error[512];
+  if (hg_partonic_channels(run->config.process_text, &options, list, error, sizeof error) != 0) {
+    free(list);
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "--process \"%s\": %s", run->config.process_text,
                    error);
-  run->channels = calloc(1, sizeof *run->channels);
-  run->groups = calloc(1, sizeof *run->groups);
-  if (run->channels == NULL || run->groups == NULL)
+  }
+  run->channels = calloc(list->n_channels, sizeof *run->channels);
+  run->groups = calloc(list->n_groups, sizeof *run->groups);
+  if (run->channels == NULL || run->groups == NULL) {
+    free(list);
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the channels");
-  gen_channel *c = &run->channels[0];
-  snprintf(c->text, sizeof c->text, "%s", spec.text);
-  c->pid[0] = hg_species_pdg(spec.species[0]);
-  c->pid[1] = hg_species_pdg(spec.species[1]);
-  run->n_channels = 1;
-  gen_group *g = &run->groups[0];
-  g->spec = spec;
-  g->n_channels = 1;
-  run->n_groups = 1;
-  return HEGETCL_OK;
+  }
+  hegetcl_status status = HEGETCL_OK;
+  for (unsigned i = 0; i < list->n_groups && status == HEGETCL_OK; ++i) {
+    const hg_channel_group *lg = &list->groups[i];
+    gen_group *g = &run->groups[i];
+    if (hg_process_parse(lg->text, &g->spec, error, sizeof error) != 0)
+      status = hg_fail(ctx, HEGETCL_ERR_INPUT, "group %s: %s", lg->text, error);
+    g->first_channel = lg->first;
+    g->n_channels = lg->count;
+  }
+  for (unsigned i = 0; i < list->n_channels && status == HEGETCL_OK; ++i) {
+    const hg_partonic_channel *lc = &list->channels[i];
+    gen_channel *c = &run->channels[i];
+    snprintf(c->text, sizeof c->text, "%s", lc->text);
+    c->pid[0] = lc->pdg[0];
+    c->pid[1] = lc->pdg[1];
+    c->mirror = lc->order[0] == 1;
+    c->group = lc->group;
+    const hg_process_spec *group_spec = &run->groups[lc->group].spec;
+    for (int k = 2; k < lc->n; ++k) {
+      const int kind = pdg_is_jet(lc->pdg[k]);
+      if (kind != pdg_is_jet(hg_species_pdg(group_spec->species[lc->order[k]])))
+        status = hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                         "%s: its particles map onto %s's with a jet in place of another "
+                         "particle, which the cuts could tell apart",
+                         lc->text, group_spec->text);
+    }
+  }
+  run->n_channels = list->n_channels;
+  run->n_groups = list->n_groups;
+  free(list);
+  return status;
 }
 
 /* A final-state particle the phase space samples as a jet: a massless coloured parton. */

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* The terminal and JSON report of a run over a process. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/process_report.h"
+
+/* The cut slots the options set (host/generator/run.c reads the same). */
+static const char *const cut_names[] = {"ptj", "etaj"};
+static const char *const cut_relations[] = {">", "<"};
+static const char *const cut_units[] = {" GeV", ""};
+#define N_CUT_NAMES (sizeof cut_names / sizeof *cut_names)
+
+const char *hg_cli_cuts_text(const hegetcl_xsec_config *c) {
+  static _Thread_local char text[512];
+  size_t used = 0;
+  text[0] = '\0';
+  for (size_t k = 0; k < N_CUT_NAMES; ++k)
+    if (c->cuts[k] > 0.0)
+      used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0,
+                               "%s%s %s %g%s", used ? ", " : "", cut_names[k], cut_relations[k],
+                               c->cuts[k], cut_units[k]);
+  if (used == 0) snprintf(text, sizeof text, "none");
+  return text;
+}
+
+void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
+                                 const char *device) {
+  const hegetcl_vegas_result *v = &r->vegas;
+  printf("sigma(%s) = %.6e +- %.2e fb  (%.3f%%, chi2/dof %.2f, %llu events + %llu adapting, "
+         "%.2f s integrating, %.2f s building, %s)%s\n",
+         c->process_text, v->estimate, v->error, 100.0 * v->error / fabs(v->estimate),
+         v->chi2_per_dof, (unsigned long long)v->events,
+         (unsigned long long)(v->events_total - v->events), v->wall_seconds, r->build_seconds,
+         device,
+         v->reached_target || !(c->vegas.target_rel_error > 0)
+             ? ""
+             : "  [target error NOT reached: raise --max-events]");
+  if (r->alpha_s_mu_r > 0.0)
+    printf("  alpha_s(mu_R) = %.7f, |M|^2 ~ alpha_s^%u\n", r->alpha_s_mu_r, r->alpha_s_power);
+  for (unsigned g = 0; g < r->n_groups; ++g) {
+    const hegetcl_xsec_group *gr = &r->groups[g];
+    printf("  group %-24s %.6e +- %.2e fb  (%6.3f%% of sigma, %u channels, chi2/dof %.2f)\n",
+           gr->text, gr->sigma_fb, gr->error_fb, 100.0 * gr->sigma_fb / v->estimate,
+           gr->n_channels, gr->chi2_per_dof);
+  }
+  if (r->n_process_channels > 40) {
+    printf("  (%u channels: sigma per channel in the JSON, --json FILE)\n", r->n_process_channels);
+    return;
+  }
+  for (unsigned k = 0; k < r->n_process_channels; ++k) {
+    const hegetcl_xsec_process_channel *ch = &r->process_channels[k];
+    printf("    channel %-22s %.6e +- %.2e fb\n", ch->text, ch->sigma_fb, ch->error_fb);
+  }
+}
+
+void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
+                         const hegetcl_device_info *info) {
+  hg_json_object(j, "process");
+  hg_json_string(j, "name", c->process_text);
+  hg_json_string(j, "beams", c->beams == HEGETCL_BEAMS_PP ? "p p" : "p p~");
+  hg_json_bool(j, "five_flavour", c->five_flavour);
+  hg_json_uint(j, "alpha_s_power", r->alpha_s_power);
+  hg_json_end_object(j);
+  hg_json_object(j, "setup");
+  hg_json_number(j, "sqrt_s_gev", c->sqrt_s_gev);
+  hg_json_number(j, "mu_r_gev", c->mu_r_gev * c->mu_r_factor);
+  hg_json_number(j, "mu_f_gev", c->mu_f_gev * c->mu_f_factor);
+  hg_json_int(j, "dynamical_scale_choice", c->dynamical_scale_choice);
+  hg_json_string(j, "alpha_s_running",
+                 c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "pdf" : "madgraph");
+  hg_json_number(j, "alpha_s_mu_r", r->alpha_s_mu_r);
+  hg_json_string(j, "pdf_set", c->pdf_set);
+  hg_json_int(j, "pdf_member", c->pdf_member);
+  hg_json_int(j, "pdf_lhapdf_id", r->pdf_lhapdf_id);
+  hg_json_string(j, "pdf_path", r->pdf_path);
+  hg_json_uint(j, "seed", c->vegas.seed);
+  hg_json_end_object(j);
+  hg_json_object(j, "cuts");
+  for (size_t k = 0; k < N_CUT_NAMES; ++k)
+    if (c->cuts[k] > 0.0) hg_json_number(j, cut_names[k], c->cuts[k]);
+  hg_json_end_object(j);
+  hg_json_object(j, "device");
+  hg_json_string(j, "name", info->name);
+  hg_json_string(j, "platform", info->platform);
+  hg_json_string(j, "driver", info->driver_version);
+  hg_json_end_object(j);
+  const hegetcl_vegas_result *v = &r->vegas;
+  hg_json_object(j, "result");
+  hg_json_number(j, "sigma_fb", v->estimate);
+  hg_json_number(j, "error_fb", v->error);
+  hg_json_number(j, "chi2_per_dof", v->chi2_per_dof);
+  hg_json_uint(j, "events", v->events);
+  hg_json_uint(j, "events_total", v->events_total);
+  hg_json_uint(j, "events_nonzero", v->events_nonzero);
+  hg_json_number(j, "integration_seconds", v->wall_seconds);
+  hg_json_number(j, "build_seconds", r->build_seconds);
+  hg_json_end_object(j);
+  hg_json_array(j, "groups");
+  for (unsigned g = 0; g < r->n_groups; ++g) {
+    hg_json_object(j, NULL);
+    hg_json_string(j, "process", r->groups[g].text);
+    hg_json_uint(j, "channels", r->groups[g].n_channels);
+    hg_json_number(j, "sigma_fb", r->groups[g].sigma_fb);
+    hg_json_number(j, "error_fb", r->groups[g].error_fb);
+    hg_json_number(j, "chi2_per_dof", r->groups[g].chi2_per_dof);
+    hg_json_uint(j, "events", r->groups[g].events);
+    hg_json_end_object(j);
+  }
+  hg_json_end_array(j);
+  hg_json_array(j, "channels");
+  for (unsigned k = 0; k < r->n_process_channels; ++k) {
+    hg_json_object(j, NULL);
+    hg_json_string(j, "process", r->process_channels[k].text);
+    hg_json_uint(j, "group", r->process_channels[k].group);
+    hg_json_number(j, "sigma_fb", r->process_channels[k].sigma_fb);
+    hg_json_number(j, "error_fb", r->process_channels[k].error_fb);
+    hg_json_end_object(j);
+  }
+  hg_json_end_array(j);
+}
