@@ -1080,3 +1080,80 @@ const char *hegetcl_pdf_extrapolator(const hegetcl_pdf *pdf) {
          : pdf->extrapolator == HG_PDF_EXTRAPOLATE_ERROR ? "error"
                                                          : "continuation";
 }
+
+/* ---- .info entries for other modules ---- */
+
+struct hg_pdf_info {
+  char *path;
+  meta_list meta;
+};
+
+hegetcl_status hg_pdf_info_open(const char *info_path, hg_pdf_info **out, char *message,
+                                size_t size) {
+  *out = NULL;
+  hg_pdf_info *info = calloc(1, sizeof *info);
+  if (info == NULL || (info->path = copy_string(info_path)) == NULL) {
+    free(info);
+    return say(message, size, HEGETCL_ERR_NO_MEMORY, "no memory to read %s", info_path);
+  }
+  const hegetcl_status status = meta_read_file(&info->meta, info->path, message, size);
+  if (status != HEGETCL_OK) {
+    hg_pdf_info_close(info);
+    return status;
+  }
+  *out = info;
+  return HEGETCL_OK;
+}
+
+void hg_pdf_info_close(hg_pdf_info *info) {
+  if (info == NULL) return;
+  meta_free(&info->meta);
+  free(info->path);
+  free(info);
+}
+
+int hg_pdf_info_double(const hg_pdf_info *info, const char *key, double *out, char *message,
+                       size_t size) {
+  const meta_entry *e = meta_find(&info->meta, key);
+  if (e == NULL) return 0;
+  return meta_double(e, out, message, size) == HEGETCL_OK ? 1 : -1;
+}
+
+int hg_pdf_info_string(const hg_pdf_info *info, const char *key, char **out, char *message,
+                       size_t size) {
+  const meta_entry *e = meta_find(&info->meta, key);
+  if (e == NULL) return 0;
+  return meta_string(e, out, message, size) == HEGETCL_OK ? 1 : -1;
+}
+
+int hg_pdf_info_reals(const hg_pdf_info *info, const char *key, double **out, size_t *count,
+                      char *message, size_t size) {
+  const meta_entry *e = meta_find(&info->meta, key);
+  if (e == NULL) return 0;
+  const char *v = e->value;
+  const size_t n = strlen(v);
+  if (n < 2 || v[0] != '[' || v[n - 1] != ']') {
+    say(message, size, HEGETCL_ERR_INPUT, "%s:%d: %s: '%s' is not a list like [1.3, 2.5]",
+        e->path, e->line, e->key, v);
+    return -1;
+  }
+  char *inner = malloc(n);
+  if (inner == NULL) {
+    say(message, size, HEGETCL_ERR_NO_MEMORY, "no memory to read %s", e->path);
+    return -1;
+  }
+  for (size_t i = 1; i + 1 < n; ++i) inner[i - 1] = v[i] == ',' ? ' ' : v[i];
+  inner[n - 2] = '\0';
+  const hegetcl_status status =
+      parse_reals(e->path, e->line, e->key, inner, out, count, message, size);
+  free(inner);
+  return status == HEGETCL_OK ? 1 : -1;
+}
+
+void hg_pdf_info_where(const hg_pdf_info *info, const char *key, char *out, size_t size) {
+  const meta_entry *e = meta_find(&info->meta, key);
+  if (e == NULL)
+    snprintf(out, size, "%s", "");
+  else
+    snprintf(out, size, "%s:%d", e->path, e->line);
+}

@@ -29,4 +29,22 @@ int hg_pdf_grid_covers(const hegetcl_pdf *pdf, double x, double q);
 /* The member's own grid: every flavour, slot i for hegetcl_pdf_flavours()[i]. */
 const double *hg_pdf_grid(const hegetcl_pdf *pdf, size_t *n_doubles);
 
+/* An LHAPDF .info file's entries ("Key: value", the YAML subset the reader takes), for metadata
+ * other modules read (alpha_s): open, query, close. */
+typedef struct hg_pdf_info hg_pdf_info;
+hegetcl_status hg_pdf_info_open(const char *info_path, hg_pdf_info **out, char *message,
+                                size_t size);
+void hg_pdf_info_close(hg_pdf_info *info);
+/* 1 when key is present (the value in *out), 0 when absent, -1 with a message naming the file,
+ * line and key when its value is not a finite number / a string / a list of finite numbers
+ * ("[1.3, 1.41, 2]", into a new array to free()). */
+int hg_pdf_info_double(const hg_pdf_info *info, const char *key, double *out, char *message,
+                       size_t size);
+int hg_pdf_info_string(const hg_pdf_info *info, const char *key, char **out, char *message,
+                       size_t size);
+int hg_pdf_info_reals(const hg_pdf_info *info, const char *key, double **out, size_t *count,
+                      char *message, size_t size);
+/* Where key was read (file:line), for messages; "" when absent. */
+void hg_pdf_info_where(const hg_pdf_info *info, const char *key, char *out, size_t size);
+
 #endif
