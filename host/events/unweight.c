@@ -84,7 +84,19 @@ static void to_event(const double *rec, const hg_unweight_inputs *in, hegetcl_ev
     ev->p[i][3] = mirror ? 0.0 - p[3] : p[3];
     ev->pid[i] = src == 0 ? first_pid : (src == 1 ? -first_pid : 22);
     ev->helicity[i] = in->helicity_sampled ? (((hel >> src) & 1u) ? 1 : -1) : 0;
+    ev->status[i] = i < 2 ? -1 : 1;
+    /* colour flows along the quark line: the quark carries colour 501, the antiquark anticolour */
+    ev->colour[i][0] = ev->pid[i] > 0 && ev->pid[i] < 7 ? 501 : 0;
+    ev->colour[i][1] = ev->pid[i] < 0 ? 501 : 0;
+    ev->mass[i] = 0.0;
   }
+  ev->mu_f_gev = in->mu_f_gev;
+  ev->mu_r_gev = in->mu_r_gev;
+  ev->alpha_s = in->alpha_s;
+  ev->alpha_qed = in->alpha_qed;
+  ev->process_id = in->process_id;
+  ev->n_variations = 0;
+  ev->variations = NULL;
   ev->x1 = mirror ? tail[HG_EVENT_X2] : tail[HG_EVENT_X1];
   ev->x2 = mirror ? tail[HG_EVENT_X1] : tail[HG_EVENT_X2];
   ev->weight_ratio = tail[HG_EVENT_WEIGHT_RATIO];

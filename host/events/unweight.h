@@ -44,6 +44,9 @@ typedef struct {
   unsigned n_channels;
   int channel_pid[HEGETCL_XSEC_MAX_CHANNELS];
   int helicity_sampled;
+  /* what every event record carries (hegetcl_event): the scales, the couplings, the process */
+  double mu_f_gev, mu_r_gev, alpha_s, alpha_qed;
+  int process_id;
   uint64_t seed;
   size_t batch;
   double max_weight;

@@ -16,7 +16,6 @@ hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user
   const hegetcl_xsec_config *c = w->config;
   const double sigma_pb = result->vegas.estimate * HG_PB_PER_FB;
   w->event_weight_pb = sigma_pb / (double)c->unweighted_events;
-  w->alpha_s = result->alpha_s;
   const hg_lhef_init init = {
       .beam_pid = {2212, 2212},
       .beam_energy_gev = {0.5 * c->sqrt_s_gev, 0.5 * c->sqrt_s_gev},
@@ -34,6 +33,7 @@ hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user
       .header_name = "hegetcl_run_card",
       .header_text = w->run_card,
       .comment = w->comment,
+      .variations = w->skip_variations ? NULL : w->variations,
   };
   if (hg_lhef_write_init(w->out, &init) != 0) {
     snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
@@ -45,39 +45,54 @@ hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user
 hegetcl_status hg_lhe_events_write(const hegetcl_event *e, void *user) {
   hg_lhe_events *w = user;
   const int np = (int)e->n_particles;
-  int status[HEGETCL_EVENT_MAX_PARTICLES], mothers[HEGETCL_EVENT_MAX_PARTICLES][2];
-  int colours[HEGETCL_EVENT_MAX_PARTICLES][2];
+  int mothers[HEGETCL_EVENT_MAX_PARTICLES][2];
   double momentum[HEGETCL_EVENT_MAX_PARTICLES][5], lifetime[HEGETCL_EVENT_MAX_PARTICLES];
-  double spin[HEGETCL_EVENT_MAX_PARTICLES];
+  double spin[HEGETCL_EVENT_MAX_PARTICLES], weights[HEGETCL_MAX_VARIATIONS];
+  if (np > HEGETCL_EVENT_MAX_PARTICLES) {
+    snprintf(w->message, sizeof w->message, "event %llu has %d particles, at most %d",
+             (unsigned long long)e->number, np, HEGETCL_EVENT_MAX_PARTICLES);
+    return HEGETCL_ERR_INPUT;
+  }
   for (int i = 0; i < np; ++i) {
-    const int incoming = i < 2;
-    status[i] = incoming ? -1 : 1;
+    const int incoming = e->status[i] == -1;
     mothers[i][0] = incoming ? 0 : 1;
     mothers[i][1] = incoming ? 0 : 2;
-    /* colour flows along the quark line: the quark carries colour 501, the antiquark anticolour */
-    colours[i][0] = e->pid[i] > 0 && e->pid[i] < 7 ? 501 : 0;
-    colours[i][1] = e->pid[i] < 0 ? 501 : 0;
     momentum[i][0] = e->p[i][1];
     momentum[i][1] = e->p[i][2];
     momentum[i][2] = e->p[i][3];
     momentum[i][3] = e->p[i][0];
-    momentum[i][4] = 0.0;
+    momentum[i][4] = e->mass[i];
     lifetime[i] = 0.0;
     spin[i] = e->helicity[i] != 0 ? (double)e->helicity[i] : 9.0;
   }
+  const hegetcl_variation_list *ids = w->variations;
+  unsigned n_weights = 0;
+  if (!w->skip_variations && e->n_variations > 0) {
+    if (ids == NULL || e->n_variations != ids->n || e->variations == NULL) {
+      snprintf(w->message, sizeof w->message,
+               "event %llu carries %u variation weights but the run names %u variations",
+               (unsigned long long)e->number, e->n_variations, ids != NULL ? ids->n : 0u);
+      return HEGETCL_ERR_INPUT;
+    }
+    n_weights = e->n_variations;
+    for (unsigned k = 0; k < n_weights; ++k) weights[k] = w->event_weight_pb * e->variations[k];
+  }
   const hg_lhef_event ev = {.n_particles = np,
-                            .process_id = 1,
+                            .process_id = e->process_id,
                             .weight = w->event_weight_pb,
-                            .scale_gev = w->config->mu_f_gev,
-                            .alpha_qed = w->config->process.alpha,
-                            .alpha_qcd = w->alpha_s,
+                            .scale_gev = e->mu_f_gev,
+                            .alpha_qed = e->alpha_qed,
+                            .alpha_qcd = e->alpha_s,
                             .pid = e->pid,
-                            .status = status,
+                            .status = e->status,
                             .mothers = (const int(*)[2])mothers,
-                            .colours = (const int(*)[2])colours,
+                            .colours = e->colour,
                             .momentum = (const double(*)[5])momentum,
                             .lifetime = lifetime,
-                            .spin = spin};
+                            .spin = spin,
+                            .n_weights = n_weights,
+                            .weights = weights,
+                            .ids = ids};
   if (hg_lhef_write_event(w->out, &ev) != 0) {
     snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
     return HEGETCL_ERR_IO;

@@ -153,8 +153,67 @@ static int check_init(hg_output *o, const hg_lhef_init *init) {
   return 0;
 }
 
+/* The header's <initrwgt>: consecutive variations of one group share a <weightgroup>. */
+static int write_initrwgt(hg_output *o, const hegetcl_variation_list *list) {
+  hg_output_printf(o, "<initrwgt>\n");
+  for (unsigned k = 0; k < list->n; ++k) {
+    const hegetcl_variation *v = &list->v[k];
+    const int opens = k == 0 || strcmp(v->group, list->v[k - 1].group) != 0;
+    if (opens) {
+      if (k > 0) hg_output_printf(o, "</weightgroup>\n");
+      hg_output_printf(o, "<weightgroup name=\"");
+      write_escaped(o, v->group, 1);
+      hg_output_printf(o, "\" combine=\"");
+      write_escaped(o, v->combine, 1);
+      hg_output_printf(o, "\">\n");
+    }
+    hg_output_printf(o, "<weight id=\"");
+    write_escaped(o, v->id, 1);
+    hg_output_printf(o, "\" MUR=\"%.1f\" MUF=\"%.1f\" PDF=\"%d\" > ", v->mu_r_factor,
+                     v->mu_f_factor, v->pdf_lhapdf_id);
+    write_escaped(o, v->description, 0);
+    hg_output_printf(o, " </weight>\n");
+  }
+  if (list->n > 0) hg_output_printf(o, "</weightgroup>\n");
+  return hg_output_printf(o, "</initrwgt>\n");
+}
+
+static int check_variations(hg_output *o, const hegetcl_variation_list *list) {
+  if (list == NULL) return 0;
+  if (list->n > HEGETCL_MAX_VARIATIONS)
+    return hg_output_fail(o, HEGETCL_ERR_INPUT, "LHE init: %u variations, at most %d", list->n,
+                          HEGETCL_MAX_VARIATIONS);
+  for (unsigned k = 0; k < list->n; ++k) {
+    const hegetcl_variation *v = &list->v[k];
+    if (v->id[0] == '\0' || memchr(v->id, '\0', sizeof v->id) == NULL ||
+        strpbrk(v->id, "'\"<>& \t\r\n") != NULL)
+      return hg_output_fail(o, HEGETCL_ERR_INPUT,
+                            "LHE variation %u: its id must be 1 to 31 characters without quotes, "
+                            "<, >, & or white space",
+                            k + 1);
+    for (unsigned j = 0; j < k; ++j)
+      if (strcmp(list->v[j].id, v->id) == 0)
+        return hg_output_fail(o, HEGETCL_ERR_INPUT,
+                              "LHE variations %u and %u have the same id \"%s\": ids name the "
+                              "weights and must differ",
+                              j + 1, k + 1, v->id);
+    if (!isfinite(v->mu_r_factor) || !isfinite(v->mu_f_factor) || !(v->mu_r_factor > 0) ||
+        !(v->mu_f_factor > 0))
+      return hg_output_fail(o, HEGETCL_ERR_INPUT,
+                            "LHE variation %s: the scale factors (%g, %g) must be finite and > 0",
+                            v->id, v->mu_r_factor, v->mu_f_factor);
+    hg_output_check_text(o, "LHE variation group", v->group, 0);
+    hg_output_check_text(o, "LHE variation combine", v->combine, 0);
+    if (hg_output_check_text(o, "LHE variation description", v->description, 0) != 0)
+      return hg_output_status(o);
+  }
+  return 0;
+}
+
 int hg_lhef_write_init(hg_output *o, const hg_lhef_init *init) {
-  if (hg_output_status(o) != 0 || check_init(o, init) != 0) return hg_output_status(o);
+  if (hg_output_status(o) != 0 || check_init(o, init) != 0 ||
+      check_variations(o, init->variations) != 0)
+    return hg_output_status(o);
   hg_output_printf(o, "<LesHouchesEvents version=\"3.0\">\n");
   if (init->comment != NULL) write_comment(o, init->comment);
   hg_output_printf(o, "<header>\n");
@@ -166,6 +225,7 @@ int hg_lhef_write_init(hg_output *o, const hg_lhef_init *init) {
     }
     hg_output_printf(o, "</%s>\n", init->header_name);
   }
+  if (init->variations != NULL && init->variations->n > 0) write_initrwgt(o, init->variations);
   hg_output_printf(o, "</header>\n<init>\n");
   hg_output_printf(o, INIT_BEAMS, init->beam_pid[0], init->beam_pid[1], init->beam_energy_gev[0],
                    init->beam_energy_gev[1], init->pdf_group[0], init->pdf_group[1],
@@ -205,8 +265,17 @@ static int check_event(hg_output *o, const hg_lhef_event *e) {
                {"event alpha_qcd (AQCDUP)", e->alpha_qcd}};
   for (size_t i = 0; i < sizeof reals / sizeof reals[0]; ++i)
     if (!isfinite(reals[i].value)) return refuse_nonfinite(o, reals[i].name, reals[i].value);
-  static const char *const component[5] = {"px", "py", "pz", "E", "m"};
+  if (e->n_weights > 0 && (e->weights == NULL || e->ids == NULL || e->ids->n < e->n_weights))
+    return hg_output_fail(o, HEGETCL_ERR_INPUT,
+                          "LHE event: %u variation weights need as many weights and ids",
+                          e->n_weights);
   char field[128];
+  for (unsigned k = 0; k < e->n_weights; ++k)
+    if (!isfinite(e->weights[k])) {
+      snprintf(field, sizeof field, "event variation weight %s", e->ids->v[k].id);
+      return refuse_nonfinite(o, field, e->weights[k]);
+    }
+  static const char *const component[5] = {"px", "py", "pz", "E", "m"};
   for (int i = 0; i < n; ++i) {
     for (int c = 0; c < 5; ++c)
       if (!isfinite(e->momentum[i][c])) {
@@ -248,6 +317,12 @@ int hg_lhef_write_event(hg_output *o, const hg_lhef_event *e) {
                      e->colours[i][0], e->colours[i][1], p[0], p[1], p[2], p[3], p[4],
                      e->lifetime != NULL ? e->lifetime[i] : 0.0,
                      e->spin != NULL ? e->spin[i] : 9.0);
+  }
+  if (e->n_weights > 0) {
+    hg_output_printf(o, "<rwgt>\n");
+    for (unsigned k = 0; k < e->n_weights; ++k)
+      hg_output_printf(o, "<wgt id='%s'>" REAL " </wgt>\n", e->ids->v[k].id, e->weights[k]);
+    hg_output_printf(o, "</rwgt>\n");
   }
   return hg_output_printf(o, "</event>\n");
 }

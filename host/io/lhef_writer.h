@@ -3,6 +3,7 @@
 #ifndef HG_LHEF_WRITER_H
 #define HG_LHEF_WRITER_H
 
+#include "hegetcl/variations.h"
 #include "io/output_file.h"
 
 /* The run: HEPRUP's first line and one process line, the LHEF 3.0 tags, the header and comment.
@@ -16,6 +17,11 @@
  *   <header_name>
  *   header_text, &, <, >, CR written &amp; &lt; &gt; &#13; (a newline added when it lacks one)
  *   </header_name>
+ *   <initrwgt>            (only with variations: MadGraph's layout, one <weightgroup> per group)
+ *   <weightgroup name="Central scale variation" combine="envelope">
+ *   <weight id="1" MUR="1.0" MUF="1.0" PDF="10042" > description </weight>
+ *   </weightgroup>
+ *   </initrwgt>
  *   </header>
  *   <init>
  *   IDBMUP(1) IDBMUP(2) EBMUP(1) EBMUP(2) PDFGUP(1) PDFGUP(2) PDFSUP(1) PDFSUP(2) IDWTUP NPRUP=1
@@ -39,6 +45,7 @@ typedef struct {
                               none, and header_text must be NULL too */
   const char *header_text; /* its text, XML-escaped; may be NULL */
   const char *comment;     /* an XML comment before <header>; may be NULL */
+  const hegetcl_variation_list *variations; /* <initrwgt>; NULL or empty: none */
 } hg_lhef_init;
 
 /* One event: HEPEUP. lifetime and spin may be NULL: VTIMUP 0 and SPINUP 9 (not known), LHEF's
@@ -52,6 +59,11 @@ typedef struct {
   const int (*mothers)[2], (*colours)[2]; /* MOTHUP (0 .. NUP) ICOLUP */
   const double (*momentum)[5];            /* PUP: px py pz E m (GeV) */
   const double *lifetime, *spin;          /* VTIMUP (mm) SPINUP */
+  /* n_weights > 0: <rwgt> with <wgt id='ids->v[k].id'> weights[k] </wgt> (pb) after the
+   * particles; ids must hold at least n_weights variations */
+  unsigned n_weights;
+  const double *weights;
+  const hegetcl_variation_list *ids;
 } hg_lhef_event;
 
 /* Numbers: integers in fixed-width %d columns; every real as %+.16e (17 significant digits,

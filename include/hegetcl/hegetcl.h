@@ -8,6 +8,7 @@
 #include "hegetcl/pdf.h"
 #include "hegetcl/status.h"
 #include "hegetcl/user_program.h"
+#include "hegetcl/variations.h"
 #include "hegetcl/vegas.h"
 #include "hegetcl/version.h"
 #include "hegetcl/xsec.h"

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* The run's variation list (hegetcl/variations.h): MadGraph's names for scale and PDF variations.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "hegetcl/variations.h"
+
+static hegetcl_status add(hegetcl_variation_list *list, const char *group, const char *combine,
+                          double mu_r, double mu_f, int lhapdf_id, const char *description) {
+  if (list->n >= HEGETCL_MAX_VARIATIONS) return HEGETCL_ERR_INPUT;
+  hegetcl_variation *v = &list->v[list->n];
+  memset(v, 0, sizeof *v);
+  snprintf(v->id, sizeof v->id, "%u", list->n + 1);
+  snprintf(v->group, sizeof v->group, "%s", group);
+  snprintf(v->combine, sizeof v->combine, "%s", combine);
+  snprintf(v->description, sizeof v->description, "%s", description);
+  v->mu_r_factor = mu_r;
+  v->mu_f_factor = mu_f;
+  v->pdf_lhapdf_id = lhapdf_id;
+  list->n++;
+  return HEGETCL_OK;
+}
+
+hegetcl_status hegetcl_variations_add_scales(hegetcl_variation_list *list, int lhapdf_id,
+                                             int seven_point) {
+  /* the nominal first, then MadGraph's order: mu_R outer, mu_F inner over 1, 2, 1/2 */
+  static const double factor[3] = {1.0, 2.0, 0.5};
+  const unsigned need = seven_point ? 7u : 9u;
+  if (list->n + need > HEGETCL_MAX_VARIATIONS) return HEGETCL_ERR_INPUT;
+  for (int r = 0; r < 3; ++r)
+    for (int f = 0; f < 3; ++f) {
+      const double mu_r = factor[r], mu_f = factor[f];
+      if (seven_point && mu_r * mu_f > 0.9 && mu_r * mu_f < 1.1 && mu_r != 1.0) continue;
+      char description[64] = "";
+      size_t used = 0;
+      if (mu_r != 1.0)
+        used += (size_t)snprintf(description + used, sizeof description - used, "MUR=%.1f ", mu_r);
+      if (mu_f != 1.0) snprintf(description + used, sizeof description - used, "MUF=%.1f", mu_f);
+      add(list, "Central scale variation", "envelope", mu_r, mu_f, lhapdf_id, description);
+    }
+  return HEGETCL_OK;
+}
+
+hegetcl_status hegetcl_variations_add_pdf_set(hegetcl_variation_list *list, const char *set_name,
+                                              const char *combine, int set_lhapdf_id,
+                                              unsigned n_members) {
+  if (set_name == NULL || combine == NULL || n_members == 0 ||
+      list->n + n_members > HEGETCL_MAX_VARIATIONS)
+    return HEGETCL_ERR_INPUT;
+  for (unsigned m = 0; m < n_members; ++m) {
+    char description[64];
+    snprintf(description, sizeof description, "PDF=%d MemberID=%u", set_lhapdf_id, m);
+    add(list, set_name, combine, 1.0, 1.0, set_lhapdf_id + (int)m, description);
+  }
+  return HEGETCL_OK;
+}

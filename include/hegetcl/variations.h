@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/* A run's list of weight variations: scale factors and PDF members whose weights every event
+ * carries (hegetcl_event.variations, in this list's order), and how the event files name them.
+ * The names follow MadGraph's systematics module (its default weight ids 1, 2, ...; the groups
+ * "Central scale variation" with combine="envelope" and one group per PDF set, combined as the
+ * set's ErrorType says), so tools written for MadGraph samples find them. */
+#ifndef HEGETCL_VARIATIONS_H
+#define HEGETCL_VARIATIONS_H
+
+#include <stddef.h>
+
+#include "hegetcl/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Variations in one run at most (7 scales and a 100-member set fit). */
+#define HEGETCL_MAX_VARIATIONS 256
+
+/* One variation: the event weight with mu_R -> mu_r_factor * mu_R, mu_F -> mu_f_factor * mu_F and
+ * the PDF member pdf_lhapdf_id (an LHAPDF ID: the set's ID plus the member). */
+typedef struct {
+  char id[32];      /* the weight's id in <weight id=...>/<wgt id=...> ("1", "2", ...) */
+  char group[96];   /* its <weightgroup name=...>: "Central scale variation" or the set */
+  char combine[16]; /* the group's combine=: "envelope", "hessian", "replicas", "symmhessian" */
+  char description[128]; /* the text inside <weight>: "MUR=2.0 MUF=0.5", "PDF=10000 MemberID=3" */
+  double mu_r_factor, mu_f_factor;
+  int pdf_lhapdf_id;
+} hegetcl_variation;
+
+typedef struct {
+  unsigned n;
+  hegetcl_variation v[HEGETCL_MAX_VARIATIONS];
+} hegetcl_variation_list;
+
+/* Appends the scale variations mu_R, mu_F in {1/2, 1, 2} x {1/2, 1, 2} with the central PDF
+ * member, the nominal first: 9 of them, or 7 when seven_point (the two where mu_R and mu_F go in
+ * opposite directions left out). Ids continue from the list's length + 1. HEGETCL_ERR_INPUT when
+ * the list would overflow. */
+hegetcl_status hegetcl_variations_add_scales(hegetcl_variation_list *list, int lhapdf_id,
+                                             int seven_point);
+
+/* Appends members 0 .. n_members - 1 of a PDF set (set_lhapdf_id is member 0's ID) at the
+ * nominal scales, grouped under set_name with the set's error type (combine). */
+hegetcl_status hegetcl_variations_add_pdf_set(hegetcl_variation_list *list, const char *set_name,
+                                              const char *combine, int set_lhapdf_id,
+                                              unsigned n_members);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
