@@ -2,13 +2,15 @@
 /* One event of a process group from its Philox counter: VEGAS map -> phase space -> scales ->
  * PDFs of the group's members -> the factor that multiplies |M|^2. The sampler and the
  * unweighted-event gather share it. Build options: VEGAS_DIMS, VEGAS_BINS, GEN_N_JETS,
- * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS. */
+ * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS, GEN_ALPHA_S_POWER (k in
+ * |M|^2 ~ alpha_s^k). */
 #ifndef HG_GENERATOR_EVENT_H
 #define HG_GENERATOR_EVENT_H
 
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "integrate/vegas_map.h"
+#include "pdf/alpha_s.h"
 #include "pdf/lhapdf6_interp.h"
 #include "shared/philox.h"
 
@@ -18,12 +20,13 @@ typedef struct {
   hg_gen_point pt;
   double factor; /* the weight is factor |M|^2; 0 outside the map's region or the cuts */
   double member[GEN_MEMBERS]; /* each member's share of factor (they add up to it) */
+  double mu_f2, mu_r2, alpha_s; /* the scales squared and alpha_s(mu_R) */
   int bin[VEGAS_DIMS];
 } hg_gen_event;
 
 HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
                                          HG_GLOBAL const double *grid, HG_GLOBAL const double *pdf,
-                                         hg_u32 seed_low, hg_u32 seed_high, hg_u32 iteration,
+                                         HG_GLOBAL const double *alpha_s_table, hg_u32 seed_low, hg_u32 seed_high, hg_u32 iteration,
                                          hg_u64 event) {
   hg_gen_event ev;
   double u[VEGAS_DIMS + 1];
@@ -41,7 +44,14 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
                             params[HG_GEN_PT_MIN], params[HG_GEN_ETA_MAX], params[HG_GEN_MASS_A],
                             params[HG_GEN_MASS_B]);
   const double x1 = ev.pt.physical ? ev.pt.x1 : 0.5, x2 = ev.pt.physical ? ev.pt.x2 : 0.5;
-  const double q2 = params[HG_GEN_MU_F2];
+  ev.mu_f2 = params[HG_GEN_MU_F2];
+  ev.mu_r2 = params[HG_GEN_MU_R2];
+  ev.alpha_s = hg_alpha_s(alpha_s_table, ev.mu_r2);
+  const double q2 = ev.mu_f2;
+  /* |M|^2 came with the amplitude's alpha_s: (alpha_s(mu_R) / that)^k */
+  double coupling = 1.0;
+  for (int k = 0; k < GEN_ALPHA_S_POWER; ++k)
+    coupling *= ev.alpha_s / params[HG_GEN_ALPHA_S_AMP];
   int outside = 0;
   double sum = 0.0;
   for (int m = 0; m < GEN_MEMBERS; ++m) {
@@ -56,8 +66,8 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
     sum += ev.member[m];
   }
   const double shat = ev.pt.shat;
-  const double base = ev.pt.physical ? ev.pt.weight * jacobian * params[HG_GEN_NORMALISATION] /
-                                           (2.0 * shat * x1 * x2)
+  const double base = ev.pt.physical ? ev.pt.weight * jacobian * coupling *
+                                           params[HG_GEN_NORMALISATION] / (2.0 * shat * x1 * x2)
                                      : 0.0;
   ev.factor = base * sum;
   for (int m = 0; m < GEN_MEMBERS; ++m) ev.member[m] *= base;

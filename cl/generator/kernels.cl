@@ -17,7 +17,9 @@ __constant int hg_gen_order[HG_GEN_N_EXTERNAL] = {GEN_ORDER};
  * (member m of event e at m * n_events + e) and bins are indexed by the batch position. */
 __kernel void generator_sample(__global const double *restrict params,
                                __global const double *restrict grid,
-                               __global const double *restrict pdf, const hg_u32 seed_low,
+                               __global const double *restrict pdf,
+                               __global const double *restrict alpha_s_table,
+                               const hg_u32 seed_low,
                                const hg_u32 seed_high, const hg_u32 iteration,
                                const hg_u32 first_low, const hg_u32 first_high,
                                const hg_u32 n_events, __global AMP_REAL *restrict momenta,
@@ -28,7 +30,7 @@ __kernel void generator_sample(__global const double *restrict params,
   if (e >= n_events) return;
   const hg_u64 event = (((hg_u64)first_high << 32) | (hg_u64)first_low) + (hg_u64)e;
   const hg_gen_event ev =
-      hg_gen_make_event(params, grid, pdf, seed_low, seed_high, iteration, event);
+      hg_gen_make_event(params, grid, pdf, alpha_s_table, seed_low, seed_high, iteration, event);
   for (int j = 0; j < VEGAS_DIMS; ++j) bins[(size_t)j * n_events + e] = (uchar)ev.bin[j];
   factor[e] = ev.factor;
   for (int m = 0; m < GEN_MEMBERS; ++m) member_factor[(size_t)m * n_events + e] = ev.member[m];

@@ -14,6 +14,7 @@
 #include "hegetcl/pdf.h"
 #include "integrate/vegas.h"
 #include "integrate/vegas_reducer.h"
+#include "pdf/alpha_s.h"
 #include "pdf/lhapdf6_grid.h"
 #include "process/model.h"
 #include "process/partonic_channels.h"
@@ -66,7 +67,9 @@ struct hg_gen_run {
   hegetcl_pdf *pdf;
   int pdf_pids[GEN_MAX_PDF_PIDS];
   size_t n_pdf_pids;
-  cl_mem pdf_buffer;
+  cl_mem pdf_buffer, alpha_s_buffer;
+  double *alpha_s_table;
+  size_t alpha_s_size;
   gen_channel *channels;
   unsigned n_channels;
   gen_group *groups;
@@ -235,10 +238,11 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   size_t used = strlen(options);
   used += (size_t)snprintf(options + used, sizeof options - used,
                            " -D VEGAS_DIMS=%u -D VEGAS_BINS=%u -D AMP_REAL=%s -D GEN_N_JETS=%u "
-                           "-D GEN_SYSTEM=%d -D GEN_MEMBERS=%u -D CHANNELS=%u -D GEN_ORDER=",
+                           "-D GEN_SYSTEM=%d -D GEN_MEMBERS=%u -D CHANNELS=%u "
+                           "-D GEN_ALPHA_S_POWER=%u -D GEN_ORDER=",
                            g->dims, config->vegas.bins,
                            p.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float", g->n_jets,
-                           g->has_system, g->n_channels, g->n_channels);
+                           g->has_system, g->n_channels, g->n_channels, run->alpha_s_power);
   for (int i = 0; i < g->spec.n; ++i)
     used += (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "",
                              g->order[i]);
@@ -263,6 +267,9 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   const double mu_f = config->mu_f_gev * config->mu_f_factor;
   params[HG_GEN_MU_F2] = mu_f * mu_f;
   params[HG_GEN_NORMALISATION] = HEGETCL_GEV2_TO_FB;
+  const double mu_r = config->mu_r_gev * config->mu_r_factor;
+  params[HG_GEN_MU_R2] = mu_r * mu_r;
+  params[HG_GEN_ALPHA_S_AMP] = run->alpha_s_mu_r;
   for (unsigned m = 0; m < g->n_channels; ++m) {
     const gen_channel *c = &run->channels[g->first_channel + m];
     const int pid2 = config->beams == HEGETCL_BEAMS_PPBAR ? -c->pid[1] : c->pid[1];
@@ -314,15 +321,26 @@ static void close_group(gen_group *g) {
   hegetcl_amplitude_destroy(g->amp);
 }
 
-/* alpha_s at the fixed renormalisation scale, as the configuration's running says. */
-static hegetcl_status fixed_alpha_s(hg_gen_run *run) {
+/* MadGraph's Z mass (its sm model), from which its one-loop alpha_s runs. */
+#define GEN_MADGRAPH_MZ 91.188
+
+/* The alpha_s table of the configuration's running and alpha_s at the fixed mu_R. */
+static hegetcl_status alpha_s_setup(hg_gen_run *run) {
   const hegetcl_xsec_config *c = &run->config;
+  char info[2048], error[512];
+  snprintf(info, sizeof info, "%s/%s.info", hegetcl_pdf_directory(run->pdf),
+           hegetcl_pdf_set_name(run->pdf));
+  const int mode = c->alpha_s_running == HEGETCL_ALPHA_S_MADGRAPH ? HG_ALPHA_S_ONE_LOOP
+                                                                 : HG_ALPHA_S_INTERPOLATED;
+  if (hg_alpha_s_table(mode, info, hg_pdf_alpha_s_mz(run->pdf), GEN_MADGRAPH_MZ, 1,
+                       &run->alpha_s_table, &run->alpha_s_size, error, sizeof error) != 0)
+    return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "alpha_s (%s): %s", hg_alpha_s_mode_name(mode),
+                   error);
   const double mu_r = c->mu_r_gev * c->mu_r_factor;
-  run->alpha_s_mu_r = hegetcl_pdf_alpha_s_one_loop(run->pdf, mu_r);
+  run->alpha_s_mu_r = hg_alpha_s(run->alpha_s_table, mu_r * mu_r);
   if (!(run->alpha_s_mu_r > 0.0))
-    return hg_fail(run->ctx, HEGETCL_ERR_INPUT,
-                   "the PDF set %s gives no alpha_s (AlphaS_MZ and MZ in its .info)",
-                   c->pdf_set);
+    return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "alpha_s(%g GeV) = %g from %s: not a coupling",
+                   mu_r, run->alpha_s_mu_r, c->pdf_set);
   return HEGETCL_OK;
 }
 
@@ -362,7 +380,7 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
   status = hegetcl_pdf_open(config->pdf_set, config->pdf_member, &run->pdf, message,
                             sizeof message);
   if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", message);
-  status = fixed_alpha_s(run);
+  status = alpha_s_setup(run);
   for (unsigned g = 0; g < run->n_groups && status == HEGETCL_OK; ++g) {
     run->groups[g].run = run;
     run->groups[g].index = g;
@@ -382,6 +400,9 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
   status = make_buffer(ctx, CL_MEM_READ_ONLY, n_grid * sizeof(double), grid, "the PDF grid",
                        &run->pdf_buffer);
   free(grid);
+  if (status == HEGETCL_OK)
+    status = make_buffer(ctx, CL_MEM_READ_ONLY, run->alpha_s_size * sizeof(double),
+                         run->alpha_s_table, "the alpha_s table", &run->alpha_s_buffer);
   return status;
 }
 
@@ -389,6 +410,8 @@ void hg_gen_run_destroy(hg_gen_run *run) {
   if (run == NULL) return;
   for (unsigned g = 0; g < run->n_groups; ++g) close_group(&run->groups[g]);
   if (run->pdf_buffer) clReleaseMemObject(run->pdf_buffer);
+  if (run->alpha_s_buffer) clReleaseMemObject(run->alpha_s_buffer);
+  free(run->alpha_s_table);
   hegetcl_pdf_close(run->pdf);
   free(run->groups);
   free(run->channels);
@@ -415,16 +438,17 @@ static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteratio
   cl_int err = clSetKernelArg(g->sample, 0, sizeof(cl_mem), &g->params);
   err |= clSetKernelArg(g->sample, 1, sizeof(cl_mem), &grid);
   err |= clSetKernelArg(g->sample, 2, sizeof(cl_mem), &g->run->pdf_buffer);
-  err |= clSetKernelArg(g->sample, 3, sizeof(cl_uint), &seed_low);
-  err |= clSetKernelArg(g->sample, 4, sizeof(cl_uint), &seed_high);
-  err |= clSetKernelArg(g->sample, 5, sizeof(cl_uint), &iteration);
-  err |= clSetKernelArg(g->sample, 6, sizeof(cl_uint), &first_low);
-  err |= clSetKernelArg(g->sample, 7, sizeof(cl_uint), &first_high);
-  err |= clSetKernelArg(g->sample, 8, sizeof(cl_uint), &n);
-  err |= clSetKernelArg(g->sample, 9, sizeof(cl_mem), &g->amp->momenta);
-  err |= clSetKernelArg(g->sample, 10, sizeof(cl_mem), &g->factor);
-  err |= clSetKernelArg(g->sample, 11, sizeof(cl_mem), &g->member_factor);
-  err |= clSetKernelArg(g->sample, 12, sizeof(cl_mem), &g->bins);
+  err |= clSetKernelArg(g->sample, 3, sizeof(cl_mem), &g->run->alpha_s_buffer);
+  err |= clSetKernelArg(g->sample, 4, sizeof(cl_uint), &seed_low);
+  err |= clSetKernelArg(g->sample, 5, sizeof(cl_uint), &seed_high);
+  err |= clSetKernelArg(g->sample, 6, sizeof(cl_uint), &iteration);
+  err |= clSetKernelArg(g->sample, 7, sizeof(cl_uint), &first_low);
+  err |= clSetKernelArg(g->sample, 8, sizeof(cl_uint), &first_high);
+  err |= clSetKernelArg(g->sample, 9, sizeof(cl_uint), &n);
+  err |= clSetKernelArg(g->sample, 10, sizeof(cl_mem), &g->amp->momenta);
+  err |= clSetKernelArg(g->sample, 11, sizeof(cl_mem), &g->factor);
+  err |= clSetKernelArg(g->sample, 12, sizeof(cl_mem), &g->member_factor);
+  err |= clSetKernelArg(g->sample, 13, sizeof(cl_mem), &g->bins);
   hegetcl_status status = hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments",
                                       HG_KERNEL_GENERATOR_SAMPLE);
   if (status != HEGETCL_OK) return status;
