@@ -476,16 +476,19 @@ static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapti
   return HEGETCL_OK;
 }
 
-/* One VEGAS integration of group g with settings s and the Philox key's high word key_high. */
+/* One VEGAS integration of group g with settings s and the Philox key's high word key_high;
+ * channel_sums: its combined iterations join the channels' combination. */
 static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings *s,
-                                      uint32_t key_high, hegetcl_vegas_progress progress,
+                                      uint32_t key_high, int channel_sums,
+                                      hegetcl_vegas_progress progress,
                                       void *progress_user, hegetcl_vegas_result *result) {
   hegetcl_context *ctx = g->run->ctx;
   hg_vegas *v = NULL;
   hegetcl_status status = hg_vegas_create(ctx, g->program, g->dims, s, &v);
   if (status != HEGETCL_OK) return status;
   g->key_high = key_high;
-  hg_vegas_set_observer(v, group_iteration_end, g);
+  /* the channels learn from the integration alone, not from the pilot */
+  if (channel_sums) hg_vegas_set_observer(v, group_iteration_end, g);
   hegetcl_context *const contexts[1] = {ctx};
   const hg_vegas_work work = {.workers = 1,
                               .contexts = contexts,
@@ -517,7 +520,7 @@ hegetcl_status hg_gen_run_pilot(hg_gen_run *run) {
   for (unsigned i = 0; i < run->n_groups; ++i) {
     gen_group *g = &run->groups[i];
     hegetcl_vegas_result r;
-    hegetcl_status status = integrate_group(g, &s, stage_key(run, i, 0), NULL, NULL, &r);
+    hegetcl_status status = integrate_group(g, &s, stage_key(run, i, 0), 0, NULL, NULL, &r);
     if (status != HEGETCL_OK) return status;
     g->pilot_sigma = r.estimate;
     g->pilot_spread = r.error * sqrt((double)r.events);
@@ -571,7 +574,7 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
       s.target_rel_error = base->target_rel_error * sigma_sum *
                            sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
     hegetcl_vegas_result *r = &g->result;
-    status = integrate_group(g, &s, stage_key(run, i, 1), progress, progress_user, r);
+    status = integrate_group(g, &s, stage_key(run, i, 1), 1, progress, progress_user, r);
     if (status != HEGETCL_OK) break;
     sigma += r->estimate;
     variance += r->error * r->error;
