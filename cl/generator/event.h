@@ -3,7 +3,7 @@
  * PDFs of the group's members -> the factor that multiplies |M|^2. The sampler and the
  * unweighted-event gather share it. Build options: VEGAS_DIMS, VEGAS_BINS, GEN_N_JETS,
  * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS, GEN_ALPHA_S_POWER (k in
- * |M|^2 ~ alpha_s^k). */
+ * |M|^2 ~ alpha_s^k), GEN_SCALE_CHOICE (phasespace/scales.h: 0 for the fixed scales). */
 #ifndef HG_GENERATOR_EVENT_H
 #define HG_GENERATOR_EVENT_H
 
@@ -12,6 +12,7 @@
 #include "integrate/vegas_map.h"
 #include "pdf/alpha_s.h"
 #include "pdf/lhapdf6_interp.h"
+#include "phasespace/scales.h"
 #include "shared/philox.h"
 
 #define HG_GEN_N_EXTERNAL (2 + GEN_N_JETS + 2 * GEN_SYSTEM)
@@ -44,8 +45,18 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
                             params[HG_GEN_PT_MIN], params[HG_GEN_ETA_MAX], params[HG_GEN_MASS_A],
                             params[HG_GEN_MASS_B]);
   const double x1 = ev.pt.physical ? ev.pt.x1 : 0.5, x2 = ev.pt.physical ? ev.pt.x2 : 0.5;
+#if GEN_SCALE_CHOICE == HG_SCALE_FIXED
   ev.mu_f2 = params[HG_GEN_MU_F2];
   ev.mu_r2 = params[HG_GEN_MU_R2];
+#else
+  /* symmetric in the final state and invariant under the mirror's rotation, so the sampler's
+   * order serves every member */
+  const double mu =
+      hg_dynamical_scale(GEN_SCALE_CHOICE, HG_MOMENTA(ev.pt.p), 0, 2, HG_GEN_N_EXTERNAL, 0.0);
+  const double mu_f = mu * params[HG_GEN_MU_F_FACTOR], mu_r = mu * params[HG_GEN_MU_R_FACTOR];
+  ev.mu_f2 = ev.pt.physical ? mu_f * mu_f : params[HG_GEN_MU_F2];
+  ev.mu_r2 = ev.pt.physical ? mu_r * mu_r : params[HG_GEN_MU_R2];
+#endif
   ev.alpha_s = hg_alpha_s(alpha_s_table, ev.mu_r2);
   const double q2 = ev.mu_f2;
   /* |M|^2 came with the amplitude's alpha_s: (alpha_s(mu_R) / that)^k */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/process_report.h"
+#include "phasespace/scales.h"
 
 /* The cut slots the options set (host/generator/run.c reads the same). */
 static const char *const cut_names[] = {"ptj", "etaj"};
@@ -22,6 +23,20 @@ const char *hg_cli_cuts_text(const hegetcl_xsec_config *c) {
                                "%s%s %s %g%s", used ? ", " : "", cut_names[k], cut_relations[k],
                                c->cuts[k], cut_units[k]);
   if (used == 0) snprintf(text, sizeof text, "none");
+  return text;
+}
+
+const char *hg_cli_scales_text(const hegetcl_xsec_config *c) {
+  static _Thread_local char text[256];
+  if (c->dynamical_scale_choice == 0) {
+    snprintf(text, sizeof text, "mu_R = %g GeV, mu_F = %g GeV", c->mu_r_gev * c->mu_r_factor,
+             c->mu_f_gev * c->mu_f_factor);
+  } else {
+    const hg_scale_choice_info *info = hg_scale_choice_find(c->dynamical_scale_choice);
+    snprintf(text, sizeof text, "mu = %s (dynamical_scale_choice %d), mu_R x %g, mu_F x %g",
+             info ? info->description : "?", c->dynamical_scale_choice, c->mu_r_factor,
+             c->mu_f_factor);
+  }
   return text;
 }
 

@@ -10,6 +10,10 @@
 /* The cuts in force as "ptj > 50 GeV, etaj < 5" ("none" without), in a static buffer. */
 const char *hg_cli_cuts_text(const hegetcl_xsec_config *c);
 
+/* The scales as "mu_R = mu_F = 173 GeV" or "mu_R = mu_F = half the sum of m_T (MadGraph's
+ * dynamical_scale_choice 3) x 1, 1", in a static buffer. */
+const char *hg_cli_scales_text(const hegetcl_xsec_config *c);
+
 /* sigma, then sigma per group and (up to 40 of them) per channel, on stdout. */
 void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
                                  const char *device);

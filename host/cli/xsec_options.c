@@ -11,6 +11,7 @@
 
 #include "analysis/observables.h"
 #include "cli/xsec_options.h"
+#include "phasespace/scales.h"
 #include "config/run_card.h"
 
 /* Where messages go: stderr (the command), or the calling thread's buffer
@@ -48,7 +49,8 @@ typedef enum {
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_CHECKPOINT,
   O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET, O_PROCESS, O_BEAMS,
-  O_ALPHA_S_RUNNING, O_PTJ, O_ETAJ, O_COUNT
+  O_ALPHA_S_RUNNING, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR, O_MU_F_FACTOR, O_PTJ, O_ETAJ,
+  O_COUNT
 } option_id;
 
 typedef struct {
@@ -64,6 +66,12 @@ static const option options[O_COUNT] = {
     [O_ALPHA_S_RUNNING] = {"alpha-s-running", "R",
                            "pdf (default: the PDF set's own alpha_s) or madgraph\n"
                            "(MadGraph's for CTEQ6L1: 0.130 at MZ, one loop), for --process"},
+    [O_DYNAMICAL_SCALE_CHOICE] = {"dynamical-scale-choice", "N",
+                                  "MadGraph's numbering: 1 sum of E_T, 2 sum of m_T, 3 (default)\n"
+                                  "half the sum of m_T, 4 sqrt(s-hat); 10 half the sum of pT\n"
+                                  "(--scale fixes mu_R = mu_F instead), for --process"},
+    [O_MU_R_FACTOR] = {"mu-r-factor", "F", "multiplies mu_R (default 1), for --process"},
+    [O_MU_F_FACTOR] = {"mu-f-factor", "F", "multiplies mu_F (default 1), for --process"},
     [O_PTJ] = {"ptj", "PT", "jets' pT cut in GeV (MadGraph's ptj), for --process"},
     [O_ETAJ] = {"etaj", "ETA", "jets' |eta| cut (MadGraph's etaj; 0: none), for --process"},
     [O_CARD] = {"card", "FILE", "a YAML run card of these options (keys without the dashes);\n"
@@ -364,7 +372,23 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     ok = parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the factorisation scale in GeV)",
                          &c->mu_f_gev);
     c->mu_r_gev = c->mu_f_gev;
+    c->dynamical_scale_choice = 0;
     return ok;
+  case O_DYNAMICAL_SCALE_CHOICE: {
+    const hg_scale_choice_info *info = hg_scale_choice_by_name(v);
+    char *end = NULL;
+    const long number = strtol(v, &end, 10);
+    if (info == NULL && end != v && *end == '\0') info = hg_scale_choice_find((int)number);
+    if (info == NULL || info->choice == HG_SCALE_FIXED)
+      return bad(at, v, "use 1, 2, 3, 4 (MadGraph's dynamical_scale_choice) or 10; --scale X for "
+                        "a fixed scale");
+    c->dynamical_scale_choice = info->choice;
+    return 1;
+  }
+  case O_MU_R_FACTOR:
+    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (a scale factor)", &c->mu_r_factor);
+  case O_MU_F_FACTOR:
+    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (a scale factor)", &c->mu_f_factor);
   case O_PROCESS:
     ok = copy_text(at, v, c->process_text, sizeof c->process_text);
     o->have_n = ok;
@@ -845,6 +869,8 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
     write_entry(out, O_BEAMS, c->beams == HEGETCL_BEAMS_PP ? "p-p" : "p-pbar");
     write_entry(out, O_ALPHA_S_RUNNING,
                 c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "pdf" : "madgraph");
+    write_number(out, O_MU_R_FACTOR, c->mu_r_factor);
+    write_number(out, O_MU_F_FACTOR, c->mu_f_factor);
     if (c->cuts[0] > 0.0) write_number(out, O_PTJ, c->cuts[0]);
     if (c->cuts[1] > 0.0) write_number(out, O_ETAJ, c->cuts[1]);
   } else {
@@ -876,6 +902,9 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   write_number(out, O_BATCH, (double)c->vegas.batch_size);
   write_number(out, O_SQRT_S, c->sqrt_s_gev);
   write_number(out, O_SCALE, c->mu_f_gev);
+  /* after scale, which fixes the scales when read */
+  if (c->process_text[0] != '\0' && c->dynamical_scale_choice != 0)
+    write_number(out, O_DYNAMICAL_SCALE_CHOICE, c->dynamical_scale_choice);
   write_number(out, O_PT_MIN, c->pt_min_gev);
   write_number(out, O_ETA_MAX, c->eta_max);
   write_number(out, O_DR_MIN, c->delta_r_min);

@@ -16,6 +16,7 @@
 #include "integrate/vegas_reducer.h"
 #include "pdf/alpha_s.h"
 #include "pdf/lhapdf6_grid.h"
+#include "phasespace/scales.h"
 #include "process/model.h"
 #include "process/partonic_channels.h"
 #include "process/process_spec.h"
@@ -239,10 +240,11 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   used += (size_t)snprintf(options + used, sizeof options - used,
                            " -D VEGAS_DIMS=%u -D VEGAS_BINS=%u -D AMP_REAL=%s -D GEN_N_JETS=%u "
                            "-D GEN_SYSTEM=%d -D GEN_MEMBERS=%u -D CHANNELS=%u "
-                           "-D GEN_ALPHA_S_POWER=%u -D GEN_ORDER=",
+                           "-D GEN_ALPHA_S_POWER=%u -D GEN_SCALE_CHOICE=%d -D GEN_ORDER=",
                            g->dims, config->vegas.bins,
                            p.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float", g->n_jets,
-                           g->has_system, g->n_channels, g->n_channels, run->alpha_s_power);
+                           g->has_system, g->n_channels, g->n_channels, run->alpha_s_power,
+                           config->dynamical_scale_choice);
   for (int i = 0; i < g->spec.n; ++i)
     used += (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "",
                              g->order[i]);
@@ -270,6 +272,8 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   const double mu_r = config->mu_r_gev * config->mu_r_factor;
   params[HG_GEN_MU_R2] = mu_r * mu_r;
   params[HG_GEN_ALPHA_S_AMP] = run->alpha_s_mu_r;
+  params[HG_GEN_MU_R_FACTOR] = config->mu_r_factor;
+  params[HG_GEN_MU_F_FACTOR] = config->mu_f_factor;
   for (unsigned m = 0; m < g->n_channels; ++m) {
     const gen_channel *c = &run->channels[g->first_channel + m];
     const int pid2 = config->beams == HEGETCL_BEAMS_PPBAR ? -c->pid[1] : c->pid[1];
@@ -345,10 +349,10 @@ static hegetcl_status alpha_s_setup(hg_gen_run *run) {
 }
 
 static hegetcl_status check_config(hegetcl_context *ctx, const hegetcl_xsec_config *c) {
-  if (c->dynamical_scale_choice != 0)
-    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "dynamical scale choice %d: process runs take fixed scales for now (--scale)",
-                   c->dynamical_scale_choice);
+  char error[512];
+  if (hg_scale_choice_check(c->dynamical_scale_choice, c->mu_r_gev, error, sizeof error) != 0 ||
+      hg_scale_choice_check(c->dynamical_scale_choice, c->mu_f_gev, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   const double scales[4] = {c->mu_r_gev, c->mu_f_gev, c->mu_r_factor, c->mu_f_factor};
   const char *names[4] = {"mu_R", "mu_F", "the mu_R factor", "the mu_F factor"};
   for (int i = 0; i < 4; ++i)
@@ -617,7 +621,7 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
   result->build_seconds = run->build_seconds;
   result->pdf_lhapdf_id = hegetcl_pdf_lhapdf_id(run->pdf);
   result->alpha_s = run->alpha_s_mu_r;
-  result->alpha_s_mu_r = run->alpha_s_mu_r;
+  result->alpha_s_mu_r = run->config.dynamical_scale_choice == 0 ? run->alpha_s_mu_r : -1.0;
   result->alpha_s_power = run->alpha_s_power;
   snprintf(result->pdf_path, sizeof result->pdf_path, "%s", hegetcl_pdf_directory(run->pdf));
   return status;

@@ -117,8 +117,11 @@ typedef struct {
    * whose runs do not read the fields below. */
   char process_text[160];
   hegetcl_beams beams;
-  double mu_r_gev;            /* fixed renormalisation scale (mu_f_gev the factorisation one) */
-  int dynamical_scale_choice; /* 0: the fixed scales above; else MadGraph's numbering */
+  double mu_r_gev; /* fixed renormalisation scale (mu_f_gev the factorisation one) */
+  /* 0: the fixed scales mu_r_gev and mu_f_gev; else MadGraph's dynamical_scale_choice 1-4 (3,
+   * the default: half the sum of the final state's transverse masses) or 10 (half the sum of
+   * pT): docs/generator.md */
+  int dynamical_scale_choice;
   double mu_r_factor, mu_f_factor; /* multiply either scale, default 1 */
   hegetcl_alpha_s_running alpha_s_running;
   int five_flavour;                /* 1: p and j hold b and b~ too */

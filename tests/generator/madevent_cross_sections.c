@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* p p > t t~ at 14 TeV (CTEQ6L1, MadGraph's alpha_s, fixed mu = 173 GeV, no cuts) against
- * MadEvent's cross section and subprocess groups in ../shared/refs/mg5-next/xsec.txt, within 3
+ * MadEvent's cross section and subprocess groups in ../shared/refs/mg5-next/xsec.txt (and the same
+ * with MadGraph's dynamical_scale_choice 3), within 3
  * combined standard deviations with a run of a few seconds; and the process runs' bad input,
  * each refused with a message before any integration. */
 #include <math.h>
@@ -67,6 +68,7 @@ static hegetcl_xsec_config ttbar_config(void) {
   hegetcl_xsec_config c;
   hegetcl_xsec_defaults(&c, 2);
   snprintf(c.process_text, sizeof c.process_text, "%s", "p p > t t~");
+  c.dynamical_scale_choice = 0;
   c.mu_f_gev = c.mu_r_gev = 173.0;
   c.alpha_s_running = HEGETCL_ALPHA_S_MADGRAPH;
   c.vegas.adapt_iterations = 3;
@@ -93,22 +95,27 @@ static void check_pull(const char *what, double sigma_fb, double error_fb, doubl
              sigma_fb * 1e-3 / ref_pb, ts_device_name(ctx));
 }
 
-/* sigma and the g g and q q~ groups of p p > t t~ against MadEvent. */
-static void ttbar_fixed_scale_matches_madevent(void **state) {
-  (void)state;
+/* sigma and the g g and q q~ groups of p p > t t~ against MadEvent's run `id` (section header
+ * `section`) with scale choice `choice` (0: fixed 173 GeV). */
+static void ttbar_matches_madevent(const char *id, const char *section, int choice) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   char *refs = read_refs();
   double ref, ref_error, gg, gg_error, qq, qq_error;
-  combined(refs, "B1a", &ref, &ref_error);
-  group(refs, "---- B1a", "P1_gg_ttx", &gg, &gg_error);
-  group(refs, "---- B1a", "P1_qq_ttx", &qq, &qq_error);
+  combined(refs, id, &ref, &ref_error);
+  group(refs, section, "P1_gg_ttx", &gg, &gg_error);
+  group(refs, section, "P1_qq_ttx", &qq, &qq_error);
   free(refs);
-  const hegetcl_xsec_config c = ttbar_config();
+  hegetcl_xsec_config c = ttbar_config();
+  c.dynamical_scale_choice = choice;
   hegetcl_xsec_result r;
   const hegetcl_status status = hegetcl_xsec_run(ctx, &c, NULL, NULL, &r);
   if (status != HEGETCL_OK)
     fail_msg("p p > t t~: %s (%s)", hegetcl_last_error(ctx), hegetcl_status_name(status));
-  assert_true(fabs(r.alpha_s_mu_r - 0.1180125) < 2e-7); /* the AQCDUP MadEvent's events carry */
+  /* the AQCDUP MadEvent's events carry at the fixed scale; -1 for a dynamical one */
+  if (choice == 0)
+    assert_true(fabs(r.alpha_s_mu_r - 0.1180125) < 2e-7);
+  else
+    assert_true(r.alpha_s_mu_r == -1.0);
   assert_int_equal(r.alpha_s_power, 2);
   check_pull("p p > t t~", r.vegas.estimate, r.vegas.error, ref, ref_error);
   /* MadEvent's q q~ subprocess holds u u~, c c~, d d~, s s~ and their mirrors: our u-type and
@@ -142,6 +149,17 @@ static void ttbar_fixed_scale_matches_madevent(void **state) {
   hegetcl_xsec_result_free(&r);
 }
 
+static void ttbar_fixed_scale_matches_madevent(void **state) {
+  (void)state;
+  ttbar_matches_madevent("B1a", "---- B1a", 0);
+}
+
+/* mu_R = mu_F = half the sum of the transverse masses (MadGraph's dynamical_scale_choice 3). */
+static void ttbar_dynamical_scale_matches_madevent(void **state) {
+  (void)state;
+  ttbar_matches_madevent("B1b", "---- B1b", 3);
+}
+
 /* Each bad input is an error naming it, before any integration. */
 static void bad_process_input_is_refused(void **state) {
   (void)state;
@@ -156,7 +174,7 @@ static void bad_process_input_is_refused(void **state) {
       {"p p > j j", "none of", 91.188, 7000.0}, /* cuts that remove everything */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
-    hegetcl_xsec_config c = ttbar_config();
+      hegetcl_xsec_config c = ttbar_config();
     snprintf(c.process_text, sizeof c.process_text, "%s", cases[i].process);
     c.mu_f_gev = c.mu_r_gev = cases[i].scale;
     c.cuts[0] = cases[i].ptj;
@@ -175,6 +193,7 @@ static void bad_process_input_is_refused(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(ttbar_fixed_scale_matches_madevent),
+      cmocka_unit_test(ttbar_dynamical_scale_matches_madevent),
       cmocka_unit_test(bad_process_input_is_refused),
   };
   return cmocka_run_group_tests_name("madevent_cross_sections", tests, setup, teardown);
