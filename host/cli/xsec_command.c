@@ -451,6 +451,8 @@ static void checkpoint_path(const hg_xsec_options *o, const hegetcl_team *team, 
     return;
   } else if (o->checkpoint[0] != '\0') {
     snprintf(out, size, "%s", o->checkpoint);
+  } else if (o->config.process_text[0] != '\0') {
+    return; /* process runs keep no checkpoint yet (docs/generator.md) */
   } else if (!shared) { /* several processes: none unless asked for (and then refused) */
     const char *outputs[] = {o->lhe, o->json, o->yoda, o->csv};
     for (int i = 0; i < 4; ++i)

@@ -11,6 +11,7 @@
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "generator/run.h"
+#include "generator/run_internal.h"
 #include "hegetcl/pdf.h"
 #include "integrate/vegas.h"
 #include "integrate/vegas_reducer.h"
@@ -25,60 +26,6 @@
 
 /* The cut slots the phase-space map reads (hegetcl_xsec_config.cuts). */
 enum { GEN_CUT_PTJ = 0, GEN_CUT_ETAJ = 1 };
-
-/* PDG ids a run's PDF grid may hold: the gluon, five quarks and their antiquarks. */
-#define GEN_MAX_PDF_PIDS 11
-
-/* One partonic channel: the partons from beams 1 and 2, and whether it is its group's process
- * with the incoming pair swapped. */
-typedef struct {
-  char text[160];
-  int pid[2];
-  int mirror;
-  unsigned group;
-} gen_channel;
-
-typedef struct {
-  hg_gen_run *run;
-  unsigned index;
-  hg_process_spec spec;
-  unsigned first_channel, n_channels;
-  hegetcl_amplitude *amp;
-  cl_program program;
-  cl_kernel sample;
-  size_t local;
-  cl_mem params, factor, member_factor, bins;
-  hg_vegas_reducer *reducer;
-  hg_channels *channels;
-  unsigned dims, n_jets;
-  int has_system;
-  double mass_a, mass_b;
-  int order[HG_GEN_MAX_EXTERNAL];
-  uint32_t key_high; /* Philox key's high word for the stage being run */
-  double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */
-  uint64_t pilot_nonzero;
-  hegetcl_vegas_result result;
-  hegetcl_vegas_progress progress;
-  void *progress_user;
-} gen_group;
-
-struct hg_gen_run {
-  hegetcl_context *ctx;
-  hegetcl_xsec_config config;
-  hegetcl_pdf *pdf;
-  int pdf_pids[GEN_MAX_PDF_PIDS];
-  size_t n_pdf_pids;
-  cl_mem pdf_buffer, alpha_s_buffer;
-  double *alpha_s_table;
-  size_t alpha_s_size;
-  gen_channel *channels;
-  unsigned n_channels;
-  gen_group *groups;
-  unsigned n_groups;
-  double alpha_s_mu_r;
-  unsigned alpha_s_power;
-  double build_seconds;
-};
 
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
                                   const void *host, const char *what, cl_mem *out) {
@@ -137,6 +84,10 @@ static hegetcl_status build_channels(hg_gen_run *run) {
     c->pid[0] = lc->pdg[0];
     c->pid[1] = lc->pdg[1];
     c->mirror = lc->order[0] == 1;
+    for (int k = 0; k < lc->n; ++k) {
+      c->pdg[k] = lc->pdg[k];
+      c->order[k] = lc->order[k];
+    }
     c->group = lc->group;
     const hg_process_spec *group_spec = &run->groups[lc->group].spec;
     for (int k = 2; k < lc->n; ++k) {
@@ -429,10 +380,8 @@ static hegetcl_status group_grid(void *user, unsigned worker, const double *edge
   return hg_vegas_reducer_upload(g->reducer, edges);
 }
 
-static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteration,
-                                  uint64_t first_event, size_t n_events, double *out) {
-  (void)worker;
-  gen_group *g = user;
+hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t first_event,
+                                   size_t n_events, double *out) {
   hegetcl_context *ctx = g->run->ctx;
   const uint64_t seed = g->run->config.vegas.seed;
   const cl_uint seed_low = (cl_uint)seed, seed_high = g->key_high;
@@ -461,12 +410,18 @@ static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteratio
   status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events of %s",
                        HG_KERNEL_GENERATOR_SAMPLE, n_events, g->spec.text);
   if (status == HEGETCL_OK) status = hg_amplitude_run(g->amp, n_events, 0, NULL);
-  if (status == HEGETCL_OK) status = hg_vegas_reducer_run(g->reducer, n_events, out);
+  if (status != HEGETCL_OK || out == NULL) return status;
+  status = hg_vegas_reducer_run(g->reducer, n_events, out);
   if (status == HEGETCL_OK)
-    status = hg_channels_add_batch(
-        g->channels, g->amp->me, n_events,
-        out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins));
+    status = hg_channels_add_batch(g->channels, g->amp->me, n_events,
+                                   out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins));
   return status;
+}
+
+static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteration,
+                                  uint64_t first_event, size_t n_events, double *out) {
+  (void)worker;
+  return hg_gen_group_sample(user, iteration, first_event, n_events, out);
 }
 
 /* The combined iterations' channel sums join the channels' combination. */
@@ -505,9 +460,7 @@ static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings
   return status;
 }
 
-/* The Philox key's high word of a stage (0: pilot, 1: integration) of group g: every group and
- * stage draws its own stream. */
-static uint32_t stage_key(const hg_gen_run *run, unsigned g, unsigned stage) {
+uint32_t hg_gen_stage_key(const hg_gen_run *run, unsigned g, unsigned stage) {
   return (uint32_t)(run->config.vegas.seed >> 32) ^ (0x10000u * (2u * g + stage + 1u));
 }
 
@@ -524,7 +477,7 @@ hegetcl_status hg_gen_run_pilot(hg_gen_run *run) {
   for (unsigned i = 0; i < run->n_groups; ++i) {
     gen_group *g = &run->groups[i];
     hegetcl_vegas_result r;
-    hegetcl_status status = integrate_group(g, &s, stage_key(run, i, 0), 0, NULL, NULL, &r);
+    hegetcl_status status = integrate_group(g, &s, hg_gen_stage_key(run, i, 0), 0, NULL, NULL, &r);
     if (status != HEGETCL_OK) return status;
     g->pilot_sigma = r.estimate;
     g->pilot_spread = r.error * sqrt((double)r.events);
@@ -578,7 +531,7 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
       s.target_rel_error = base->target_rel_error * sigma_sum *
                            sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
     hegetcl_vegas_result *r = &g->result;
-    status = integrate_group(g, &s, stage_key(run, i, 1), 1, progress, progress_user, r);
+    status = integrate_group(g, &s, hg_gen_stage_key(run, i, 1), 1, progress, progress_user, r);
     if (status != HEGETCL_OK) break;
     sigma += r->estimate;
     variance += r->error * r->error;
@@ -627,13 +580,31 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
   return status;
 }
 
-hegetcl_status hg_gen_xsec(hegetcl_context *ctx, const hegetcl_xsec_config *config,
-                           hegetcl_vegas_progress progress, void *progress_user,
-                           hegetcl_xsec_result *result) {
+hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                               const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
+  const hegetcl_xsec_hooks none = {0};
+  if (hooks == NULL) hooks = &none;
+  if (config->histograms || (hooks->checkpointing != NULL && hooks->checkpointing->path != NULL) ||
+      (hooks->sharing != NULL && (hooks->sharing->n_devices > 0 || hooks->sharing->team != NULL)))
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                   "%s: histograms, checkpoints and several devices or processes are not there "
+                   "yet for a process run; run without them (--checkpoint none)",
+                   config->process_text);
+  if (config->unweighted_events > 0 && hooks->sink == NULL)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%llu unweighted events asked for but no event sink",
+                   (unsigned long long)config->unweighted_events);
   hg_gen_run *run = NULL;
   hegetcl_status status = hg_gen_run_create(ctx, config, &run);
   if (status == HEGETCL_OK) status = hg_gen_run_pilot(run);
-  if (status == HEGETCL_OK) status = hg_gen_run_integrate(run, progress, progress_user, result);
+  if (status == HEGETCL_OK)
+    status = hg_gen_run_integrate(run, hooks->progress, hooks->progress_user, result);
+  if (status == HEGETCL_OK && config->unweighted_events > 0) {
+    if (hooks->events_begin != NULL) status = hooks->events_begin(result, hooks->sink_user);
+    if (status == HEGETCL_OK)
+      status = hg_gen_run_unweight(run, config->unweighted_events, hooks->sink, hooks->sink_user,
+                                   hooks->events_progress, hooks->events_progress_user,
+                                   &result->unweighting);
+  }
   hg_gen_run_destroy(run);
   return status;
 }

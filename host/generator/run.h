@@ -28,9 +28,10 @@ hegetcl_status hg_gen_run_pilot(hg_gen_run *run);
 hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress progress,
                                     void *progress_user, hegetcl_xsec_result *result);
 
-/* hegetcl_xsec_run for a process: create, pilot, integrate, destroy. */
-hegetcl_status hg_gen_xsec(hegetcl_context *ctx, const hegetcl_xsec_config *config,
-                           hegetcl_vegas_progress progress, void *progress_user,
-                           hegetcl_xsec_result *result);
+/* hegetcl_xsec_generate for a process: create, pilot, integrate and, with
+ * config->unweighted_events, events_begin and the unweighting into the hooks' sink; destroy.
+ * Histograms, checkpoints and several devices are refused (HEGETCL_ERR_UNSUPPORTED) for now. */
+hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                               const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result);
 
 #endif

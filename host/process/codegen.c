@@ -100,7 +100,9 @@ static void write_diagram(hg_strbuf *b, const hg_diagram *d) {
   }
 }
 
-static char *source(const hg_diagram_set *s, int gauge_particle) {
+/* flows = 0: hg_process_config (the colour sum); 1: hg_process_flow_weights (each flow's
+ * |J_k|^2 added into w[k]). */
+static char *source(const hg_diagram_set *s, int gauge_particle, int flow_weights) {
   hg_strbuf b = {0};
   const size_t flows = s->n_flows;
   hg_strbuf_printf(&b,
@@ -111,11 +113,20 @@ static char *source(const hg_diagram_set *s, int gauge_particle) {
                    1u << s->spec.n);
   hg_strbuf_printf(&b, "#define HG_PROCESS_FLOWS %zu\n", flows);
   hg_strbuf_printf(&b, "\n");
-  hg_strbuf_printf(&b, "/* |M|^2 of helicity configuration config, summed over colours */\n"
-                       "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
-                       "                                 const hg_process_params pp) {\n"
-                       "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
-                       "  hg_complex amp;\n");
+  if (flow_weights)
+    hg_strbuf_printf(&b, "/* |J_k|^2 of helicity configuration config added into w[k] */\n"
+                         "HG_INLINE void hg_process_flow_weights(const hg_fourvec *p,\n"
+                         "                                       const hg_u32 config,\n"
+                         "                                       const hg_process_params pp,\n"
+                         "                                       REAL *w) {\n"
+                         "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
+                         "  hg_complex amp;\n");
+  else
+    hg_strbuf_printf(&b, "/* |M|^2 of helicity configuration config, summed over colours */\n"
+                         "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
+                         "                                 const hg_process_params pp) {\n"
+                         "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
+                         "  hg_complex amp;\n");
   /* each colour flow's amplitude in a variable of its own: no private array indexed at run time
    * (which compilers put in memory) */
   for (size_t k = 0; k < flows; ++k)
@@ -123,6 +134,16 @@ static char *source(const hg_diagram_set *s, int gauge_particle) {
   for (size_t i = 0; i < s->n_wfs; ++i)
     if (s->wfs[i].used) write_wavefunction(&b, s, i, gauge_particle);
   for (size_t i = 0; i < s->n_diagrams; ++i) write_diagram(&b, &s->diagrams[i]);
+  if (flow_weights) {
+    for (size_t k = 0; k < flows; ++k)
+      hg_strbuf_printf(&b, "  w[%zu] += j%zu.re * j%zu.re + j%zu.im * j%zu.im;\n", k, k, k, k, k);
+    hg_strbuf_printf(&b, "}\n");
+    if (b.failed) {
+      hg_strbuf_free(&b);
+      return NULL;
+    }
+    return b.data;
+  }
   /* the colour sum sum_ij Re(J_i* C_ij J_j) = sum_i J_i* (C_ii J_i + 2 sum_{j<i} C_ij J_j), the
    * symmetric matrix's entries as constants, zeros left out */
   hg_strbuf_printf(&b, "  REAL sum = (REAL)0;\n");
@@ -144,8 +165,10 @@ static char *source(const hg_diagram_set *s, int gauge_particle) {
   return b.data;
 }
 
-char *hg_process_source(const hg_diagram_set *set) { return source(set, -1); }
+char *hg_process_source(const hg_diagram_set *set) { return source(set, -1, 0); }
 
 char *hg_process_source_gauge_check(const hg_diagram_set *set, int gauge_particle) {
-  return source(set, gauge_particle);
+  return source(set, gauge_particle, 0);
 }
+
+char *hg_process_source_flow_weights(const hg_diagram_set *set) { return source(set, -1, 1); }

@@ -591,15 +591,7 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
 hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                      const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   memset(result, 0, sizeof *result);
-  if (config->process_text[0] != '\0') {
-    if (config->unweighted_events > 0 || config->histograms)
-      return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                     "%s: unweighted events and histograms of a process run are not there yet; "
-                     "run without them for its cross section",
-                     config->process_text);
-    return hg_gen_xsec(ctx, config, hooks ? hooks->progress : NULL,
-                       hooks ? hooks->progress_user : NULL, result);
-  }
+  if (config->process_text[0] != '\0') return hg_gen_generate(ctx, config, hooks, result);
   /* HEGETCL_PHASE_SPACE_AUTO becomes the map it stands for before anything reads it: the
    * checkpoint, the build options and the sampler all see that map */
   hegetcl_xsec_config resolved = *config;
