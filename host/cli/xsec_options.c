@@ -49,7 +49,7 @@ typedef enum {
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_CHECKPOINT,
   O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET, O_PROCESS, O_BEAMS,
-  O_ALPHA_S_RUNNING, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR, O_MU_F_FACTOR, O_PTJ, O_ETAJ,
+  O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR, O_MU_F_FACTOR, O_PTJ, O_ETAJ,
   O_COUNT
 } option_id;
 
@@ -70,6 +70,9 @@ static const option options[O_COUNT] = {
                                   "MadGraph's numbering: 1 sum of E_T, 2 sum of m_T, 3 (default)\n"
                                   "half the sum of m_T, 4 sqrt(s-hat); 10 half the sum of pT\n"
                                   "(--scale fixes mu_R = mu_F instead), for --process"},
+    [O_GROUP_ENGINE] = {"group-engine", "E",
+                         "the engine of every channel group, diagrams or recursive\n"
+                         "(default: each group's own), for --process"},
     [O_MU_R_FACTOR] = {"mu-r-factor", "F", "multiplies mu_R (default 1), for --process"},
     [O_MU_F_FACTOR] = {"mu-f-factor", "F", "multiplies mu_F (default 1), for --process"},
     [O_PTJ] = {"ptj", "PT", "jets' pT cut in GeV (MadGraph's ptj), for --process"},
@@ -384,6 +387,15 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
                         "a fixed scale");
     c->dynamical_scale_choice = info->choice;
     return 1;
+  }
+  case O_GROUP_ENGINE: {
+    hegetcl_engine engine;
+    if ((hegetcl_engine_parse(v, &engine) == HEGETCL_OK &&
+         (engine == HEGETCL_ENGINE_DIAGRAMS || engine == HEGETCL_ENGINE_RECURSIVE))) {
+      c->group_engine = (int)engine;
+      return 1;
+    }
+    return bad(at, v, "use diagrams or recursive");
   }
   case O_MU_R_FACTOR:
     return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (a scale factor)", &c->mu_r_factor);
@@ -869,6 +881,8 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
     write_entry(out, O_BEAMS, c->beams == HEGETCL_BEAMS_PP ? "p-p" : "p-pbar");
     write_entry(out, O_ALPHA_S_RUNNING,
                 c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "pdf" : "madgraph");
+    if (c->group_engine >= 0)
+      write_entry(out, O_GROUP_ENGINE, hegetcl_engine_name((hegetcl_engine)c->group_engine));
     write_number(out, O_MU_R_FACTOR, c->mu_r_factor);
     write_number(out, O_MU_F_FACTOR, c->mu_f_factor);
     if (c->cuts[0] > 0.0) write_number(out, O_PTJ, c->cuts[0]);

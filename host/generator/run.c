@@ -180,6 +180,7 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", message);
   p.precision = config->process.precision;
   p.alpha_s = run->alpha_s_mu_r;
+  if (config->group_engine >= 0) p.engine = (hegetcl_engine)config->group_engine;
   status = hegetcl_amplitude_create(ctx, &p, &g->amp);
   if (status == HEGETCL_OK) status = hg_amplitude_reserve(g->amp, batch);
   if (status != HEGETCL_OK) return status;

@@ -125,6 +125,7 @@ void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
   c->max_unweighting_tries = 1000000000000ull;
   c->mu_r_gev = c->mu_f_gev;
   c->dynamical_scale_choice = 3;
+  c->group_engine = -1;
   c->mu_r_factor = 1.0;
   c->mu_f_factor = 1.0;
 }
