@@ -21,17 +21,7 @@
 /* The Philox iteration word of the unweighting's batches (the integration's count from 0). */
 #define GEN_UNWEIGHT_ITERATION 0x40000000u
 
-/* A group's colour-flow program and its flows' colour structure. */
-typedef struct {
-  hg_diagram_set set;
-  int have_set;
-  cl_program program;
-  cl_kernel kernel;
-  cl_mem momenta, weights;
-  size_t capacity;
-} flow_engine;
-
-static void flow_engine_close(flow_engine *f) {
+void hg_gen_flows_close(hg_gen_flows *f) {
   if (f->kernel) clReleaseKernel(f->kernel);
   if (f->momenta) clReleaseMemObject(f->momenta);
   if (f->weights) clReleaseMemObject(f->weights);
@@ -39,13 +29,14 @@ static void flow_engine_close(flow_engine *f) {
   memset(f, 0, sizeof *f);
 }
 
-static hegetcl_status flow_engine_open(hg_gen_run *run, gen_group *g, size_t capacity,
-                                       flow_engine *f) {
-  hegetcl_context *ctx = run->ctx;
+hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec,
+                                 size_t capacity, hg_gen_flows *f) {
+  memset(f, 0, sizeof *f);
   char error[1024];
-  if (hg_diagrams_build(&g->spec, 0, &f->set, error, sizeof error) != 0)
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "colour flows of %s: %s", g->spec.text, error);
+  if (hg_diagrams_build(spec, 0, &f->set, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "colour flows of %s: %s", spec->text, error);
   f->have_set = 1;
+  f->n_particles = spec->n;
   char *generated = hg_process_source_flow_weights(&f->set);
   if (generated == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for flow code");
   char options[512];
@@ -61,7 +52,7 @@ static hegetcl_status flow_engine_open(hg_gen_run *run, gen_group *g, size_t cap
   cl_int err = CL_SUCCESS;
   f->capacity = capacity;
   f->momenta = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY,
-                              4 * (size_t)g->spec.n * capacity * sizeof(double), NULL, &err);
+                              4 * (size_t)spec->n * capacity * sizeof(double), NULL, &err);
   status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' momenta");
   if (status != HEGETCL_OK) return status;
   f->weights = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
@@ -69,12 +60,12 @@ static hegetcl_status flow_engine_open(hg_gen_run *run, gen_group *g, size_t cap
   return hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' weights");
 }
 
-/* The flows' weights of n events (momenta in group order, structure of arrays) into w (flow k of
- * event e at k * n + e). */
-static hegetcl_status flow_weights(hg_gen_run *run, gen_group *g, flow_engine *f, size_t n,
-                                   const double *momenta, double *w) {
-  hegetcl_context *ctx = run->ctx;
-  const size_t count = 4 * (size_t)g->spec.n * n;
+hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params,
+                                    size_t n, const double *momenta, double *w) {
+  if (n > f->capacity)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%zu events for the flows, room for %zu", n,
+                   f->capacity);
+  const size_t count = 4 * (size_t)f->n_particles * n;
   cl_int err = clEnqueueWriteBuffer(ctx->queue, f->momenta, CL_TRUE, 0, count * sizeof(double),
                                     momenta, 0, NULL, NULL);
   hegetcl_status status = hg_cl_check(ctx, err, "clEnqueueWriteBuffer", "uploading momenta");
@@ -82,7 +73,7 @@ static hegetcl_status flow_weights(hg_gen_run *run, gen_group *g, flow_engine *f
   const cl_uint n_events = (cl_uint)n;
   err = clSetKernelArg(f->kernel, 0, sizeof(cl_mem), &f->momenta);
   err |= clSetKernelArg(f->kernel, 1, sizeof(cl_uint), &n_events);
-  err |= clSetKernelArg(f->kernel, 2, sizeof(cl_mem), &g->amp->params);
+  err |= clSetKernelArg(f->kernel, 2, sizeof(cl_mem), &params);
   err |= clSetKernelArg(f->kernel, 3, sizeof(cl_mem), &f->weights);
   const size_t local = 1, global = n;
   if (err == CL_SUCCESS)
@@ -250,9 +241,8 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     gen_group *g = &run->groups[gi];
     if (per_group[gi] == 0) continue;
     const double w_max = g->result.max_weight;
-    flow_engine flows;
-    memset(&flows, 0, sizeof flows);
-    status = flow_engine_open(run, g, batch, &flows);
+    hg_gen_flows flows;
+    status = hg_gen_flows_open(ctx, &g->spec, batch, &flows);
     free(weights);
     weights = status == HEGETCL_OK ? malloc(flows.set.n_flows * batch * sizeof *weights) : NULL;
     if (status == HEGETCL_OK && weights == NULL)
@@ -300,7 +290,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
          * batch of n_acc events, so repack at stride n_acc */
         for (size_t q = 0; q < 4 * np; ++q)
           memmove(accepted + q * n_acc, accepted + q * batch, n_acc * sizeof *accepted);
-        status = flow_weights(run, g, &flows, n_acc, accepted, weights);
+        status = hg_gen_flows_weights(ctx, &flows, g->amp->params, n_acc, accepted, weights);
       }
       for (size_t a = 0; status == HEGETCL_OK && a < n_acc; ++a) {
         const size_t e = accepted_index[a];
@@ -344,7 +334,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
       if (progress && status == HEGETCL_OK)
         progress(out->written, n_events, out->tried, progress_user);
     }
-    flow_engine_close(&flows);
+    hg_gen_flows_close(&flows);
     /* each group's mean weight estimates its sigma; so the overweight share */
     sigma_check += tried > 0 ? group_sum / (double)tried : 0.0;
     overweight_sum += tried > 0 ? group_over / (double)tried : 0.0;

@@ -11,6 +11,7 @@
 #include "hegetcl/pdf.h"
 #include "integrate/vegas_reducer.h"
 #include "process/colour.h"
+#include "process/diagrams.h"
 #include "process/partonic_channels.h"
 #include "process/process_spec.h"
 #include "xsec/channels.h"
@@ -85,6 +86,27 @@ hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t fi
  * particles, incoming ones with colour and anticolour swapped (Les Houches): 0, or -1 when the
  * flow does not fit the particles. */
 int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow, int colour[][2]);
+
+/* A process's colour flows and the program of their leading-colour weights (cl/generator/flows.cl):
+ * the diagrams engine's colour basis, flow k = set.flows[k]. */
+typedef struct {
+  hg_diagram_set set;
+  int have_set, n_particles;
+  cl_program program;
+  cl_kernel kernel;
+  cl_mem momenta, weights;
+  size_t capacity;
+} hg_gen_flows;
+
+/* Builds the flows of spec for up to capacity events at once (f zeroed first; close it whatever
+ * this returns). */
+hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec,
+                                 size_t capacity, hg_gen_flows *f);
+void hg_gen_flows_close(hg_gen_flows *f);
+/* w[k * n + e] = |J_k|^2 summed over helicities for the n events of momenta (the amplitudes'
+ * structure of arrays, GeV, double); params: the process's model parameters (an amplitude's). */
+hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params, size_t n,
+                                    const double *momenta, double *w);
 
 /* The unweighting stage: n_events events over the groups in proportion to their sigma, to sink. */
 hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
