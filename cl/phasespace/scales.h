@@ -18,14 +18,16 @@
 
 /* p as the const array these functions take: C before C23 (and OpenCL C) does not convert
  * double (*)[4] to const double (*)[4] by itself, and -Wpedantic says so. */
+#ifndef HG_MOMENTA
 #define HG_MOMENTA(p) ((const double(*)[4])(p))
+#endif
 
 /* mu in GeV for choice (scalefact not applied) from the external momenta p (E px py pz, the n_in
  * incoming first, n in all); mass is not read by these choices, which take the masses from the
- * momenta as MadGraph does (it is there for choices that need the nominal masses); fixed_gev is
- * returned for HG_SCALE_FIXED. An unknown choice gives NaN, which the kernels count as a
- * non-finite weight (the host refuses it first: hg_scale_choice_check). Branch-free over the
- * particles: the choice is uniform over a batch. */
+ * momenta as MadGraph does (it is there for choices that need the nominal masses, and may be
+ * NULL); fixed_gev is returned for HG_SCALE_FIXED. An unknown choice gives NaN, which the
+ * kernels count as a non-finite weight (the host refuses it first: hg_scale_choice_check).
+ * Branch-free over the particles: the choice is uniform over a batch. */
 HG_INLINE double hg_dynamical_scale(int choice, const double p[][4], const double *mass, int n_in,
                                     int n, double fixed_gev) {
   (void)mass;

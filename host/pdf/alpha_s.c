@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hegetcl/pdf.h"
 #include "lhapdf6_grid.h"
 
 const char *hg_alpha_s_mode_name(int mode) {
@@ -278,4 +279,21 @@ done:
   free(a);
   hg_pdf_info_close(info);
   return status;
+}
+
+int hg_alpha_s_table_for_pdf(int mode, const struct hegetcl_pdf *pdf, double alpha_s_mz, double mz,
+                             int nloop, double **table, size_t *size, char *error,
+                             size_t error_size) {
+  if (mode == HG_ALPHA_S_ONE_LOOP || pdf == NULL)
+    return hg_alpha_s_table(mode, NULL, alpha_s_mz, mz, nloop, table, size, error, error_size);
+  char path[4096];
+  const int n = snprintf(path, sizeof path, "%s/%s.info", hegetcl_pdf_directory(pdf),
+                         hegetcl_pdf_set_name(pdf));
+  if (n < 0 || (size_t)n >= sizeof path) {
+    *table = NULL;
+    *size = 0;
+    snprintf(error, error_size, "the PDF set's folder name is too long for its .info path");
+    return -1;
+  }
+  return hg_alpha_s_table(mode, path, alpha_s_mz, mz, nloop, table, size, error, error_size);
 }

@@ -24,6 +24,13 @@
 int hg_alpha_s_table(int mode, const char *pdf_info_path, double alpha_s_mz, double mz, int nloop,
                      double **table, size_t *size, char *error, size_t error_size);
 
+/* The table for an open PDF set: mode HG_ALPHA_S_INTERPOLATED reads the set's own .info
+ * (<directory>/<set>.info); HG_ALPHA_S_ONE_LOOP runs alpha_s_mz from mz (as above). */
+struct hegetcl_pdf;
+int hg_alpha_s_table_for_pdf(int mode, const struct hegetcl_pdf *pdf, double alpha_s_mz, double mz,
+                             int nloop, double **table, size_t *size, char *error,
+                             size_t error_size);
+
 /* The mode's name for messages and outputs: "pdf-grid", "madgraph-1loop", "pdf-analytic". */
 const char *hg_alpha_s_mode_name(int mode);
 

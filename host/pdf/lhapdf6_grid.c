@@ -1136,8 +1136,8 @@ int hg_pdf_info_reals(const hg_pdf_info *info, const char *key, double **out, si
   const char *v = e->value;
   const size_t n = strlen(v);
   if (n < 2 || v[0] != '[' || v[n - 1] != ']') {
-    say(message, size, HEGETCL_ERR_INPUT, "%s:%d: %s: '%s' is not a list like [1.3, 2.5]",
-        e->path, e->line, e->key, v);
+    say(message, size, HEGETCL_ERR_INPUT, "%s:%d: %s: '%s' is not a list like [1.3, 2.5]", e->path,
+        e->line, e->key, v);
     return -1;
   }
   char *inner = malloc(n);

@@ -137,6 +137,21 @@ static void image(const int *perm, int swap, const int *c, int n, int *out) {
   qsort(out + 2, (size_t)(n - 2), sizeof(int), compare_int);
 }
 
+/* Whether electric charge (in thirds) and colour triality balance: true in every model, so a
+ * quick filter before the parser's full checks. */
+static int charge_and_colour_balance(const int *species, int n) {
+  long thirds = 0;
+  int triality = 0;
+  for (int i = 0; i < n; ++i) {
+    const int sign = i < 2 ? 1 : -1, s = species[i];
+    const double q = 3 * hg_species_charge(s);
+    thirds += sign * (long)(q < 0 ? q - 0.5 : q + 0.5);
+    if (hg_model_particle(hg_species_particle(s))->colour == 3)
+      triality += sign * (hg_species_is_anti(s) ? -1 : 1);
+  }
+  return thirds == 0 && triality % 3 == 0;
+}
+
 static int species_text(const int *species, int n, char *text, size_t size) {
   size_t used = 0;
   for (int i = 0; i < n; ++i)
@@ -189,8 +204,15 @@ static int final_states(const slot *slots, int n_out, int **out, size_t *count, 
       }
     }
     int i = n_out - 1; /* odometer, the last slot fastest */
-    while (i >= 0 && ++index[i] == slots[i].n) index[i--] = 0;
+    while (i >= 0 && ++index[i] == slots[i].n) --i;
     if (i < 0) break;
+    /* the slots after i restart at the lowest index that keeps one label's indices
+     * non-decreasing, so that only ordered assignments are visited */
+    for (int k = i + 1; k < n_out; ++k) {
+      index[k] = 0;
+      for (int j = 0; j < k; ++j)
+        if (strcmp(slots[j].token, slots[k].token) == 0 && index[j] > index[k]) index[k] = index[j];
+    }
   }
   *out = states;
   states = NULL;
@@ -288,6 +310,7 @@ int hg_partonic_channels(const char *process, const hg_channel_options *options,
         species[0] = slots[0].species[a];
         species[1] = slots[1].species[b];
         memcpy(species + 2, finals + f * (size_t)n_out, sizeof(int) * (size_t)n_out);
+        if (!charge_and_colour_balance(species, n)) continue; /* a quick look first */
         char text[160], parse_error[512];
         hg_process_spec spec;
         if (species_text(species, n, text, sizeof text) != 0 ||

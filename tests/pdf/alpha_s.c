@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "hegetcl/pdf.h"
 #include "pdf/alpha_s.h"
 #include "pdf_test_support.h"
 
@@ -130,6 +131,24 @@ static void grid_between_knots_follows_the_one_loop_formula(void **state) {
   assert_true(fabs(mz - 0.12978) < 1e-5);
   assert_true(fabs(top - 0.11783) < 1e-5);
   free(table);
+}
+
+/* The same table through the open set (the path the runs take). */
+static void open_set_gives_the_same_table(void **state) {
+  fixture *f = *state;
+  hegetcl_pdf *pdf = NULL;
+  char message[1024];
+  if (hegetcl_pdf_open("cteq6l1", 0, &pdf, message, sizeof message) != HEGETCL_OK)
+    fail_msg("%s", message);
+  double *a = table_or_fail(HG_ALPHA_S_INTERPOLATED, f->info_path, 0, 0, 0), *b = NULL;
+  size_t size = 0;
+  if (hg_alpha_s_table_for_pdf(HG_ALPHA_S_INTERPOLATED, pdf, 0, 0, 0, &b, &size, message,
+                               sizeof message) != 0)
+    fail_msg("%s", message);
+  assert_memory_equal(a, b, size * sizeof *b);
+  free(a);
+  free(b);
+  hegetcl_pdf_close(pdf);
 }
 
 /* LHAPDF's ipol outside the grid: above the last knot the last value, below the first a power
@@ -265,6 +284,7 @@ int main(void) {
       cmocka_unit_test(grid_gives_the_sets_values_at_its_knots),
       cmocka_unit_test(grid_between_knots_follows_the_one_loop_formula),
       cmocka_unit_test(grid_outside_its_knots_as_lhapdf),
+      cmocka_unit_test(open_set_gives_the_same_table),
       cmocka_unit_test(one_loop_gives_madgraphs_values),
       cmocka_unit_test(analytic_lambda_formula),
       cmocka_unit_test(repeated_knot_splits_the_grid),
