@@ -41,7 +41,7 @@ done
 # clang's libFuzzer and sanitizer runtimes are in libclang-rt-dev (Debian 12: libclang-rt-14-dev),
 # which clang only recommends (apt may be set to skip recommendations).
 packages=(ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo meson ninja-build
-          pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev python3 python3-pip
+          pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev libhdf5-dev python3 python3-pip
           gcc clang libclang-rt-dev curl openmpi-bin libopenmpi-dev oclgrind)
 missing=()
 for p in "${packages[@]}"; do

@@ -16,6 +16,7 @@
 #include "bench_lists.h"
 #include "process_bench.h"
 #include "rambo.h"
+#include "write_rates.h"
 
 #define MAX_PHOTONS 12
 #define MAX_CASES_PER_LIST HG_BENCH_LIST_ITEMS
@@ -76,7 +77,9 @@ static int usage(FILE *out) {
           "                       (default: known for H100 and H200)\n"
           "  --json FILE          also write the results as JSON\n"
           "  --process PROCESS    benchmark a process written as MadGraph users write it,\n"
-          "                       e.g. \"g g > t t~ g g\" (hegetcl-bench --process P --help)\n",
+          "                       e.g. \"g g > t t~ g g\" (hegetcl-bench --process P --help)\n"
+          "  --write-rates        how fast each event format is written, no device needed\n"
+          "                       (hegetcl-bench --write-rates --help)\n",
           SCAN_MIN_LOCAL, 2 * SCAN_MIN_LOCAL, SCAN_MAX_LOCAL, TARGET_SECONDS);
   return out == stderr ? 2 : 0;
 }
@@ -935,6 +938,9 @@ int main(int argc, char **argv) {
   /* processes given as text have their own benchmark (process_bench.c) */
   for (int i = 1; i < argc; ++i)
     if (strcmp(argv[i], "--process") == 0) return hg_bench_processes(argc - 1, argv + 1);
+  /* the event formats' write rates need no device (write_rates.c) */
+  for (int i = 1; i < argc; ++i)
+    if (strcmp(argv[i], "--write-rates") == 0) return hg_bench_write_rates(argc, argv);
   options o;
   const int parsed = parse_options(argc, argv, &o);
   if (parsed != 0) return parsed < 0 ? 0 : parsed;

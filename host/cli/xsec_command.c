@@ -19,6 +19,7 @@
 #include "commit.h"
 #include "hegetcl/hegetcl.h"
 #include "hegetcl/xsec.h"
+#include "io/event_sink.h"
 #include "io/histogram_writer.h"
 #include "io/json_writer.h"
 #include "io/lhe_events.h"
@@ -409,40 +410,9 @@ static int save_histograms(const char *path, int yoda, const hegetcl_xsec_result
   return 0;
 }
 
-/* events_checkpoint: the events written so far made durable, and the file's state. */
-static hegetcl_status lhe_checkpoint(void *user, int stopping, char **state) {
-  hg_lhe_events *w = user;
-  *state = NULL;
-  /* a stop's sync is not recorded: the resumed file is flushed where the uninterrupted one is */
-  if (hg_output_sync(w->out, !stopping) != 0) {
-    snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
-    return HEGETCL_ERR_IO;
-  }
-  *state = hg_output_state(w->out);
-  return *state != NULL ? HEGETCL_OK : HEGETCL_ERR_NO_MEMORY;
-}
-
-/* events_resume: the header written again, then the stopped run's event stream up to the
- * checkpoint. */
-static hegetcl_status lhe_resume(const hegetcl_xsec_result *result, const char *state, void *user) {
-  hg_lhe_events *w = user;
-  hegetcl_status status = hg_lhe_events_begin(result, w);
-  if (status != HEGETCL_OK) return status;
-  if (w->resume_from == NULL) {
-    snprintf(w->message, sizeof w->message, "%s: no event stream to continue",
-             hg_output_path(w->out));
-    return HEGETCL_ERR_IO;
-  }
-  if (hg_output_resume(w->out, w->resume_from, state) != 0) {
-    snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
-    return HEGETCL_ERR_IO;
-  }
-  return HEGETCL_OK;
-}
-
 /* The checkpoint file: --resume's, none, --checkpoint's, or the first output's name + ".ckpt". */
-static void checkpoint_path(const hg_xsec_options *o, const hegetcl_team *team, char *out,
-                            size_t size) {
+static void checkpoint_path(const hg_xsec_options *o, const hegetcl_team *team,
+                            int events_resumable, char *out, size_t size) {
   out[0] = '\0';
   const int shared = team != NULL && team->size > 1;
   if (o->resuming) {
@@ -453,7 +423,9 @@ static void checkpoint_path(const hg_xsec_options *o, const hegetcl_team *team, 
     snprintf(out, size, "%s", o->checkpoint);
   } else if (o->config.process_text[0] != '\0') {
     return; /* process runs keep no checkpoint yet (docs/generator.md) */
-  } else if (!shared) { /* several processes: none unless asked for (and then refused) */
+  } else if (!shared && events_resumable) {
+    /* several processes, or an event file that cannot continue after a stop (LHEH5): none
+     * unless asked for (and then refused) */
     const char *outputs[] = {o->lhe, o->json, o->yoda, o->csv};
     for (int i = 0; i < 4; ++i)
       if (outputs[i][0] != '\0') {
@@ -514,8 +486,9 @@ static int find_event_stream(const hg_xsec_options *o, const char *events_path, 
 /* A stopped or failed run's events: the stream kept under its temporary name for --resume (removed
  * when no checkpoint can continue it) and FILE.partial, a Les Houches file of its complete events
  * whose header and weights describe them alone (io/lhe_partial.h). *kept: how many. 0 or 1. */
-static int keep_stopped_events(hg_output *out, int resumable, const char *resumed_from,
-                               long long *kept, char *stream_name, size_t stream_name_size) {
+static int keep_stopped_events(hg_output *out, hg_event_format format, int resumable,
+                               const char *resumed_from, long long *kept, char *stream_name,
+                               size_t stream_name_size) {
   *kept = 0;
   stream_name[0] = '\0';
   char message[2048], partial[HG_CLI_PATH + 32];
@@ -527,7 +500,9 @@ static int keep_stopped_events(hg_output *out, int resumable, const char *resume
     return 1;
   }
   int rc = 0;
-  if (hg_lhe_partial_write(stream, partial, gzip, kept, message, sizeof message) != 0) {
+  /* FILE.partial is a Les Houches file; a HepMC3 run's stream serves --resume alone */
+  if (format == HG_EVENTS_LHE &&
+      hg_lhe_partial_write(stream, partial, gzip, kept, message, sizeof message) != 0) {
     fprintf(stderr, "hegetcl: error: writing %s: %s\n", partial, message);
     rc = 1;
   }
@@ -668,13 +643,49 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   const int other_rank = team != NULL && team->rank != 0; /* rank 0 speaks and writes */
   if (other_rank) o.quiet = 1;
   progress_state p = {.quiet = o.quiet, .config = c, .team = team};
+  /* the event file's format from its name (an unknown one is refused once the outputs are
+   * checked, which may refuse the path for what it is) */
+  hg_event_format format = HG_EVENTS_LHE;
+  int rc = 0;
+  char format_message[HG_CLI_PATH + 512] = "";
+  const int format_status =
+      o.lhe[0] ? hg_event_format_of("--lhe", o.lhe, &format, format_message, sizeof format_message)
+               : 0;
+  const int shared_run = team != NULL && team->size > 1;
+  if (format_status == 0 && o.lhe[0] && format != HG_EVENTS_LHE && shared_run) {
+    if (!other_rank)
+      fprintf(stderr,
+              "hegetcl: error: --lhe %s: a run shared by %d processes merges its ranks' event "
+              "files, which it does for Les Houches files alone: name a .lhe or .lhe.gz file, or "
+              "run in one process (which may use several GPUs: --device all-gpus)\n",
+              o.lhe, team->size);
+    rc = 2;
+  }
+  const int events_resumable = !o.lhe[0] || hg_event_format_resumable(format);
+  if (rc == 0 && format_status == 0 && !events_resumable &&
+      (o.resuming || o.checkpoint[0] != '\0') && strcmp(o.checkpoint, "none") != 0) {
+    fprintf(stderr,
+            "hegetcl: error: --lhe %s: an LHEH5 file cannot be continued after a stop, so its "
+            "run takes no checkpoint: leave out --checkpoint (or give --checkpoint none), or "
+            "write .lhe, .lhe.gz, .hepmc or .hepmc.gz, which --resume continues\n",
+            o.lhe);
+    rc = 2;
+  }
+  if (rc != 0) {
+    hg_xsec_options_free(&o);
+    return rc;
+  }
   char checkpoint[HG_CLI_PATH + 8];
-  checkpoint_path(&o, team, checkpoint, sizeof checkpoint);
+  checkpoint_path(&o, team, events_resumable, checkpoint, sizeof checkpoint);
   char events_path[HG_CLI_PATH + 16] = "";
   if (o.lhe[0]) rank_events_path(o.lhe, team, events_path, sizeof events_path);
-  int rc = read_test_interrupt(&p);
+  rc = read_test_interrupt(&p);
   /* outputs first: a run that writes them now is named before anything else is said */
   if (rc == 0) rc = claim_outputs(&o, team, checkpoint, events_path);
+  if (rc == 0 && format_status != 0) {
+    fprintf(stderr, "hegetcl: error: %s\n", format_message);
+    rc = 2;
+  }
   if (rc == 0 && !o.resuming && checkpoint[0] != '\0') rc = check_checkpoint_free(checkpoint);
   const int events_go_on = o.resuming && o.resumed.phase == HEGETCL_XSEC_UNWEIGHTING &&
                            o.resumed.events_state[0] != '\0';
@@ -802,16 +813,23 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
            HEGETCL_VERSION, HG_COMMIT, c->process.n_photons, info.name, info.platform,
            info.driver_version);
   snprintf(writer, sizeof writer, "hegetcl %s (commit %s)", HEGETCL_VERSION, HG_COMMIT);
-  hg_lhe_events lhe = {
-      .config = c, .run_card = card, .comment = comment, .resume_from = resume_from};
+  hg_event_sink sink = {.format = format,
+                        .lhe = {.config = c,
+                                .run_card = card,
+                                .comment = comment,
+                                .resume_from = resume_from,
+                                .skip_variations = o.no_variation_weights}};
+  hg_lhe_events *lhe = &sink.lhe;
   if (team != NULL && team->size > 1) { /* this rank's share of the events (xsec.c, share_of) */
     const uint64_t ranks = (uint64_t)team->size, rank = (uint64_t)team->rank;
-    lhe.share = 1;
-    lhe.file_events = c->unweighted_events / ranks + (rank < c->unweighted_events % ranks);
+    lhe->share = 1;
+    lhe->file_events = c->unweighted_events / ranks + (rank < c->unweighted_events % ranks);
   }
+  if (!o.quiet && o.lhe[0] && !events_resumable && !o.resuming)
+    printf("  events: %s as %s; no checkpoint (an LHEH5 file cannot be continued after a stop)\n",
+           o.lhe, hg_event_format_name(format));
   catch_stop_signals(); /* from here on a signal stops the run at a batch boundary */
-  if (o.lhe[0] && hg_output_open(events_path, hg_output_path_is_gzip(o.lhe), &lhe.out, message,
-                                 sizeof message)) {
+  if (o.lhe[0] && hg_event_sink_open(&sink, events_path, message, sizeof message)) {
     fprintf(stderr, "hegetcl: error: %s\n", message);
     rc = 1;
   }
@@ -828,20 +846,22 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
         .devices = devices.contexts + 1, .n_devices = devices.count - 1, .team = team};
     const hegetcl_xsec_hooks hooks = {.progress = on_iteration,
                                       .progress_user = &p,
-                                      .events_begin = hg_lhe_events_begin,
-                                      .sink = hg_lhe_events_write,
-                                      .sink_user = &lhe,
+                                      .events_begin = hg_event_sink_begin,
+                                      .sink = hg_event_sink_write,
+                                      .sink_user = &sink,
                                       .events_progress = on_events,
                                       .events_progress_user = &p,
                                       .checkpointing = &cp,
-                                      .events_checkpoint = lhe_checkpoint,
-                                      .events_resume = lhe_resume,
+                                      .events_checkpoint = hg_event_sink_checkpoint,
+                                      .events_resume = hg_event_sink_resume,
                                       .sharing = &sharing};
     status = hegetcl_xsec_generate(ctx, c, &hooks, &r);
     hg_progress_bar_finish(&p.bar);
     if (status != HEGETCL_OK) {
       fprintf(stderr, "hegetcl: error: %s (%s)\n",
-              status == HEGETCL_ERR_IO && lhe.message[0] ? lhe.message : hegetcl_last_error(ctx),
+              (status == HEGETCL_ERR_IO || status == HEGETCL_ERR_UNSUPPORTED) && lhe->message[0]
+                  ? lhe->message
+                  : hegetcl_last_error(ctx),
               hegetcl_status_name(status));
       rc = 1;
       /* a fresh run's checkpoint is worth keeping only with finished work in it; an empty one
@@ -861,22 +881,36 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   const int stopped = rc == 0 && r.stopped != 0;
   int events_kept = 0;
   char events_stream[HG_CLI_PATH + 64] = ""; /* a stopped run's, for --resume */
-  if (lhe.out != NULL) {
-    /* a stopped or failed run keeps the events it completed, as FILE.partial */
+  if (sink.format == HG_EVENTS_LHEH5 && o.lhe[0]) {
+    /* complete, or removed: an LHEH5 file is never continued */
+    const int commit = rc == 0 && !stopped;
+    if (hg_event_sink_close(&sink, commit, message, sizeof message) != 0) {
+      fprintf(stderr, "hegetcl: error: %s\n", message);
+      rc = 1;
+    } else if (!commit && r.unweighting.written > 0) {
+      fprintf(stderr,
+              "hegetcl: the LHEH5 file of a run that did not finish is removed (%llu events "
+              "were written): an LHEH5 run is repeated, not resumed\n",
+              (unsigned long long)r.unweighting.written);
+    }
+  } else if (lhe->out != NULL) {
+    /* a stopped or failed run keeps the events it completed, as FILE.partial (Les Houches) and
+     * as the stream --resume continues (Les Houches and HepMC3) */
     const int has_events =
-        hg_output_status(lhe.out) == 0 && r.unweighting.written > 0 && (stopped || rc != 0);
+        hg_output_status(lhe->out) == 0 && r.unweighting.written > 0 && (stopped || rc != 0);
     if (rc == 0 && !stopped) {
-      if (hg_lhef_write_end(lhe.out) != 0) rc = 1;
-      if (hg_output_close(lhe.out, rc == 0, message, sizeof message) != 0) {
+      if (hg_event_sink_close(&sink, 1, message, sizeof message) != 0) {
         fprintf(stderr, "hegetcl: error: %s\n", message);
         rc = 1;
       }
-    } else if (has_events || (stopped && hg_output_bytes(lhe.out) > 0)) {
+    } else if (has_events || (stopped && hg_output_bytes(lhe->out) > 0)) {
       /* --resume continues the stream while its checkpoint is there */
       struct stat st;
       const int resumable = checkpoint[0] != '\0' && stat(checkpoint, &st) == 0;
       long long kept = 0;
-      if (keep_stopped_events(lhe.out, resumable, resume_from, &kept, events_stream,
+      hg_output *out = lhe->out;
+      lhe->out = NULL;
+      if (keep_stopped_events(out, sink.format, resumable, resume_from, &kept, events_stream,
                               sizeof events_stream) != 0) {
         rc = 1;
       } else if (kept > 0) {
@@ -884,8 +918,13 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
         if (!stopped)
           fprintf(stderr, "hegetcl: the %lld events written before the error are in %s%s\n", kept,
                   o.lhe, HG_OUTPUT_PARTIAL_SUFFIX);
+      } else if (sink.format == HG_EVENTS_HEPMC3 && !resumable && r.unweighting.written > 0) {
+        fprintf(stderr,
+                "hegetcl: the HepMC3 events of a run that did not finish are removed without a "
+                "checkpoint to continue them (a .partial file is made for Les Houches files "
+                "alone)\n");
       }
-    } else if (hg_output_close(lhe.out, 0, message, sizeof message) != 0) {
+    } else if (hg_event_sink_close(&sink, 0, message, sizeof message) != 0) {
       fprintf(stderr, "hegetcl: error: %s\n", message);
       rc = 1;
     }

@@ -47,10 +47,10 @@ typedef enum {
   O_DEVICE, O_SEED, O_TARGET_ERROR, O_MAX_EVENTS, O_EVENTS, O_MIN_ITERATIONS, O_MAX_ITERATIONS, O_ADAPT_ITERATIONS,
   O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
-  O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_CHECKPOINT,
-  O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET, O_PROCESS, O_BEAMS,
-  O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR, O_MU_F_FACTOR, O_PTJ, O_ETAJ,
-  O_COUNT
+  O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_EVENT_FILE,
+  O_NO_VARIATION_WEIGHTS, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET,
+  O_PROCESS, O_BEAMS, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
+  O_MU_F_FACTOR, O_PTJ, O_ETAJ, O_COUNT
 } option_id;
 
 typedef struct {
@@ -141,8 +141,13 @@ static const option options[O_COUNT] = {
     [O_JSON] = {"json", "FILE", "write the inputs, device, iterations and result as JSON"},
     [O_YODA] = {"yoda", "FILE", "fill histograms (combined iterations) and write them as YODA"},
     [O_CSV] = {"csv", "FILE", "... and as CSV"},
-    [O_LHE] = {"lhe", "FILE", "write the unweighted events as Les Houches Event File 3.0\n"
-                              "(gzip when FILE ends in .gz)"},
+    [O_LHE] = {"lhe", "FILE", "write the unweighted events, in the format FILE's ending\n"
+                              "names: .lhe, .lhe.gz Les Houches 3.0; .hdf5, .h5 LHEH5;\n"
+                              ".hepmc, .hepmc.gz HepMC3 ASCII (.gz: gzip)"},
+    [O_EVENT_FILE] = {"event-file", "FILE", "the same as --lhe FILE (any of its formats)"},
+    [O_NO_VARIATION_WEIGHTS] = {"no-variation-weights", NULL,
+                                "write the nominal weight alone, without the run's scale\n"
+                                "and PDF variation weights (MadGraph's use_syst = False)"},
     [O_CHECKPOINT] = {"checkpoint", "FILE",
                       "save the run's state in FILE at its start, after every\n"
                       "iteration, every --checkpoint-every events and on SIGINT or\n"
@@ -470,6 +475,7 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
   case O_CSV:
     return copy_text(at, v, o->csv, sizeof o->csv);
   case O_LHE:
+  case O_EVENT_FILE:
     return copy_text(at, v, o->lhe, sizeof o->lhe);
   case O_CHECKPOINT:
     return copy_text(at, v, o->checkpoint, sizeof o->checkpoint);
@@ -481,8 +487,11 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     return copy_text(at, v, o->resume, sizeof o->resume);
   case O_KEEP_CHECKPOINT:
   case O_QUIET:
+  case O_NO_VARIATION_WEIGHTS:
     if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) {
-      *(id == O_QUIET ? &o->quiet : &o->keep_checkpoint) = strcmp(v, "true") == 0;
+      *(id == O_QUIET              ? &o->quiet
+        : id == O_KEEP_CHECKPOINT ? &o->keep_checkpoint
+                                  : &o->no_variation_weights) = strcmp(v, "true") == 0;
       return 1;
     }
     return bad(at, v, "use true or false");
@@ -811,8 +820,11 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
               opt, maybe);
       return 2;
     }
-    if (id == O_QUIET || id == O_KEEP_CHECKPOINT) { /* flags without a value */
-      *(id == O_QUIET ? &o->quiet : &o->keep_checkpoint) = 1;
+    if (id == O_QUIET || id == O_KEEP_CHECKPOINT || id == O_NO_VARIATION_WEIGHTS) {
+      /* flags without a value */
+      *(id == O_QUIET              ? &o->quiet
+        : id == O_KEEP_CHECKPOINT ? &o->keep_checkpoint
+                                  : &o->no_variation_weights) = 1;
       continue;
     }
     if (i + 1 >= argc) {
@@ -833,8 +845,8 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     return 2;
   }
   if ((o->config.unweighted_events > 0) != (o->lhe[0] != '\0')) {
-    report("hegetcl: error: %s: unweighted events are written to a Les Houches file; "
-                    "give both --unweighted-events N and --lhe FILE\n",
+    report("hegetcl: error: %s: unweighted events are written to an event file; "
+                    "give both --unweighted-events N and --lhe FILE (or --event-file FILE)\n",
             o->lhe[0] ? "--lhe without --unweighted-events" : "--unweighted-events without --lhe");
     return 2;
   }
@@ -939,6 +951,8 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   write_number(out, O_CHECKPOINT_EVERY, (double)o->checkpoint_every);
   /* written only when set: the cards of runs from before the option read the same */
   if (o->keep_checkpoint) fprintf(out, "%s: true\n", options[O_KEEP_CHECKPOINT].name);
+  if (o->no_variation_weights)
+    fprintf(out, "%s: true\n", options[O_NO_VARIATION_WEIGHTS].name);
   fprintf(out, "%s: %s\n", options[O_QUIET].name, o->quiet ? "true" : "false");
 }
 

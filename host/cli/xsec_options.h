@@ -21,6 +21,7 @@ typedef struct {
   int resuming;                 /* resumed holds what the checkpoint says */
   hegetcl_xsec_checkpoint_info resumed;
   int keep_checkpoint;           /* a finished run keeps its checkpoint */
+  int no_variation_weights;      /* the event file carries the nominal weight alone */
   int quiet, have_n;
 } hg_xsec_options;
 

@@ -5,14 +5,16 @@
 #include <string.h>
 
 #include "hegetcl/status.h"
+#include "io/format_real.h"
 #include "io/lhef_writer.h"
 
 /* The column formats (lhef_writer.h: every real %+.16e, 17 significant digits). */
 #define REAL " %+.16e"
 #define INIT_BEAMS "%8d %8d" REAL REAL " %2d %2d %6d %6d %2d %2d\n"
 #define INIT_PROCESS REAL REAL REAL " %6d\n"
-#define EVENT_LINE "%3d %6d" REAL REAL REAL REAL "\n"
-#define PARTICLE_LINE "%9d %3d %4d %4d %4d %4d" REAL REAL REAL REAL REAL REAL REAL "\n"
+/* an event's lines, written by hg_lhef_write_event with io/format_real.h to the same text:
+ * "%3d %6d" REAL REAL REAL REAL "\n", then per particle
+ * "%9d %3d %4d %4d %4d %4d" REAL REAL REAL REAL REAL REAL REAL "\n" */
 
 static int refuse_nonfinite(hg_output *o, const char *field, double value) {
   return hg_output_fail(o, HEGETCL_ERR_NONFINITE,
@@ -314,22 +316,44 @@ static int check_event(hg_output *o, const hg_lhef_event *e) {
 
 int hg_lhef_write_event(hg_output *o, const hg_lhef_event *e) {
   if (hg_output_status(o) != 0 || check_event(o, e) != 0) return hg_output_status(o);
-  hg_output_printf(o, "<event>\n" EVENT_LINE, e->n_particles, e->process_id, e->weight,
-                   e->scale_gev, e->alpha_qed, e->alpha_qcd);
+  /* EVENT_LINE and PARTICLE_LINE, built without printf (io/format_real.h: the same text) */
+  hg_text t = {.out = o};
+  HG_TEXT_LITERAL(&t, "<event>\n");
+  hg_text_int(&t, e->n_particles, 3);
+  HG_TEXT_LITERAL(&t, " ");
+  hg_text_int(&t, e->process_id, 6);
+  hg_text_real(&t, e->weight, 1);
+  hg_text_real(&t, e->scale_gev, 1);
+  hg_text_real(&t, e->alpha_qed, 1);
+  hg_text_real(&t, e->alpha_qcd, 1);
+  HG_TEXT_LITERAL(&t, "\n");
+  static const int widths[6] = {9, 3, 4, 4, 4, 4};
   for (int i = 0; i < e->n_particles; ++i) {
-    const double *p = e->momentum[i];
-    hg_output_printf(o, PARTICLE_LINE, e->pid[i], e->status[i], e->mothers[i][0], e->mothers[i][1],
-                     e->colours[i][0], e->colours[i][1], p[0], p[1], p[2], p[3], p[4],
-                     e->lifetime != NULL ? e->lifetime[i] : 0.0,
-                     e->spin != NULL ? e->spin[i] : 9.0);
+    const int ints[6] = {e->pid[i],          e->status[i],       e->mothers[i][0],
+                         e->mothers[i][1],   e->colours[i][0],   e->colours[i][1]};
+    for (int k = 0; k < 6; ++k) {
+      if (k > 0) HG_TEXT_LITERAL(&t, " ");
+      hg_text_int(&t, ints[k], widths[k]);
+    }
+    for (int c = 0; c < 5; ++c) hg_text_real(&t, e->momentum[i][c], 1);
+    hg_text_real(&t, e->lifetime != NULL ? e->lifetime[i] : 0.0, 1);
+    hg_text_real(&t, e->spin != NULL ? e->spin[i] : 9.0, 1);
+    HG_TEXT_LITERAL(&t, "\n");
   }
   if (e->n_weights > 0) {
-    hg_output_printf(o, "<rwgt>\n");
-    for (unsigned k = 0; k < e->n_weights; ++k)
-      hg_output_printf(o, "<wgt id='%s'>" REAL " </wgt>\n", e->ids->v[k].id, e->weights[k]);
-    hg_output_printf(o, "</rwgt>\n");
+    HG_TEXT_LITERAL(&t, "<rwgt>\n");
+    for (unsigned k = 0; k < e->n_weights; ++k) {
+      const char *id = e->ids->v[k].id;
+      HG_TEXT_LITERAL(&t, "<wgt id='");
+      hg_text_put(&t, id, strlen(id));
+      HG_TEXT_LITERAL(&t, "'>");
+      hg_text_real(&t, e->weights[k], 1);
+      HG_TEXT_LITERAL(&t, " </wgt>\n");
+    }
+    HG_TEXT_LITERAL(&t, "</rwgt>\n");
   }
-  return hg_output_printf(o, "</event>\n");
+  HG_TEXT_LITERAL(&t, "</event>\n");
+  return hg_text_flush(&t);
 }
 
 int hg_lhef_write_end(hg_output *o) { return hg_output_printf(o, "</LesHouchesEvents>\n"); }

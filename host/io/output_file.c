@@ -17,12 +17,13 @@
 #include "hegetcl/status.h"
 #include "io/output_claim.h"
 #include "io/output_file.h"
+#include "io/parallel_gzip.h"
 
 struct hg_output {
   char *path, *temp_path;
   FILE *file;  /* plain output */
-  gzFile gz;   /* gzip output */
-  int sync_fd; /* gzip: a duplicate of gz's descriptor, synced after gzclose; else -1 */
+  hg_pgz *gz;  /* gzip output, compressed by worker threads (io/parallel_gzip.h) */
+  int sync_fd; /* gzip: gz's descriptor; else -1 */
   int status;  /* the first failure, sticky */
   int own_claim; /* the path was claimed by hg_output_open, released by its close */
   char message[1024];
@@ -48,22 +49,6 @@ static int record(hg_output *o, int status, const char *format, ...) {
   vsnprintf(o->message, sizeof o->message, format, args);
   va_end(args);
   return o->status;
-}
-
-/* zlib's reason for a failed gzwrite or gzclose: the OS error when zlib says Z_ERRNO. */
-static const char *zlib_reason(int code, const char *zlib_message, int saved_errno) {
-  if (code == Z_ERRNO) return strerror(saved_errno);
-  if (zlib_message != NULL && zlib_message[0] != '\0') return zlib_message;
-  switch (code) {
-  case Z_MEM_ERROR:
-    return "zlib ran out of memory";
-  case Z_BUF_ERROR:
-    return "zlib could not complete the compressed stream";
-  case Z_STREAM_ERROR:
-    return "zlib stream error";
-  default:
-    return "zlib error";
-  }
 }
 
 static void free_output(hg_output *o) {
@@ -127,12 +112,10 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
   }
   int saved_errno = 0;
   if (gzip) {
-    o->sync_fd = dup(fd);
-    if (o->sync_fd >= 0) {
-      errno = 0;
-      o->gz = gzdopen(fd, "wb6");
-    }
+    errno = 0;
+    o->gz = hg_pgz_open(fd, 6, 0);
     saved_errno = errno != 0 ? errno : ENOMEM;
+    if (o->gz != NULL) o->sync_fd = fd;
   } else {
     o->file = fdopen(fd, "wb");
     saved_errno = errno;
@@ -141,7 +124,6 @@ int hg_output_open(const char *path, int gzip, hg_output **out, char *message,
     hg_put_message(message, message_size, "cannot open %s for %s writing: %s", o->temp_path,
                 gzip ? "gzip" : "plain", strerror(saved_errno));
     close(fd);
-    if (o->sync_fd >= 0) close(o->sync_fd);
     unlink(o->temp_path);
     if (own_claim) hg_output_release(path);
     free_output(o);
@@ -166,20 +148,10 @@ int hg_output_write(hg_output *o, const char *text, size_t length) {
   if (o->status != 0) return o->status;
   account(o, text, length);
   if (o->gz != NULL) {
-    while (length > 0) {
-      const unsigned chunk = length > (1u << 30) ? 1u << 30 : (unsigned)length;
-      errno = 0;
-      const int written = gzwrite(o->gz, text, chunk);
-      if (written <= 0) {
-        const int saved_errno = errno;
-        int code = Z_OK;
-        const char *zlib_message = gzerror(o->gz, &code);
-        return record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path,
-                      zlib_reason(code, zlib_message, saved_errno));
-      }
-      text += written;
-      length -= (size_t)written;
-    }
+    int error_errno = 0;
+    if (hg_pgz_write(o->gz, text, length, &error_errno) != 0)
+      return record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path,
+                    error_errno ? strerror(error_errno) : "zlib could not compress");
     return 0;
   }
   if (length > 0 && fwrite(text, 1, length, o->file) != length)
@@ -283,16 +255,16 @@ int hg_output_check_text(hg_output *o, const char *field, const char *text, int 
 static int finish(hg_output *o, int commit, const char *target, char *message,
                   size_t message_size) {
   if (o->gz != NULL) {
-    errno = 0;
-    const int code = gzclose(o->gz);
-    const int saved_errno = errno;
-    if (code != Z_OK)
+    int error_errno = 0;
+    if (hg_pgz_flush(o->gz, &error_errno) != 0)
       record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path,
-             zlib_reason(code, NULL, saved_errno));
+             error_errno ? strerror(error_errno) : "zlib could not compress");
     /* EINVAL: the file system cannot sync this file, which is no failure of the file itself. */
     if (commit && o->status == 0 && fsync(o->sync_fd) != 0 && errno != EINVAL)
       record(o, HEGETCL_ERR_IO, "cannot sync %s: %s", o->temp_path, strerror(errno));
-    close(o->sync_fd);
+    if (hg_pgz_close(o->gz, &error_errno) != 0)
+      record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path,
+             error_errno ? strerror(error_errno) : "zlib could not compress");
   } else {
     if (commit && o->status == 0) {
       if (fflush(o->file) != 0)
@@ -363,15 +335,10 @@ static int flush_stream(hg_output *o, int durable) {
   if (o->status != 0) return o->status;
   int fd = o->sync_fd;
   if (o->gz != NULL) {
-    errno = 0;
-    const int code = gzflush(o->gz, Z_SYNC_FLUSH);
-    if (code != Z_OK) {
-      const int saved_errno = errno;
-      int zcode = code;
-      const char *zlib_message = gzerror(o->gz, &zcode);
+    int error_errno = 0;
+    if (hg_pgz_flush(o->gz, &error_errno) != 0)
       return record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path,
-                    zlib_reason(zcode, zlib_message, saved_errno));
-    }
+                    error_errno ? strerror(error_errno) : "zlib could not compress");
   } else {
     if (fflush(o->file) != 0)
       return record(o, HEGETCL_ERR_IO, "cannot write %s: %s", o->temp_path, strerror(errno));

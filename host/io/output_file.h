@@ -23,7 +23,8 @@
 typedef struct hg_output hg_output;
 
 /* Opens this run's temporary name of path for writing (created exclusively, never through a
- * link), gzip-compressed (zlib, level 6) when gzip != 0. A path this process has not claimed
+ * link), gzip-compressed (zlib, level 6, one gzip member per MiB compressed by worker threads:
+ * io/parallel_gzip.h) when gzip != 0. A path this process has not claimed
  * (hg_output_claim) is claimed first and released at close: a path that is not a new or writable
  * regular file, or that another run writes, is refused (HEGETCL_ERR_INPUT) with its reason. On
  * failure *out is NULL and message names the path or the temporary path and the OS error. */
@@ -72,8 +73,8 @@ int hg_output_close(hg_output *o, int commit, char *message, size_t message_size
 /* Bytes written so far (before compression). */
 uint64_t hg_output_bytes(const hg_output *o);
 
-/* Makes everything written so far durable: flushed through stdio or zlib (Z_SYNC_FLUSH, so that a
- * gzip file cut off after this point still decompresses up to it) and fsync'ed. record != 0
+/* Makes everything written so far durable: flushed through stdio or zlib (the gzip member ends,
+ * so that a gzip file cut off after this point still decompresses up to it) and fsync'ed. record != 0
  * notes the point as a flush of the stream: a gzip stream's bytes depend on where it was flushed,
  * so hg_output_resume flushes again at every recorded point. Returns 0 or the sticky failure. */
 int hg_output_sync(hg_output *o, int record);

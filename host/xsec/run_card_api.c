@@ -8,6 +8,7 @@
 #include "core/context.h"
 #include "hegetcl/version.h"
 #include "hegetcl/xsec.h"
+#include "io/event_sink.h"
 #include "io/lhe_events.h"
 #include "io/lhef_writer.h"
 #include "io/output_file.h"
@@ -56,17 +57,20 @@ hegetcl_status hegetcl_xsec_write_lhe(hegetcl_context *ctx, const hegetcl_xsec_c
            "driver %s)",
            HEGETCL_VERSION, config->process.n_photons, ctx->info.name, ctx->info.platform,
            ctx->info.driver_version);
-  hg_lhe_events lhe = {.config = config, .run_card = NULL, .comment = comment};
-  if (hg_output_open(path, hg_output_path_is_gzip(path), &lhe.out, message, sizeof message) != 0)
+  hg_event_sink sink = {.lhe = {.config = config, .run_card = NULL, .comment = comment}};
+  int rc =
+      hg_event_format_of("hegetcl_xsec_write_lhe", path, &sink.format, message, sizeof message);
+  if (rc != 0) return hg_fail(ctx, rc, "%s", message);
+  if (hg_event_sink_open(&sink, path, message, sizeof message) != 0)
     return hg_fail(ctx, HEGETCL_ERR_IO, "%s", message);
   const hegetcl_xsec_hooks hooks = {
-      .events_begin = hg_lhe_events_begin, .sink = hg_lhe_events_write, .sink_user = &lhe};
+      .events_begin = hg_event_sink_begin, .sink = hg_event_sink_write, .sink_user = &sink};
   hegetcl_status status = hegetcl_xsec_generate(ctx, config, &hooks, result);
-  if (status == HEGETCL_ERR_IO && lhe.message[0] != '\0')
-    status = hg_fail(ctx, status, "%s", lhe.message);
-  const int ok = status == HEGETCL_OK && hg_lhef_write_end(lhe.out) == 0;
+  if (status != HEGETCL_OK && sink.lhe.message[0] != '\0')
+    status = hg_fail(ctx, status, "%s", sink.lhe.message);
   /* a failed run leaves no file behind: the temporary one is removed */
-  if (hg_output_close(lhe.out, ok, message, sizeof message) != 0 && status == HEGETCL_OK)
+  if (hg_event_sink_close(&sink, status == HEGETCL_OK, message, sizeof message) != 0 &&
+      status == HEGETCL_OK)
     status = hg_fail(ctx, HEGETCL_ERR_IO, "%s", message);
   return status;
 }

@@ -348,8 +348,10 @@ typedef struct {
 hegetcl_status hegetcl_run_card_read(const char *path, hegetcl_run_card *out, char *message,
                                      size_t message_size);
 
-/* hegetcl_xsec_generate writing config->unweighted_events (> 0) unweighted events to a Les
- * Houches file at path (gzip when it ends in .gz), as `hegetcl xsec --lhe` does: the file is
+/* hegetcl_xsec_generate writing config->unweighted_events (> 0) unweighted events to the event
+ * file at path in the format its ending names, as `hegetcl xsec --lhe` does: .lhe or .lhe.gz Les
+ * Houches, .hdf5 or .h5 LHEH5, .hepmc or .hepmc.gz HepMC3 ASCII (.gz: gzip; another ending is
+ * refused with HEGETCL_ERR_INPUT, LHEH5 without libhdf5 with HEGETCL_ERR_UNSUPPORTED): the file is
  * written under a temporary name and renamed when complete, so a failed run leaves none. result
  * as hegetcl_xsec_run's, with result->unweighting; free it with hegetcl_xsec_result_free.
  * Errors: those of hegetcl_xsec_run, HEGETCL_ERR_IO naming the file. */

@@ -118,8 +118,12 @@ def host_part(exe, tmp):
         ("output folder is a file", x + ["--n", "2", "--yoda", "card.yaml/a.yoda"], None, 2,
          ["--yoda card.yaml/a.yoda: the folder card.yaml is not a folder"]),
         ("--lhe without events", x + ["--n", "2", "--lhe", "a.lhe"], None, 2,
-         ["--lhe without --unweighted-events: unweighted events are written to a Les Houches "
-          "file; give both"]),
+         ["--lhe without --unweighted-events: unweighted events are written to an event file; "
+          "give both --unweighted-events N and --lhe FILE (or --event-file FILE)"]),
+        ("an event file of no known format", x + ["--n", "2", "--lhe", "a.root",
+                                                  "--unweighted-events", "10"], None, 2,
+         ["--lhe a.root: the file's ending names no event format: use .lhe or .lhe.gz (Les "
+          "Houches 3.0), .hdf5 or .h5 (LHEH5), .hepmc or .hepmc.gz (HepMC3 ASCII)"]),
         ("no --n", x + ["--pt-min", "20"], None, 2, ["xsec needs --n N"]),
         ("a histogram range upside down", x + ["--n", "2", "--pt-bins", "10:5:1"], None, 2,
          ["--pt-bins 10:5:1: the upper edge HI must be above the lower LO"]),
