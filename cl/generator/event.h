@@ -41,9 +41,20 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
   double jacobian = 1.0;
   for (int j = 0; j < VEGAS_DIMS; ++j)
     x[j] = hg_vegas_map(grid, j, VEGAS_BINS, u[j], &jacobian, &ev.bin[j]);
-  ev.pt = hg_gen_make_point(x, GEN_N_JETS, GEN_SYSTEM, params[HG_GEN_SQRT_S],
-                            params[HG_GEN_PT_MIN], params[HG_GEN_ETA_MAX], params[HG_GEN_MASS_A],
-                            params[HG_GEN_MASS_B]);
+  double pt_min[GEN_N_JETS + 1], eta_max[GEN_N_JETS + 1];
+  for (int k = 0; k < GEN_N_JETS; ++k) {
+    pt_min[k] = params[HG_GEN_OBJECT_PT(k)];
+    eta_max[k] = params[HG_GEN_OBJECT_ETA(k)];
+  }
+  ev.pt = hg_gen_make_point(x, GEN_N_JETS, GEN_SYSTEM, params[HG_GEN_SQRT_S], pt_min, eta_max,
+                            params[HG_GEN_MASS_A], params[HG_GEN_MASS_B], params[HG_GEN_M_MIN],
+                            params[HG_GEN_M_MAX]);
+  /* MadGraph's cuts on every particle (those the map meets by construction included) */
+  int codes[HG_GEN_N_EXTERNAL];
+  for (int i = 0; i < HG_GEN_N_EXTERNAL; ++i) codes[i] = (int)params[HG_GEN_CUT_CODES + i];
+  const int passes = hg_passes_mg_cuts(HG_MOMENTA(ev.pt.p), codes, 2, HG_GEN_N_EXTERNAL,
+                                       params + HG_GEN_CUTS);
+  ev.pt.physical = ev.pt.physical && passes;
   const double x1 = ev.pt.physical ? ev.pt.x1 : 0.5, x2 = ev.pt.physical ? ev.pt.x2 : 0.5;
 #if GEN_SCALE_CHOICE == HG_SCALE_FIXED
   ev.mu_f2 = params[HG_GEN_MU_F2];

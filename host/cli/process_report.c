@@ -5,24 +5,12 @@
 #include <string.h>
 
 #include "cli/process_report.h"
+#include "phasespace/mg_cuts.h"
 #include "phasespace/scales.h"
 
-/* The cut slots the options set (host/generator/run.c reads the same). */
-static const char *const cut_names[] = {"ptj", "etaj"};
-static const char *const cut_relations[] = {">", "<"};
-static const char *const cut_units[] = {" GeV", ""};
-#define N_CUT_NAMES (sizeof cut_names / sizeof *cut_names)
-
 const char *hg_cli_cuts_text(const hegetcl_xsec_config *c) {
-  static _Thread_local char text[512];
-  size_t used = 0;
-  text[0] = '\0';
-  for (size_t k = 0; k < N_CUT_NAMES; ++k)
-    if (c->cuts[k] > 0.0)
-      used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0,
-                               "%s%s %s %g%s", used ? ", " : "", cut_names[k], cut_relations[k],
-                               c->cuts[k], cut_units[k]);
-  if (used == 0) snprintf(text, sizeof text, "none");
+  static _Thread_local char text[1024];
+  hg_mg_cuts_print(c->cuts, text, sizeof text);
   return text;
 }
 
@@ -93,8 +81,8 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_uint(j, "seed", c->vegas.seed);
   hg_json_end_object(j);
   hg_json_object(j, "cuts");
-  for (size_t k = 0; k < N_CUT_NAMES; ++k)
-    if (c->cuts[k] > 0.0) hg_json_number(j, cut_names[k], c->cuts[k]);
+  for (int k = 0; k < HG_CUT_COUNT; ++k)
+    if (hg_mg_cut_is_on(k, c->cuts[k])) hg_json_number(j, hg_mg_cut_info_at(k)->name, c->cuts[k]);
   hg_json_end_object(j);
   hg_json_object(j, "device");
   hg_json_string(j, "name", info->name);

@@ -17,6 +17,7 @@
 #include "integrate/vegas_reducer.h"
 #include "pdf/alpha_s.h"
 #include "pdf/lhapdf6_grid.h"
+#include "phasespace/mg_cuts.h"
 #include "phasespace/scales.h"
 #include "process/model.h"
 #include "process/partonic_channels.h"
@@ -24,8 +25,6 @@
 #include "shared/kernel_names.h"
 #include "xsec/channels.h"
 
-/* The cut slots the phase-space map reads (hegetcl_xsec_config.cuts). */
-enum { GEN_CUT_PTJ = 0, GEN_CUT_ETAJ = 1 };
 
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
                                   const void *host, const char *what, cl_mem *out) {
@@ -105,55 +104,102 @@ static hegetcl_status build_channels(hg_gen_run *run) {
   return status;
 }
 
-/* A final-state particle the phase space samples as a jet: a massless coloured parton. */
-static int is_jet(int species) {
-  const hg_particle *p = hg_model_particle(hg_species_particle(species));
-  return p->colour > 1 && p->mass == HG_PARAM_ZERO;
+/* A final-state particle's cut class and its pT and |eta| cuts from the run's cut values. */
+static int cut_code(const hg_gen_run *run, int species, double mass, double *pt, double *eta) {
+  const double *c = run->config.cuts;
+  const int code = hg_mg_cut_class(hg_species_pdg(species), mass, run->config.five_flavour ? 5 : 4);
+  const int cls = hg_mg_cut_code_class(code);
+  *pt = cls == HG_CUT_CLASS_JET      ? c[HG_CUT_PTJ]
+        : cls == HG_CUT_CLASS_B      ? c[HG_CUT_PTB]
+        : cls == HG_CUT_CLASS_PHOTON ? c[HG_CUT_PTA]
+        : cls == HG_CUT_CLASS_LEPTON ? c[HG_CUT_PTL]
+                                     : 0.0;
+  *eta = cls == HG_CUT_CLASS_JET      ? c[HG_CUT_ETAJ]
+         : cls == HG_CUT_CLASS_B      ? c[HG_CUT_ETAB]
+         : cls == HG_CUT_CLASS_PHOTON ? c[HG_CUT_ETAA]
+         : cls == HG_CUT_CLASS_LEPTON ? c[HG_CUT_ETAL]
+                                      : -1.0;
+  return code;
 }
 
-/* The group's kinematics: jets, the system, the sampler slot of each particle, the masses. */
+/* The group's kinematics: the objects sampled in (pT, eta, phi) (massless final-state particles
+ * whose class has a pT cut), the system (the rest: none or a pair), the sampler slot of each
+ * particle, the masses, the cut codes. A massless coloured parton or a photon without a pT cut
+ * is refused: the cross section would be infinite. */
 static hegetcl_status group_kinematics(hg_gen_run *run, gen_group *g) {
   hegetcl_context *ctx = run->ctx;
   const hg_process_spec *spec = &g->spec;
-  int n_jets = 0, n_rest = 0, rest[HG_GEN_MAX_EXTERNAL];
+  const double *cuts = run->config.cuts;
+  hegetcl_process p;
+  hegetcl_process_from_text(&p, spec->text, NULL, 0);
+  int n_objects = 0, n_rest = 0, rest[HG_GEN_MAX_EXTERNAL], n_qcd = 0;
+  int code[HG_GEN_MAX_EXTERNAL];
+  double pt[HG_GEN_MAX_EXTERNAL], eta[HG_GEN_MAX_EXTERNAL];
   for (int i = spec->n_in; i < spec->n; ++i) {
-    if (is_jet(spec->species[i]))
-      ++n_jets;
+    const double mass = hegetcl_process_mass(&p, (unsigned)i);
+    code[i] = cut_code(run, spec->species[i], mass, &pt[i], &eta[i]);
+    const int cls = hg_mg_cut_code_class(code[i]);
+    const int coloured = hg_model_particle(hg_species_particle(spec->species[i]))->colour > 1;
+    if (mass == 0.0 && (coloured || cls == HG_CUT_CLASS_PHOTON) && !(pt[i] > 0.0))
+      return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "%s has a massless %s in the final state: its cross section is infinite "
+                     "without a pT cut; give one, e.g. --%s 20",
+                     spec->text, hg_species_name(spec->species[i]),
+                     cls == HG_CUT_CLASS_PHOTON ? "pta" : cls == HG_CUT_CLASS_B ? "ptb" : "ptj");
+    n_qcd += mass == 0.0 && coloured;
+    if (mass == 0.0 && pt[i] > 0.0)
+      ++n_objects;
     else
       rest[n_rest++] = i;
   }
-  if (!(n_rest == 2 || (n_rest == 0 && n_jets >= 2)))
+  if (n_qcd >= 2 && !(cuts[HG_CUT_DRJJ] > 0.0))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "%s has %d massless partons in the final state: two of them collinear make "
+                   "the cross section infinite without a Delta R cut; give one, e.g. --drjj 0.4 "
+                   "(MadGraph's default)",
+                   spec->text, n_qcd);
+  if (!(n_rest == 2 || (n_rest == 0 && n_objects >= 2)))
     return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "%s: the phase space takes jets (gluons, light quarks) plus at most one pair "
-                   "of other particles; this final state has %d jets and %d others",
-                   spec->text, n_jets, n_rest);
-  g->n_jets = (unsigned)n_jets;
+                   "%s: the phase space takes jets (and other massless particles with a pT cut) "
+                   "plus at most one pair of other particles; this final state has %d of the "
+                   "first and %d others",
+                   spec->text, n_objects, n_rest);
+  g->n_jets = (unsigned)n_objects;
   g->has_system = n_rest == 2;
   g->order[0] = 0;
   g->order[1] = 1;
-  int next_jet = 2;
+  g->cut_code[0] = g->cut_code[1] = HG_CUT_CLASS_NONE;
+  int next = 2;
   for (int i = spec->n_in; i < spec->n; ++i)
-    if (is_jet(spec->species[i])) g->order[i] = next_jet++;
-  hegetcl_process p;
-  hegetcl_process_from_text(&p, spec->text, NULL, 0);
+    if (hegetcl_process_mass(&p, (unsigned)i) == 0.0 && pt[i] > 0.0) {
+      g->object_pt[next - 2] = pt[i];
+      g->object_eta[next - 2] = eta[i];
+      g->cut_code[next] = code[i];
+      g->order[i] = next++;
+    }
+  g->m_max = run->config.sqrt_s_gev;
   if (g->has_system) {
-    g->order[rest[0]] = 2 + n_jets;
-    g->order[rest[1]] = 3 + n_jets;
+    g->order[rest[0]] = 2 + n_objects;
+    g->order[rest[1]] = 3 + n_objects;
+    g->cut_code[2 + n_objects] = code[rest[0]];
+    g->cut_code[3 + n_objects] = code[rest[1]];
     g->mass_a = hegetcl_process_mass(&p, (unsigned)rest[0]);
     g->mass_b = hegetcl_process_mass(&p, (unsigned)rest[1]);
-    if (!(g->mass_a + g->mass_b > 0.0))
-      return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                     "%s: a pair of massless particles other than jets needs a mass cut, which "
-                     "the phase space does not take yet",
-                     spec->text);
+    g->m_min = g->mass_a + g->mass_b;
+    /* a lepton pair's mass window (mmll, mmllmax) bounds the system's mass */
+    const int pair = hg_mg_cut_code_class(code[rest[0]]) == HG_CUT_CLASS_LEPTON &&
+                     hg_mg_cut_code_class(code[rest[1]]) == HG_CUT_CLASS_LEPTON;
+    if (pair && cuts[HG_CUT_MMLL] > g->m_min) g->m_min = cuts[HG_CUT_MMLL];
+    if (pair && cuts[HG_CUT_MMLLMAX] > 0.0 && cuts[HG_CUT_MMLLMAX] < g->m_max)
+      g->m_max = cuts[HG_CUT_MMLLMAX];
+    if (!(g->m_min > 0.0))
+      return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "%s: the pair %s %s is massless: its mass needs a lower bound, e.g. --mmll "
+                     "50",
+                     spec->text, hg_species_name(spec->species[rest[0]]),
+                     hg_species_name(spec->species[rest[1]]));
   }
-  const double ptj = run->config.cuts[GEN_CUT_PTJ];
-  if (n_jets > 0 && !(ptj > 0.0))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                   "%s has jets in the final state: their cross section is infinite without a "
-                   "pT cut; give one, e.g. --ptj 20",
-                   spec->text);
-  g->dims = (unsigned)hg_gen_dims(n_jets, g->has_system);
+  g->dims = (unsigned)hg_gen_dims(n_objects, g->has_system);
   return HEGETCL_OK;
 }
 
@@ -214,8 +260,14 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
                    g->spec.text, g->n_channels);
   memset(params, 0, sizeof params);
   params[HG_GEN_SQRT_S] = config->sqrt_s_gev;
-  params[HG_GEN_PT_MIN] = config->cuts[GEN_CUT_PTJ];
-  params[HG_GEN_ETA_MAX] = config->cuts[GEN_CUT_ETAJ];
+  params[HG_GEN_M_MIN] = g->m_min;
+  params[HG_GEN_M_MAX] = g->m_max;
+  for (unsigned k = 0; k < g->n_jets; ++k) {
+    params[HG_GEN_OBJECT_PT(k)] = g->object_pt[k];
+    params[HG_GEN_OBJECT_ETA(k)] = g->object_eta[k];
+  }
+  for (int k = 0; k < HG_CUT_COUNT; ++k) params[HG_GEN_CUTS + k] = config->cuts[k];
+  for (int i = 0; i < g->spec.n; ++i) params[HG_GEN_CUT_CODES + i] = g->cut_code[i];
   params[HG_GEN_MASS_A] = g->mass_a;
   params[HG_GEN_MASS_B] = g->mass_b;
   const double mu_f = config->mu_f_gev * config->mu_f_factor;
@@ -313,10 +365,8 @@ static hegetcl_status check_config(hegetcl_context *ctx, const hegetcl_xsec_conf
                      names[i], scales[i]);
   if (!(c->sqrt_s_gev > 0.0))
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "sqrt(s) = %g GeV: must be positive", c->sqrt_s_gev);
-  for (int k = 0; k < HEGETCL_MAX_CUTS; ++k)
-    if (!(c->cuts[k] >= 0.0) || !isfinite(c->cuts[k]))
-      return hg_fail(ctx, HEGETCL_ERR_INPUT, "cut %d = %g: must be a finite number >= 0", k,
-                     c->cuts[k]);
+  if (hg_mg_cuts_check(c->cuts, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   return HEGETCL_OK;
 }
 

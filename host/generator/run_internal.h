@@ -44,7 +44,9 @@ typedef struct {
   hg_channels *channels;
   unsigned dims, n_jets;
   int has_system;
-  double mass_a, mass_b;
+  double mass_a, mass_b, m_min, m_max;  /* the system's daughters, its mass range */
+  double object_pt[HG_GEN_MAX_EXTERNAL], object_eta[HG_GEN_MAX_EXTERNAL]; /* sampled objects' cuts */
+  int cut_code[HG_GEN_MAX_EXTERNAL]; /* each particle's, in the sampler's order */
   int order[HG_GEN_MAX_EXTERNAL];
   uint32_t key_high; /* Philox key's high word for the stage being run */
   double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */

@@ -14,6 +14,7 @@
 #include "generator/run_internal.h"
 #include "hegetcl/xsec.h"
 #include "process/process_spec.h"
+#include "phasespace/mg_cuts.h"
 #include "test_support.h"
 
 static hegetcl_context *ctx;
@@ -55,8 +56,8 @@ static collected generate(const char *process, uint64_t n) {
   snprintf(c.process_text, sizeof c.process_text, "%s", process);
   c.dynamical_scale_choice = 0;
   c.mu_f_gev = c.mu_r_gev = 173.0;
-  c.cuts[0] = 50.0;
-  c.cuts[1] = 5.0;
+  c.cuts[HG_CUT_PTJ] = 50.0;
+  c.cuts[HG_CUT_ETAJ] = 5.0;
   c.vegas.adapt_iterations = 3;
   c.vegas.adapt_events = 20000;
   c.vegas.events_per_iteration = 40000;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hegetcl/xsec.h"
+#include "phasespace/mg_cuts.h"
 #include "test_support.h"
 
 #define SEEDS 20
@@ -36,9 +37,9 @@ static void pulls_of(const char *process, double drjj) {
     snprintf(c.process_text, sizeof c.process_text, "%s", process);
     c.dynamical_scale_choice = 0;
     c.mu_f_gev = c.mu_r_gev = 173.0;
-    c.cuts[0] = 50.0; /* ptj */
-    c.cuts[1] = 5.0;  /* etaj */
-    c.cuts[2] = drjj; /* drjj */
+    c.cuts[HG_CUT_PTJ] = 50.0;
+    c.cuts[HG_CUT_ETAJ] = 5.0;
+    c.cuts[HG_CUT_DRJJ] = drjj;
     c.vegas.adapt_iterations = 4;
     c.vegas.adapt_events = 20000;
     c.vegas.events_per_iteration = 40000;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hegetcl/xsec.h"
+#include "phasespace/mg_cuts.h"
 #include "test_support.h"
 
 static hegetcl_context *ctx;
@@ -172,12 +173,14 @@ static void bad_process_input_is_refused(void **state) {
       {"p p > t t~ j", "pT cut", 173.0, 0.0}, /* jets without a pT cut */
       {"p p > t t~", "positive", -1.0, 0.0},  /* a scale that is not positive */
       {"p p > j j", "none of", 91.188, 7000.0}, /* cuts that remove everything */
+      {"p p > j j j", "Delta R", 91.188, 20.0},  /* collinear partons without a Delta R cut */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
       hegetcl_xsec_config c = ttbar_config();
     snprintf(c.process_text, sizeof c.process_text, "%s", cases[i].process);
     c.mu_f_gev = c.mu_r_gev = cases[i].scale;
-    c.cuts[0] = cases[i].ptj;
+    c.cuts[HG_CUT_PTJ] = cases[i].ptj;
+    c.cuts[HG_CUT_DRJJ] = strcmp(cases[i].expect, "Delta R") == 0 ? 0.0 : 0.4;
     hegetcl_xsec_result r;
     const hegetcl_status status = hegetcl_xsec_run(ctx, &c, NULL, NULL, &r);
     const char *message = hegetcl_last_error(ctx);
