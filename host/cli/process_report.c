@@ -48,6 +48,14 @@ void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xse
            gr->text, gr->sigma_fb, gr->error_fb, 100.0 * gr->sigma_fb / v->estimate,
            gr->n_channels, gr->chi2_per_dof);
   }
+  if (c->unweighted_events > 0) {
+    const hegetcl_unweighting_result *u = &r->unweighting;
+    printf("  %llu unweighted events from %llu tried (efficiency %.3g), %.2f s; %llu above their "
+           "group's maximum (%.2g of sigma); sigma from the pass %.6e fb\n",
+           (unsigned long long)u->written, (unsigned long long)u->tried, u->efficiency,
+           u->seconds, (unsigned long long)u->overweight, u->overweight_sigma_fraction,
+           u->sigma_check_fb);
+  }
   if (r->n_process_channels > 40) {
     printf("  (%u channels: sigma per channel in the JSON, --json FILE)\n", r->n_process_channels);
     return;
@@ -100,6 +108,21 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_number(j, "integration_seconds", v->wall_seconds);
   hg_json_number(j, "build_seconds", r->build_seconds);
   hg_json_end_object(j);
+  if (c->unweighted_events > 0) {
+    const hegetcl_unweighting_result *u = &r->unweighting;
+    hg_json_object(j, "unweighting");
+    hg_json_uint(j, "requested", u->requested);
+    hg_json_uint(j, "written", u->written);
+    hg_json_uint(j, "tried", u->tried);
+    hg_json_number(j, "efficiency", u->efficiency);
+    hg_json_uint(j, "overweight_events", u->overweight);
+    hg_json_number(j, "overweight_sigma_fraction", u->overweight_sigma_fraction);
+    hg_json_number(j, "sigma_from_the_pass_fb", u->sigma_check_fb);
+    hg_json_number(j, "seconds", u->seconds);
+    hg_json_string(j, "colour_flows", "leading colour, drawn by |J_k|^2 of the flows");
+    hg_json_string(j, "helicities", "summed: SPINUP 9");
+    hg_json_end_object(j);
+  }
   hg_json_array(j, "groups");
   for (unsigned g = 0; g < r->n_groups; ++g) {
     hg_json_object(j, NULL);

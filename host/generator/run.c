@@ -43,13 +43,10 @@ static int pdf_slot(hg_gen_run *run, int pid) {
   return (int)run->n_pdf_pids++;
 }
 
-/* A PDG id of a jet at parton level: the gluon and the quarks d u s c b. */
-static int pdg_is_jet(int pdg) { return pdg == 21 || (pdg != 0 && abs(pdg) <= 5); }
-
 /* The partonic channels and groups of the process (host/process/partonic_channels.h). A member
  * whose incoming pair is the group's swapped is a mirror; any final-state reordering of a member
- * maps jets onto jets (checked), so the cuts, symmetric in particles of one kind, treat the
- * member's events as the group's. */
+ * maps particles onto ones of the same cut class (checked), so the cuts, symmetric in particles
+ * of one class, treat the member's events as the group's. */
 static hegetcl_status build_channels(hg_gen_run *run) {
   hegetcl_context *ctx = run->ctx;
   hg_channel_list *list = malloc(sizeof *list);
@@ -89,13 +86,18 @@ static hegetcl_status build_channels(hg_gen_run *run) {
     }
     c->group = lc->group;
     const hg_process_spec *group_spec = &run->groups[lc->group].spec;
+    hegetcl_process gp;
+    hegetcl_process_from_text(&gp, group_spec->text, NULL, 0);
+    const int flavours = run->config.five_flavour ? 5 : 4;
     for (int k = 2; k < lc->n; ++k) {
-      const int kind = pdg_is_jet(lc->pdg[k]);
-      if (kind != pdg_is_jet(hg_species_pdg(group_spec->species[lc->order[k]])))
+      const int j = lc->order[k];
+      const double mass = hegetcl_process_mass(&gp, (unsigned)j);
+      if (hg_mg_cut_class(lc->pdg[k], mass, flavours) !=
+          hg_mg_cut_class(hg_species_pdg(group_spec->species[j]), mass, flavours))
         status = hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                         "%s: its particles map onto %s's with a jet in place of another "
-                         "particle, which the cuts could tell apart",
-                         lc->text, group_spec->text);
+                         "%s: its particle %d is cut as another kind than %s's particle %d, which "
+                         "stands for it; the group cannot take it",
+                         lc->text, k, group_spec->text, j);
     }
   }
   run->n_channels = list->n_channels;
