@@ -210,7 +210,8 @@ static hegetcl_status read_batch(hg_gen_run *run, gen_group *g, size_t n, double
 
 hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
                                    void *sink_user, hegetcl_events_progress progress,
-                                   void *progress_user, hegetcl_unweighting_result *out) {
+                                   void *progress_user, hegetcl_unweighting_result *out,
+                                   hegetcl_xsec_result *times) {
   hegetcl_context *ctx = run->ctx;
   const hegetcl_xsec_config *c = &run->config;
   memset(out, 0, sizeof *out);
@@ -261,8 +262,11 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         break;
       }
       const uint64_t first = (uint64_t)pass * batch;
+      double t0 = hg_now_seconds();
       status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, batch, 0);
       if (status == HEGETCL_OK) status = read_batch(run, g, batch, factor, me, members, momenta);
+      double t1 = hg_now_seconds();
+      times->unweight_device_seconds += t1 - t0;
       size_t n_acc = 0;
       for (size_t e = 0; status == HEGETCL_OK && e < batch && written + n_acc < per_group[gi];
            ++e) {
@@ -290,7 +294,9 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
          * batch of n_acc events, so repack at stride n_acc */
         for (size_t q = 0; q < 4 * np; ++q)
           memmove(accepted + q * n_acc, accepted + q * batch, n_acc * sizeof *accepted);
+        const double f0 = hg_now_seconds();
         status = hg_gen_flows_weights(ctx, &flows, g->amp->params, n_acc, accepted, weights);
+        times->flows_seconds += hg_now_seconds() - f0;
       }
       for (size_t a = 0; status == HEGETCL_OK && a < n_acc; ++a) {
         const size_t e = accepted_index[a];
@@ -327,12 +333,15 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         hegetcl_event record;
         make_record(run, g, member, &flows.set.flows[flow], (const double(*)[4])p, first + e,
                     hg_event_weight(factor[e], me[e]) / w_max, &record);
+        const double w0 = hg_now_seconds();
         status = sink(&record, sink_user);
+        times->write_seconds += hg_now_seconds() - w0;
         ++written;
         ++out->written;
       }
       if (progress && status == HEGETCL_OK)
         progress(out->written, n_events, out->tried, progress_user);
+      (void)t1;
     }
     hg_gen_flows_close(&flows);
     /* each group's mean weight estimates its sigma; so the overweight share */
@@ -342,6 +351,8 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     (void)written;
   }
   out->seconds = hg_now_seconds() - start;
+  times->unweight_host_seconds = out->seconds - times->unweight_device_seconds -
+                                 times->flows_seconds - times->write_seconds;
   out->efficiency = out->tried > 0 ? (double)out->written / (double)out->tried : 0.0;
   out->sigma_check_fb = sigma_check;
   out->overweight_sigma_fraction = sigma_check > 0 ? overweight_sum / sigma_check : 0.0;

@@ -648,15 +648,20 @@ hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *
                    (unsigned long long)config->unweighted_events);
   hg_gen_run *run = NULL;
   hegetcl_status status = hg_gen_run_create(ctx, config, &run);
+  double t0 = hg_now_seconds();
   if (status == HEGETCL_OK) status = hg_gen_run_pilot(run);
+  const double t1 = hg_now_seconds();
   if (status == HEGETCL_OK)
     status = hg_gen_run_integrate(run, hooks->progress, hooks->progress_user, result);
+  result->pilot_seconds = t1 - t0;
+  result->integrate_seconds = hg_now_seconds() - t1;
+  t0 = hg_now_seconds();
   if (status == HEGETCL_OK && config->unweighted_events > 0) {
     if (hooks->events_begin != NULL) status = hooks->events_begin(result, hooks->sink_user);
     if (status == HEGETCL_OK)
       status = hg_gen_run_unweight(run, config->unweighted_events, hooks->sink, hooks->sink_user,
                                    hooks->events_progress, hooks->events_progress_user,
-                                   &result->unweighting);
+                                   &result->unweighting, result);
   }
   hg_gen_run_destroy(run);
   return status;

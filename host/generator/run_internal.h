@@ -113,6 +113,7 @@ hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_me
 /* The unweighting stage: n_events events over the groups in proportion to their sigma, to sink. */
 hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
                                    void *sink_user, hegetcl_events_progress progress,
-                                   void *progress_user, hegetcl_unweighting_result *out);
+                                   void *progress_user, hegetcl_unweighting_result *out,
+                                   hegetcl_xsec_result *times);
 
 #endif

@@ -216,6 +216,12 @@ typedef struct {
   unsigned n_process_channels;
   double alpha_s_mu_r;
   unsigned alpha_s_power;
+  /* a run over a process: wall seconds per stage (docs/generator.md, "Benchmark"): the pilot, the
+   * integration, and in the unweighting the device batches (sampling, PDFs, |M|^2, read back),
+   * the host's hit-or-miss and records, the colour flows of the kept events, and the sink
+   * (writing the file) */
+  double pilot_seconds, integrate_seconds, unweight_device_seconds, unweight_host_seconds,
+      flows_seconds, write_seconds;
 } hegetcl_xsec_result;
 
 /* Where a run stands, as a checkpoint says. */
