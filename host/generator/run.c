@@ -282,7 +282,9 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   params[HG_GEN_MU_F_FACTOR] = config->mu_f_factor;
   for (unsigned m = 0; m < g->n_channels; ++m) {
     const gen_channel *c = &run->channels[g->first_channel + m];
-    const int pid2 = config->beams == HEGETCL_BEAMS_PPBAR ? -c->pid[1] : c->pid[1];
+    /* an antiproton's parton q has the proton's PDF of q's antiparticle (the gluon its own) */
+    const int conjugate = config->beams == HEGETCL_BEAMS_PPBAR && c->pid[1] != 21;
+    const int pid2 = conjugate ? -c->pid[1] : c->pid[1];
     const int slot1 = pdf_slot(run, c->pid[0]), slot2 = pdf_slot(run, pid2);
     if (slot1 < 0 || slot2 < 0)
       return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s: more parton flavours than the PDF grid holds",
