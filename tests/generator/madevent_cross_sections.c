@@ -170,6 +170,7 @@ static void bad_process_input_is_refused(void **state) {
     double scale, ptj;
   } cases[] = {
       {"p p > t t~ x", "x", 173.0, 0.0},      /* unknown label */
+      {"p p > t t", "no partonic channel", 173.0, 0.0}, /* no channel at these beams */
       {"p p > t t~ j", "pT cut", 173.0, 0.0}, /* jets without a pT cut */
       {"p p > t t~", "positive", -1.0, 0.0},  /* a scale that is not positive */
       {"p p > j j", "none of", 91.188, 7000.0}, /* cuts that remove everything */
