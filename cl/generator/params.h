@@ -6,12 +6,12 @@
 #include "generator/phase_space.h"
 #include "phasespace/mg_cuts.h"
 
-#define HG_GEN_SQRT_S 0  /* collider energy, GeV */
+#define HG_GEN_SQRT_S 0 /* collider energy, GeV */
 #define HG_GEN_M_MIN 1  /* the system's mass range, GeV: its daughters' masses' sum, or mmll */
 #define HG_GEN_M_MAX 2  /* sqrt(s), or mmllmax */
-#define HG_GEN_MASS_A 3  /* the system's daughters' masses, GeV */
+#define HG_GEN_MASS_A 3 /* the system's daughters' masses, GeV */
 #define HG_GEN_MASS_B 4
-#define HG_GEN_MU_F2 5 /* fixed factorisation scale squared, GeV^2 (factor applied) */
+#define HG_GEN_MU_F2 5         /* fixed factorisation scale squared, GeV^2 (factor applied) */
 #define HG_GEN_NORMALISATION 6 /* GeV^-2 -> fb */
 #define HG_GEN_MU_R2 7         /* fixed renormalisation scale squared, GeV^2 (factor applied) */
 #define HG_GEN_ALPHA_S_AMP 8   /* the alpha_s the amplitude was built with */

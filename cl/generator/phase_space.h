@@ -45,10 +45,9 @@ HG_INLINE double hg_gen_two_body_momentum(double m2, double ma, double mb) {
  * mass_a + mass_b, > 0), and it decays isotropically (cos theta, phi in its rest frame). Without
  * a system the last object balances, massless, and must meet its pT and eta cuts (physical = 0
  * otherwise). */
-HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_system,
-                                         double sqrt_s, const double *pt_min,
-                                         const double *eta_max, double mass_a, double mass_b,
-                                         double m_min, double m_max) {
+HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_system, double sqrt_s,
+                                         const double *pt_min, const double *eta_max, double mass_a,
+                                         double mass_b, double m_min, double m_max) {
   hg_gen_point pt;
   const double two_pi = 2.0 * HG_GEN_PI, s = sqrt_s * sqrt_s;
   const int n_final = n_jets + (has_system ? 2 : 0);

@@ -45,16 +45,15 @@ void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xse
   for (unsigned g = 0; g < r->n_groups; ++g) {
     const hegetcl_xsec_group *gr = &r->groups[g];
     printf("  group %-24s %.6e +- %.2e fb  (%6.3f%% of sigma, %u channels, chi2/dof %.2f)\n",
-           gr->text, gr->sigma_fb, gr->error_fb, 100.0 * gr->sigma_fb / v->estimate,
-           gr->n_channels, gr->chi2_per_dof);
+           gr->text, gr->sigma_fb, gr->error_fb, 100.0 * gr->sigma_fb / v->estimate, gr->n_channels,
+           gr->chi2_per_dof);
   }
   if (c->unweighted_events > 0) {
     const hegetcl_unweighting_result *u = &r->unweighting;
     printf("  %llu unweighted events from %llu tried (efficiency %.3g), %.2f s; %llu above their "
            "group's maximum (%.2g of sigma); sigma from the pass %.6e fb\n",
-           (unsigned long long)u->written, (unsigned long long)u->tried, u->efficiency,
-           u->seconds, (unsigned long long)u->overweight, u->overweight_sigma_fraction,
-           u->sigma_check_fb);
+           (unsigned long long)u->written, (unsigned long long)u->tried, u->efficiency, u->seconds,
+           (unsigned long long)u->overweight, u->overweight_sigma_fraction, u->sigma_check_fb);
   }
   if (r->n_process_channels > 40) {
     printf("  (%u channels: sigma per channel in the JSON, --json FILE)\n", r->n_process_channels);

@@ -926,7 +926,8 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
     write_number(out, O_MU_R_FACTOR, c->mu_r_factor);
     write_number(out, O_MU_F_FACTOR, c->mu_f_factor);
     for (int k = 0; k < HG_CUT_COUNT; ++k)
-      if (hg_mg_cut_is_on(k, c->cuts[k])) write_number(out, (option_id)(O_CUT_FIRST + k), c->cuts[k]);
+      if (hg_mg_cut_is_on(k, c->cuts[k]))
+        write_number(out, (option_id)(O_CUT_FIRST + k), c->cuts[k]);
   } else {
     write_number(out, O_N, c->process.n_photons);
   }

@@ -29,8 +29,8 @@ void hg_gen_flows_close(hg_gen_flows *f) {
   memset(f, 0, sizeof *f);
 }
 
-hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec,
-                                 size_t capacity, hg_gen_flows *f) {
+hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
+                                 hg_gen_flows *f) {
   memset(f, 0, sizeof *f);
   char error[1024];
   if (hg_diagrams_build(spec, 0, &f->set, error, sizeof error) != 0)
@@ -40,8 +40,8 @@ hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *sp
   char *generated = hg_process_source_flow_weights(&f->set);
   if (generated == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for flow code");
   char options[512];
-  hegetcl_status status = hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 0, options,
-                                           sizeof options);
+  hegetcl_status status =
+      hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 0, options, sizeof options);
   const hg_source_part parts[] = {
       {"amplitudes/process_common.cl", NULL}, {NULL, generated}, {"generator/flows.cl", NULL}};
   if (status == HEGETCL_OK) status = hg_program_get(ctx, parts, 3, options, &f->program, NULL);
@@ -60,8 +60,8 @@ hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *sp
   return hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' weights");
 }
 
-hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params,
-                                    size_t n, const double *momenta, double *w) {
+hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params, size_t n,
+                                    const double *momenta, double *w) {
   if (n > f->capacity)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%zu events for the flows, room for %zu", n,
                    f->capacity);
@@ -81,8 +81,8 @@ hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_me
   status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
                        HG_KERNEL_GENERATOR_FLOWS, n);
   if (status != HEGETCL_OK) return status;
-  err = clEnqueueReadBuffer(ctx->queue, f->weights, CL_TRUE, 0,
-                            f->set.n_flows * n * sizeof(double), w, 0, NULL, NULL);
+  err = clEnqueueReadBuffer(ctx->queue, f->weights, CL_TRUE, 0, f->set.n_flows * n * sizeof(double),
+                            w, 0, NULL, NULL);
   return hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the flows' weights");
 }
 
@@ -93,8 +93,7 @@ static int outgoing_quark(const hg_process_spec *spec, int i) {
   return (pdg > 0) == (i >= spec->n_in);
 }
 
-int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow,
-                        int colour[][2]) {
+int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow, int colour[][2]) {
   int next = 501;
   for (int i = 0; i < spec->n; ++i) colour[i][0] = colour[i][1] = 0;
   /* tags as if every particle were outgoing: T^a_{xy} gives gluon a anticolour tag(x) and colour
@@ -132,8 +131,7 @@ int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow,
 
 /* One accepted event of group g, member m, flow k into e (the member's particle order). */
 static void make_record(hg_gen_run *run, gen_group *g, unsigned m, const hg_colour_term *flow,
-                        const double (*p)[4], uint64_t number, double ratio,
-                        hegetcl_event *e) {
+                        const double (*p)[4], uint64_t number, double ratio, hegetcl_event *e) {
   const hegetcl_xsec_config *c = &run->config;
   const gen_channel *ch = &run->channels[g->first_channel + m];
   const int n = g->spec.n;
@@ -158,12 +156,12 @@ static void make_record(hg_gen_run *run, gen_group *g, unsigned m, const hg_colo
   }
   e->x1 = 2.0 * e->p[0][0] / c->sqrt_s_gev;
   e->x2 = 2.0 * e->p[1][0] / c->sqrt_s_gev;
-  const double mu = hg_dynamical_scale(c->dynamical_scale_choice, HG_MOMENTA(e->p), NULL, 2, n,
-                                       1.0);
+  const double mu =
+      hg_dynamical_scale(c->dynamical_scale_choice, HG_MOMENTA(e->p), NULL, 2, n, 1.0);
   e->mu_f_gev = c->dynamical_scale_choice ? mu * c->mu_f_factor : c->mu_f_gev * c->mu_f_factor;
   e->mu_r_gev = c->dynamical_scale_choice ? mu * c->mu_r_factor : c->mu_r_gev * c->mu_r_factor;
-  e->alpha_s = run->alpha_s_power > 0 ? hg_alpha_s(run->alpha_s_table, e->mu_r_gev * e->mu_r_gev)
-                                      : 0.0;
+  e->alpha_s =
+      run->alpha_s_power > 0 ? hg_alpha_s(run->alpha_s_table, e->mu_r_gev * e->mu_r_gev) : 0.0;
   e->alpha_qed = c->process.alpha;
   e->process_id = (int)g->index + 1;
   e->weight_ratio = ratio;
@@ -254,11 +252,11 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     const size_t np = (size_t)g->spec.n;
     for (uint32_t pass = 0; status == HEGETCL_OK && written < per_group[gi]; ++pass) {
       if (out->tried >= c->max_unweighting_tries) {
-        status = hg_fail(ctx, HEGETCL_ERR_INPUT,
-                         "%s: %llu weighted events tried for %llu unweighted events (the limit, "
-                         "--max-unweighting-tries)",
-                         g->spec.text, (unsigned long long)out->tried,
-                         (unsigned long long)n_events);
+        status =
+            hg_fail(ctx, HEGETCL_ERR_INPUT,
+                    "%s: %llu weighted events tried for %llu unweighted events (the limit, "
+                    "--max-unweighting-tries)",
+                    g->spec.text, (unsigned long long)out->tried, (unsigned long long)n_events);
         break;
       }
       const uint64_t first = (uint64_t)pass * batch;
@@ -351,8 +349,8 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     (void)written;
   }
   out->seconds = hg_now_seconds() - start;
-  times->unweight_host_seconds = out->seconds - times->unweight_device_seconds -
-                                 times->flows_seconds - times->write_seconds;
+  times->unweight_host_seconds =
+      out->seconds - times->unweight_device_seconds - times->flows_seconds - times->write_seconds;
   out->efficiency = out->tried > 0 ? (double)out->written / (double)out->tried : 0.0;
   out->sigma_check_fb = sigma_check;
   out->overweight_sigma_fraction = sigma_check > 0 ? overweight_sum / sigma_check : 0.0;

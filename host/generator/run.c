@@ -25,7 +25,6 @@
 #include "shared/kernel_names.h"
 #include "xsec/channels.h"
 
-
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
                                   const void *host, const char *what, cl_mem *out) {
   cl_int err = CL_SUCCESS;
@@ -55,8 +54,7 @@ static hegetcl_status build_channels(hg_gen_run *run) {
   char error[512];
   if (hg_partonic_channels(run->config.process_text, &options, list, error, sizeof error) != 0) {
     free(list);
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "--process \"%s\": %s", run->config.process_text,
-                   error);
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "--process \"%s\": %s", run->config.process_text, error);
   }
   run->channels = calloc(list->n_channels, sizeof *run->channels);
   run->groups = calloc(list->n_groups, sizeof *run->groups);
@@ -147,7 +145,9 @@ static hegetcl_status group_kinematics(hg_gen_run *run, gen_group *g) {
                      "%s has a massless %s in the final state: its cross section is infinite "
                      "without a pT cut; give one, e.g. --%s 20",
                      spec->text, hg_species_name(spec->species[i]),
-                     cls == HG_CUT_CLASS_PHOTON ? "pta" : cls == HG_CUT_CLASS_B ? "ptb" : "ptj");
+                     cls == HG_CUT_CLASS_PHOTON ? "pta"
+                     : cls == HG_CUT_CLASS_B    ? "ptb"
+                                                : "ptj");
     n_qcd += mass == 0.0 && coloured;
     if (mass == 0.0 && pt[i] > 0.0)
       ++n_objects;
@@ -246,8 +246,8 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
                            g->has_system, g->n_channels, g->n_channels, run->alpha_s_power,
                            config->dynamical_scale_choice);
   for (int i = 0; i < g->spec.n; ++i)
-    used += (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "",
-                             g->order[i]);
+    used +=
+        (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "", g->order[i]);
   const hg_source_part part = {"generator/kernels.cl", NULL};
   double seconds = 0.0;
   status = hg_program_get(ctx, &part, 1, options, &g->program, &seconds);
@@ -305,15 +305,15 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
     status =
         make_buffer(ctx, CL_MEM_READ_WRITE, batch * g->dims, NULL, "VEGAS bin indices", &g->bins);
   if (status == HEGETCL_OK)
-    status = hg_vegas_reducer_create(ctx, g->program, g->dims, config->vegas.bins, batch,
-                                     &g->reducer);
+    status =
+        hg_vegas_reducer_create(ctx, g->program, g->dims, config->vegas.bins, batch, &g->reducer);
   if (status == HEGETCL_OK) {
     const hg_vegas_buffers buffers = {g->factor, g->amp->me, g->bins};
     status = hg_vegas_reducer_set_buffers(g->reducer, &buffers);
   }
   if (status == HEGETCL_OK)
-    status = hg_channels_create(ctx, g->program, g->n_channels, batch, g->member_factor,
-                                &g->channels);
+    status =
+        hg_channels_create(ctx, g->program, g->n_channels, batch, g->member_factor, &g->channels);
   if (status != HEGETCL_OK) return status;
   size_t limit = 0;
   const cl_int err = clGetKernelWorkGroupInfo(g->sample, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -343,7 +343,7 @@ static hegetcl_status alpha_s_setup(hg_gen_run *run) {
   snprintf(info, sizeof info, "%s/%s.info", hegetcl_pdf_directory(run->pdf),
            hegetcl_pdf_set_name(run->pdf));
   const int mode = c->alpha_s_running == HEGETCL_ALPHA_S_MADGRAPH ? HG_ALPHA_S_ONE_LOOP
-                                                                 : HG_ALPHA_S_INTERPOLATED;
+                                                                  : HG_ALPHA_S_INTERPOLATED;
   if (hg_alpha_s_table(mode, info, hg_pdf_alpha_s_mz(run->pdf), GEN_MADGRAPH_MZ, 1,
                        &run->alpha_s_table, &run->alpha_s_size, error, sizeof error) != 0)
     return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "alpha_s (%s): %s", hg_alpha_s_mode_name(mode),
@@ -387,8 +387,8 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
   char message[512];
   status = build_channels(run);
   if (status != HEGETCL_OK) return status;
-  status = hegetcl_pdf_open(config->pdf_set, config->pdf_member, &run->pdf, message,
-                            sizeof message);
+  status =
+      hegetcl_pdf_open(config->pdf_set, config->pdf_member, &run->pdf, message, sizeof message);
   if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", message);
   status = alpha_s_setup(run);
   for (unsigned g = 0; g < run->n_groups && status == HEGETCL_OK; ++g) {
@@ -397,7 +397,8 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
     const unsigned k = alpha_s_power(&run->groups[g].spec);
     if (g > 0 && k != run->alpha_s_power)
       return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                     "%s: groups of one process with different powers of alpha_s", config->process_text);
+                     "%s: groups of one process with different powers of alpha_s",
+                     config->process_text);
     run->alpha_s_power = k;
     status = open_group(run, &run->groups[g]);
   }
@@ -457,8 +458,8 @@ hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t fi
   err |= clSetKernelArg(g->sample, 11, sizeof(cl_mem), &g->factor);
   err |= clSetKernelArg(g->sample, 12, sizeof(cl_mem), &g->member_factor);
   err |= clSetKernelArg(g->sample, 13, sizeof(cl_mem), &g->bins);
-  hegetcl_status status = hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments",
-                                      HG_KERNEL_GENERATOR_SAMPLE);
+  hegetcl_status status =
+      hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_GENERATOR_SAMPLE);
   if (status != HEGETCL_OK) return status;
   const size_t local = g->local, global = (n_events + local - 1) / local * local;
   err = clEnqueueNDRangeKernel(ctx->queue, g->sample, 1, NULL, &global, &local, 0, NULL, NULL);
@@ -486,7 +487,8 @@ static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapti
   (void)index;
   (void)estimate;
   gen_group *g = user;
-  if (!adapting && variance > 0.0) hg_channels_end_iteration(g->channels, n_events, variance, extra);
+  if (!adapting && variance > 0.0)
+    hg_channels_end_iteration(g->channels, n_events, variance, extra);
   return HEGETCL_OK;
 }
 
@@ -494,8 +496,8 @@ static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapti
  * channel_sums: its combined iterations join the channels' combination. */
 static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings *s,
                                       uint32_t key_high, int channel_sums,
-                                      hegetcl_vegas_progress progress,
-                                      void *progress_user, hegetcl_vegas_result *result) {
+                                      hegetcl_vegas_progress progress, void *progress_user,
+                                      hegetcl_vegas_result *result) {
   hegetcl_context *ctx = g->run->ctx;
   hg_vegas *v = NULL;
   hegetcl_status status = hg_vegas_create(ctx, g->program, g->dims, s, &v);
@@ -583,8 +585,8 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
     /* error_g = target sigma sqrt(spread_g / sum of spreads), as a fraction of sigma_g */
     s.target_rel_error = 0.0;
     if (base->target_rel_error > 0.0 && g->pilot_sigma > 0.0 && spread_sum > 0.0)
-      s.target_rel_error = base->target_rel_error * sigma_sum *
-                           sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
+      s.target_rel_error =
+          base->target_rel_error * sigma_sum * sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
     hegetcl_vegas_result *r = &g->result;
     status = integrate_group(g, &s, hg_gen_stage_key(run, i, 1), 1, progress, progress_user, r);
     if (status != HEGETCL_OK) break;

@@ -124,7 +124,7 @@ typedef struct {
   int dynamical_scale_choice;
   double mu_r_factor, mu_f_factor; /* multiply either scale, default 1 */
   hegetcl_alpha_s_running alpha_s_running;
-  int five_flavour;                /* 1: p and j hold b and b~ too */
+  int five_flavour; /* 1: p and j hold b and b~ too */
   int group_engine; /* -1 (default): each group's own engine (hegetcl_process_from_text); else
                        the hegetcl_engine of every group (a cross-check of |M|^2) */
   /* cut values by MadGraph's run_card names (ptj, etaj, ...): cuts[k] for cut k of the

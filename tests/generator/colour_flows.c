@@ -13,8 +13,8 @@
 #include "amplitude/amplitude_internal.h"
 #include "generator/run_internal.h"
 #include "hegetcl/xsec.h"
-#include "process/process_spec.h"
 #include "phasespace/mg_cuts.h"
+#include "process/process_spec.h"
 #include "test_support.h"
 
 static hegetcl_context *ctx;
@@ -89,7 +89,7 @@ static void check_valid(const hegetcl_event *e, size_t index) {
   const int n = (int)e->n_particles;
   for (int i = 0; i < n; ++i) {
     const int kind = colour_kind(e->pid[i]), c = e->colour[i][0], a = e->colour[i][1];
-    const int ok = kind == 8 ? (c != 0 && a != 0 && c != a)
+    const int ok = kind == 8    ? (c != 0 && a != 0 && c != a)
                    : kind == 1  ? (c != 0 && a == 0)
                    : kind == -1 ? (c == 0 && a != 0)
                                 : (c == 0 && a == 0);
@@ -169,11 +169,11 @@ static void check_flows(const char *process, uint64_t n, int frequencies) {
   }
   for (size_t k = 0; k < nf; ++k) {
     const double z = variance[k] > 0 ? (observed[k] - expected[k]) / sqrt(variance[k]) : 0.0;
-    print_message("# %s flow %zu: %u events, expected %.1f from |J_k|^2, z = %+.2f\n", process,
-                  k, observed[k], expected[k], z);
+    print_message("# %s flow %zu: %u events, expected %.1f from |J_k|^2, z = %+.2f\n", process, k,
+                  observed[k], expected[k], z);
     if (!(fabs(z) < 4.0))
-      fail_msg("%s flow %zu: %u events, %.1f expected from the flows' weights (z = %.2f)",
-               process, k, observed[k], expected[k], z);
+      fail_msg("%s flow %zu: %u events, %.1f expected from the flows' weights (z = %.2f)", process,
+               k, observed[k], expected[k], z);
   }
   free(momenta);
   free(w);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Are a process run's errors honest? 20 seeds of p p > t t~ j (ptj 50, etaj 5) and of
- * p p > j j j (ptj 50, etaj 5, drjj 0.4; mu = 173 and 91.188 GeV): the pulls (sigma_i - mean) / error_i must scatter with
- * a standard deviation near 1 (within 0.55..1.45: 20 seeds know it to about 0.16) and every
- * group's chi2/dof stay sane. Minutes on PoCL: the exhaustive suite alone. */
+ * p p > j j j (ptj 50, etaj 5, drjj 0.4; mu = 173 and 91.188 GeV): the pulls (sigma_i - mean) /
+ * error_i must scatter with a standard deviation near 1 (within 0.55..1.45: 20 seeds know it to
+ * about 0.16) and every group's chi2/dof stay sane. Minutes on PoCL: the exhaustive suite alone. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
