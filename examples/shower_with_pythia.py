@@ -52,7 +52,8 @@ def pythia_data():
 
 
 def file_cross_section(path):
-    """(XSECUP, XERRUP) in pb and the <xsecinfo neve=...> count (None if absent)."""
+    """(XSECUP, XERRUP) in pb, summed over the process lines (errors in quadrature), and the
+    <xsecinfo neve=...> count (None if absent)."""
     opener = gzip.open if path.endswith(".gz") else open
     head = []
     with opener(path, "rt") as f:
@@ -64,7 +65,11 @@ def file_cross_section(path):
     if "<init>" not in text:
         raise RuntimeError(f"{path}: no <init> block: not a Les Houches event file")
     init = text[text.index("<init>") + len("<init>"):].strip().splitlines()
-    xsecup, xerrup = (float(x) for x in init[1].split()[:2])
+    # NPRUP process lines (one per channel group of a run over a process): sigma adds up
+    nprup = int(init[0].split()[9])
+    lines = [init[1 + k].split() for k in range(nprup)]
+    xsecup = sum(float(x[0]) for x in lines)
+    xerrup = sum(float(x[1]) ** 2 for x in lines) ** 0.5
     neve = re.search(r'neve="(\d+)"', text)
     return xsecup, xerrup, int(neve.group(1)) if neve else None
 

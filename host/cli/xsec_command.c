@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "cli/device_set.h"
+#include "cli/process_report.h"
 #include "cli/progress_bar.h"
 #include "cli/xsec_options.h"
 #include "commit.h"
@@ -172,6 +173,11 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_string(&j, "program", "hegetcl xsec");
   hg_json_string(&j, "commit", HG_COMMIT);
   hg_json_string(&j, "run_card", card);
+  if (c->process_text[0] != '\0') {
+    hg_cli_process_json(&j, c, r, info);
+    hg_json_end_object(&j);
+    return;
+  }
   hg_json_object(&j, "process");
   char text[128], flavours[32];
   hegetcl_flavours_name(c->flavours, flavours, sizeof flavours);
@@ -423,6 +429,8 @@ static void checkpoint_path(const hg_xsec_options *o, const hegetcl_team *team,
     return;
   } else if (o->checkpoint[0] != '\0') {
     snprintf(out, size, "%s", o->checkpoint);
+  } else if (o->config.process_text[0] != '\0') {
+    return; /* process runs keep no checkpoint yet (docs/generator.md) */
   } else if (!shared && events_resumable) {
     /* several processes, or an event file that cannot continue after a stop (LHEH5): none
      * unless asked for (and then refused) */
@@ -741,7 +749,16 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   } else if (c->quark_pid != 2) {
     snprintf(via, sizeof via, "q qbar, q = PDG %d", c->quark_pid);
   }
-  if (!o.quiet)
+  if (!o.quiet && c->process_text[0] != '\0')
+    printf("hegetcl xsec: %s (%s beams), sqrt(s) = %g GeV, %s, %s, alpha_s %s,\n  cuts: %s; %s, "
+           "seed %llu\n  device: %s (%s; driver %s)\n",
+           c->process_text, c->beams == HEGETCL_BEAMS_PP ? "p p" : "p p~", c->sqrt_s_gev,
+           c->pdf_set, hg_cli_scales_text(c),
+           c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "of the PDF set"
+                                                     : "MadGraph's (0.130, 1 loop)",
+           hg_cli_cuts_text(c), hegetcl_precision_name(c->process.precision),
+           (unsigned long long)c->vegas.seed, info.name, info.platform, info.driver_version);
+  else if (!o.quiet)
     printf("hegetcl xsec: p p -> %u photons via %s (%s), sqrt(s) = %g GeV, %s, mu_F = %g GeV,\n"
            "  cuts pT > %g GeV, |eta| < %g, dR > %g; %s engine, %s, helicities %s, %s phase "
            "space, seed %llu\n  device: %s (%s; driver %s)\n",
@@ -941,7 +958,10 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     report_stop(&r, c, &p, checkpoint, o.lhe, events_kept, events_stream);
     rc = 128 + (stop_signal != 0 ? stop_signal : SIGINT);
   }
-  if (rc == 0) {
+  if (rc == 0 && c->process_text[0] != '\0') {
+    hg_cli_print_process_result(c, &r, info.name);
+    if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card);
+  } else if (rc == 0) {
     printf("sigma(p p -> %u a, %s) = %.6e +- %.2e fb  (%.3f%%, chi2/dof %.2f, %u iterations, "
            "%llu events + %llu adapting, %.2f s integrating, %.2f s building, %s)%s\n",
            c->process.n_photons, hegetcl_orientation_name(c->orientation), r.vegas.estimate,

@@ -11,6 +11,8 @@
 
 #include "analysis/observables.h"
 #include "cli/xsec_options.h"
+#include "phasespace/mg_cuts.h"
+#include "phasespace/scales.h"
 #include "config/run_card.h"
 
 /* Where messages go: stderr (the command), or the calling thread's buffer
@@ -47,8 +49,9 @@ typedef enum {
   O_ITERATION_EVENTS, O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_EVENT_FILE,
-  O_NO_VARIATION_WEIGHTS, O_CHECKPOINT,
-  O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET, O_COUNT
+  O_NO_VARIATION_WEIGHTS, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET,
+  O_PROCESS, O_BEAMS, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
+  O_MU_F_FACTOR, O_CUT_FIRST, O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1, O_COUNT
 } option_id;
 
 typedef struct {
@@ -57,6 +60,41 @@ typedef struct {
 
 /* Usage lines; the card's keys are these names. */
 static const option options[O_COUNT] = {
+    [O_PROCESS] = {"process", "TEXT",
+                   "a process as MadGraph users write it, \"g g > t t~\" (instead of\n"
+                   "--n: docs/generator.md)"},
+    [O_BEAMS] = {"beams", "B", "p-p (default) or p-pbar, for --process"},
+    [O_ALPHA_S_RUNNING] = {"alpha-s-running", "R",
+                           "pdf (default: the PDF set's own alpha_s) or madgraph\n"
+                           "(MadGraph's for CTEQ6L1: 0.130 at MZ, one loop), for --process"},
+    [O_DYNAMICAL_SCALE_CHOICE] = {"dynamical-scale-choice", "N",
+                                  "MadGraph's numbering: 1 sum of E_T, 2 sum of m_T, 3 (default)\n"
+                                  "half the sum of m_T, 4 sqrt(s-hat); 10 half the sum of pT\n"
+                                  "(--scale fixes mu_R = mu_F instead), for --process"},
+    [O_GROUP_ENGINE] = {"group-engine", "E",
+                         "the engine of every channel group, diagrams or recursive\n"
+                         "(default: each group's own), for --process"},
+    [O_MU_R_FACTOR] = {"mu-r-factor", "F", "multiplies mu_R (default 1), for --process"},
+    [O_MU_F_FACTOR] = {"mu-f-factor", "F", "multiplies mu_F (default 1), for --process"},
+    /* MadGraph's run_card cuts (host/phasespace/mg_cuts.c has their meanings), for --process;
+     * none is applied unless given */
+    [O_CUT_FIRST + HG_CUT_PTJ] = {"ptj", "GEV", "jets' pT above (MadGraph's run_card cuts, for\n"
+                                                "--process; none unless given: docs/generator.md)"},
+    [O_CUT_FIRST + HG_CUT_ETAJ] = {"etaj", "Y", "jets' |rapidity| below"},
+    [O_CUT_FIRST + HG_CUT_DRJJ] = {"drjj", "DR", "Delta R between jets above"},
+    [O_CUT_FIRST + HG_CUT_PTB] = {"ptb", "GEV", "b quarks' pT above (4 flavours: b is no jet)"},
+    [O_CUT_FIRST + HG_CUT_ETAB] = {"etab", "Y", "b quarks' |rapidity| below"},
+    [O_CUT_FIRST + HG_CUT_PTA] = {"pta", "GEV", "photons' pT above"},
+    [O_CUT_FIRST + HG_CUT_ETAA] = {"etaa", "Y", "photons' |rapidity| below"},
+    [O_CUT_FIRST + HG_CUT_DRAA] = {"draa", "DR", "Delta R between photons above"},
+    [O_CUT_FIRST + HG_CUT_DRJA] = {"draj", "DR", "Delta R between photons and jets above"},
+    [O_CUT_FIRST + HG_CUT_PTL] = {"ptl", "GEV", "charged leptons' pT above"},
+    [O_CUT_FIRST + HG_CUT_ETAL] = {"etal", "Y", "charged leptons' |rapidity| below"},
+    [O_CUT_FIRST + HG_CUT_DRLL] = {"drll", "DR", "Delta R between charged leptons above"},
+    [O_CUT_FIRST + HG_CUT_MMLL] = {"mmll", "GEV", "same-flavour lepton pairs' mass above"},
+    [O_CUT_FIRST + HG_CUT_MMLLMAX] = {"mmllmax", "GEV", "... and below"},
+    [O_CUT_FIRST + HG_CUT_XPTJ] = {"xptj", "GEV", "the hardest jet's pT above"},
+    [O_CUT_FIRST + HG_CUT_IHTMIN] = {"ihtmin", "GEV", "scalar sum of the jets' and b's pT above"},
     [O_CARD] = {"card", "FILE", "a YAML run card of these options (keys without the dashes);\n"
                                 "flags given with it override it"},
     [O_N] = {"n", "N", "photons, 2..12 (recursive engine; 2..8 for the others)"},
@@ -105,7 +143,8 @@ static const option options[O_COUNT] = {
                             "repeats runs made before the sizing)"},
     [O_BATCH] = {"batch", "N", "events per device launch (default 1048576)"},
     [O_SQRT_S] = {"sqrt-s", "E", "collider energy in GeV (default 14000)"},
-    [O_SCALE] = {"scale", "MU", "factorisation scale in GeV (default 20)"},
+    [O_SCALE] = {"scale", "MU", "factorisation scale in GeV (default 20); with --process the\n"
+                                "fixed mu_R = mu_F"},
     [O_PT_MIN] = {"pt-min", "PT", "photon pT cut in GeV (default 20)"},
     [O_ETA_MAX] = {"eta-max", "ETA", "photon |eta| cut (default 2.5)"},
     [O_DR_MIN] = {"dr-min", "DR", "photon pair Delta R cut (default 0.4)"},
@@ -283,8 +322,19 @@ static int copy_text(const origin *at, const char *value, char *out, size_t size
   return 1;
 }
 
+/* A MadGraph cut (its table's check: a negative pT, an |y| bound of 0, ...). */
+static int apply_cut(hegetcl_xsec_config *c, int index, const char *v, const origin *at) {
+  double value = 0.0;
+  char error[512];
+  if (!parse_real(at, v, &value)) return 0;
+  if (hg_mg_cut_check(index, value, error, sizeof error) != 0) return bad(at, v, error);
+  c->cuts[index] = value;
+  return 1;
+}
+
 static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *at) {
   hegetcl_xsec_config *c = &o->config;
+  if (id >= O_CUT_FIRST && id <= O_CUT_LAST) return apply_cut(c, (int)(id - O_CUT_FIRST), v, at);
   double x = 0.0;
   int ok = 1;
   switch (id) {
@@ -377,8 +427,54 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the collider energy in GeV)",
                            &c->sqrt_s_gev);
   case O_SCALE:
-    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the factorisation scale in GeV)",
-                           &c->mu_f_gev);
+    ok = parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (the factorisation scale in GeV)",
+                         &c->mu_f_gev);
+    c->mu_r_gev = c->mu_f_gev;
+    c->dynamical_scale_choice = 0;
+    return ok;
+  case O_DYNAMICAL_SCALE_CHOICE: {
+    const hg_scale_choice_info *info = hg_scale_choice_by_name(v);
+    char *end = NULL;
+    const long number = strtol(v, &end, 10);
+    if (info == NULL && end != v && *end == '\0') info = hg_scale_choice_find((int)number);
+    if (info == NULL || info->choice == HG_SCALE_FIXED)
+      return bad(at, v, "use 1, 2, 3, 4 (MadGraph's dynamical_scale_choice) or 10; --scale X for "
+                        "a fixed scale");
+    c->dynamical_scale_choice = info->choice;
+    return 1;
+  }
+  case O_GROUP_ENGINE: {
+    hegetcl_engine engine;
+    if ((hegetcl_engine_parse(v, &engine) == HEGETCL_OK &&
+         (engine == HEGETCL_ENGINE_DIAGRAMS || engine == HEGETCL_ENGINE_RECURSIVE))) {
+      c->group_engine = (int)engine;
+      return 1;
+    }
+    return bad(at, v, "use diagrams or recursive");
+  }
+  case O_MU_R_FACTOR:
+    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (a scale factor)", &c->mu_r_factor);
+  case O_MU_F_FACTOR:
+    return parse_real_rule(at, v, REAL_POSITIVE, "must be > 0 (a scale factor)", &c->mu_f_factor);
+  case O_PROCESS:
+    ok = copy_text(at, v, c->process_text, sizeof c->process_text);
+    o->have_n = ok;
+    return ok;
+  case O_BEAMS:
+    if (strcmp(v, "p-p") == 0 || strcmp(v, "p-pbar") == 0) {
+      c->beams = strcmp(v, "p-p") == 0 ? HEGETCL_BEAMS_PP : HEGETCL_BEAMS_PPBAR;
+      return 1;
+    }
+    return bad(at, v, "use p-p or p-pbar");
+  case O_ALPHA_S_RUNNING:
+    if (strcmp(v, "pdf") == 0 || strcmp(v, "madgraph") == 0) {
+      c->alpha_s_running = strcmp(v, "pdf") == 0 ? HEGETCL_ALPHA_S_PDF : HEGETCL_ALPHA_S_MADGRAPH;
+      return 1;
+    }
+    return bad(at, v, "use pdf or madgraph");
+  case O_CUT_FIRST:
+  case O_CUT_LAST:
+    break; /* apply_cut, before the switch */
   case O_PT_MIN:
     return parse_real_rule(at, v, REAL_POSITIVE,
                            "must be > 0 (GeV): the pT cut keeps the photons away from the soft "
@@ -842,8 +938,8 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     if (!apply(o, (option_id)id, value, &at)) return 2;
   }
   if (!o->have_n) {
-    report("hegetcl: error: xsec needs --n N (or n: N in the run card), the number of "
-                    "photons (2..%d)\n",
+    report("hegetcl: error: xsec needs --process TEXT or --n N (or process: / n: in the run "
+           "card), the process or the number of photons (2..%d)\n",
             HEGETCL_MAX_XSEC_PHOTONS);
     return 2;
   }
@@ -891,7 +987,21 @@ static void write_bins(FILE *out, option_id id, const hegetcl_bins *b) {
 void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   const hegetcl_xsec_config *c = &o->config;
   fprintf(out, "# hegetcl xsec run card: `hegetcl xsec --card FILE` repeats this run\n");
-  write_number(out, O_N, c->process.n_photons);
+  if (c->process_text[0] != '\0') {
+    write_entry(out, O_PROCESS, c->process_text);
+    write_entry(out, O_BEAMS, c->beams == HEGETCL_BEAMS_PP ? "p-p" : "p-pbar");
+    write_entry(out, O_ALPHA_S_RUNNING,
+                c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "pdf" : "madgraph");
+    if (c->group_engine >= 0)
+      write_entry(out, O_GROUP_ENGINE, hegetcl_engine_name((hegetcl_engine)c->group_engine));
+    write_number(out, O_MU_R_FACTOR, c->mu_r_factor);
+    write_number(out, O_MU_F_FACTOR, c->mu_f_factor);
+    for (int k = 0; k < HG_CUT_COUNT; ++k)
+      if (hg_mg_cut_is_on(k, c->cuts[k]))
+        write_number(out, (option_id)(O_CUT_FIRST + k), c->cuts[k]);
+  } else {
+    write_number(out, O_N, c->process.n_photons);
+  }
   write_entry(out, O_ORIENTATION, hegetcl_orientation_name(c->orientation));
   if (c->flavours != 0) {
     char flavours[32];
@@ -919,6 +1029,9 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   write_number(out, O_BATCH, (double)c->vegas.batch_size);
   write_number(out, O_SQRT_S, c->sqrt_s_gev);
   write_number(out, O_SCALE, c->mu_f_gev);
+  /* after scale, which fixes the scales when read */
+  if (c->process_text[0] != '\0' && c->dynamical_scale_choice != 0)
+    write_number(out, O_DYNAMICAL_SCALE_CHOICE, c->dynamical_scale_choice);
   write_number(out, O_PT_MIN, c->pt_min_gev);
   write_number(out, O_ETA_MAX, c->eta_max);
   write_number(out, O_DR_MIN, c->delta_r_min);

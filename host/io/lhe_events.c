@@ -10,6 +10,8 @@
 
 /* fb -> pb */
 #define HG_PB_PER_FB 1e-3
+/* process lines <init> holds at most (a run's channel groups) */
+#define HG_LHE_MAX_PROCESSES 256
 
 hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user) {
   hg_lhe_events *w = user;
@@ -35,7 +37,21 @@ hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user
       .comment = w->comment,
       .variations = w->skip_variations ? NULL : w->variations,
   };
-  if (hg_lhef_write_init(w->out, &init) != 0) {
+  /* a run over a process: one process line per channel group (IDPRUP = group + 1) */
+  double xsec[HG_LHE_MAX_PROCESSES], error[HG_LHE_MAX_PROCESSES], max[HG_LHE_MAX_PROCESSES];
+  hg_lhef_init with_groups = init;
+  if (result->n_groups > 0 && result->n_groups <= HG_LHE_MAX_PROCESSES) {
+    for (unsigned g = 0; g < result->n_groups; ++g) {
+      xsec[g] = result->groups[g].sigma_fb * HG_PB_PER_FB;
+      error[g] = result->groups[g].error_fb * HG_PB_PER_FB;
+      max[g] = w->event_weight_pb;
+    }
+    with_groups.n_processes = result->n_groups;
+    with_groups.process_xsec_pb = xsec;
+    with_groups.process_error_pb = error;
+    with_groups.process_max_weight_pb = max;
+  }
+  if (hg_lhef_write_init(w->out, &with_groups) != 0) {
     snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
     return HEGETCL_ERR_IO;
   }

@@ -231,9 +231,14 @@ int hg_lhef_write_init(hg_output *o, const hg_lhef_init *init) {
   hg_output_printf(o, "</header>\n<init>\n");
   hg_output_printf(o, INIT_BEAMS, init->beam_pid[0], init->beam_pid[1], init->beam_energy_gev[0],
                    init->beam_energy_gev[1], init->pdf_group[0], init->pdf_group[1],
-                   init->pdf_set[0], init->pdf_set[1], init->weight_strategy, 1);
-  hg_output_printf(o, INIT_PROCESS, init->xsec_pb, init->xsec_error_pb, init->max_weight_pb,
-                   init->process_id);
+                   init->pdf_set[0], init->pdf_set[1], init->weight_strategy,
+                   init->n_processes > 0 ? (int)init->n_processes : 1);
+  if (init->n_processes == 0)
+    hg_output_printf(o, INIT_PROCESS, init->xsec_pb, init->xsec_error_pb, init->max_weight_pb,
+                     init->process_id);
+  for (unsigned k = 0; k < init->n_processes; ++k)
+    hg_output_printf(o, INIT_PROCESS, init->process_xsec_pb[k], init->process_error_pb[k],
+                     init->process_max_weight_pb[k], (int)k + 1);
   if (init->generator_name != NULL) {
     hg_output_printf(o, "<generator name=\"");
     write_escaped(o, init->generator_name, 1);

@@ -47,6 +47,10 @@ typedef struct {
   const char *header_text; /* its text, XML-escaped; may be NULL */
   const char *comment;     /* an XML comment before <header>; may be NULL */
   const hegetcl_variation_list *variations; /* <initrwgt>; NULL or empty: none */
+  /* n_processes > 0: NPRUP process lines instead of the one above, process k with LPRUP k + 1
+   * and XSECUP XERRUP XMAXUP from these arrays (a run over a process: one per channel group) */
+  unsigned n_processes;
+  const double *process_xsec_pb, *process_error_pb, *process_max_weight_pb;
 } hg_lhef_init;
 
 /* One event: HEPEUP. lifetime and spin may be NULL: VTIMUP 0 and SPINUP 9 (not known), LHEF's

@@ -1055,6 +1055,9 @@ double hegetcl_pdf_alpha_s_one_loop(const hegetcl_pdf *pdf, double q) {
   const double beta0 = (33.0 - 2.0 * 5.0) / (12.0 * 3.14159265358979323846);
   return pdf->alpha_s_mz / (1.0 + pdf->alpha_s_mz * beta0 * log(q * q / (pdf->mz * pdf->mz)));
 }
+double hg_pdf_alpha_s_mz(const hegetcl_pdf *pdf) {
+  return pdf->alpha_s_mz > 0.0 ? pdf->alpha_s_mz : 0.0;
+}
 const char *hegetcl_pdf_set_name(const hegetcl_pdf *pdf) { return pdf->set_name; }
 int hegetcl_pdf_member(const hegetcl_pdf *pdf) { return pdf->member; }
 const char *hegetcl_pdf_directory(const hegetcl_pdf *pdf) { return pdf->directory; }

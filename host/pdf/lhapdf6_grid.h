@@ -26,6 +26,9 @@ void hg_pdf_grid_range(const hegetcl_pdf *pdf, double *x_min, double *x_max, dou
  * devices make, on the same Q^2 = q * q). */
 int hg_pdf_grid_covers(const hegetcl_pdf *pdf, double x, double q);
 
+/* The set's AlphaS_MZ (0 when its .info gives none). */
+double hg_pdf_alpha_s_mz(const hegetcl_pdf *pdf);
+
 /* The member's own grid: every flavour, slot i for hegetcl_pdf_flavours()[i]. */
 const double *hg_pdf_grid(const hegetcl_pdf *pdf, size_t *n_doubles);
 

@@ -204,8 +204,8 @@ static void write_diagram(hg_strbuf *b, const hg_diagram *d) {
 
 /* The helicities of the external particles from the configuration's bits: one bit for a fermion
  * or a massless vector (HG_HELICITY_OF), two for a massive vector (0: -1, 1: +1, 2: 0, 3: no
- * configuration), none for a scalar. */
-static void write_helicities(hg_strbuf *b, const hg_diagram_set *s) {
+ * configuration, which returns at once), none for a scalar. */
+static void write_helicities(hg_strbuf *b, const hg_diagram_set *s, int returns_void) {
   int bit_of[HG_PROCESS_MAX_EXTERNAL];
   hg_diagrams_helicity_layout(&s->spec, bit_of);
   for (int i = 0; i < s->spec.n; ++i) {
@@ -214,9 +214,9 @@ static void write_helicities(hg_strbuf *b, const hg_diagram_set *s) {
     if (p->spin == HG_SPIN_VECTOR && p->mass != HG_PARAM_ZERO) {
       hg_strbuf_printf(b,
                        "  const hg_u32 v%d = (config >> %du) & 3u;\n"
-                       "  if (v%d == 3u) return (REAL)0;\n"
+                       "  if (v%d == 3u) return%s;\n"
                        "  const int h%d = v%d == 0u ? -1 : v%d == 1u ? 1 : 0;\n",
-                       i, bit_of[i], i, i, i, i);
+                       i, bit_of[i], i, returns_void ? "" : " (REAL)0", i, i, i);
     } else {
       hg_strbuf_printf(b, "  const int h%d = HG_HELICITY_OF(config, %d);\n", i, bit_of[i]);
     }
@@ -238,7 +238,9 @@ static int uses_ew(const hg_diagram_set *s) {
   return 0;
 }
 
-static char *source(const hg_diagram_set *s, int gauge_particle) {
+/* flows = 0: hg_process_config (the colour sum); 1: hg_process_flow_weights (each flow's
+ * |J_k|^2 added into w[k]). */
+static char *source(const hg_diagram_set *s, int gauge_particle, int flow_weights) {
   hg_strbuf b = {0};
   const size_t flows = s->n_flows;
   hg_strbuf_printf(&b,
@@ -250,19 +252,38 @@ static char *source(const hg_diagram_set *s, int gauge_particle) {
   hg_strbuf_printf(&b, "#define HG_PROCESS_FLOWS %zu\n", flows);
   if (uses_ew(s)) hg_strbuf_printf(&b, "#define HG_PROCESS_EW 1\n");
   hg_strbuf_printf(&b, "\n");
-  hg_strbuf_printf(&b,
-                   "/* |M|^2 of helicity configuration config, summed over colours */\n"
-                   "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
-                   "                                 const hg_process_params pp) {\n"
-                   "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
-                   "  hg_complex amp;\n");
+  if (flow_weights)
+    hg_strbuf_printf(&b, "/* |J_k|^2 of helicity configuration config added into w[k] */\n"
+                         "HG_INLINE void hg_process_flow_weights(const hg_fourvec *p,\n"
+                         "                                       const hg_u32 config,\n"
+                         "                                       const hg_process_params pp,\n"
+                         "                                       REAL *w) {\n"
+                         "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
+                         "  hg_complex amp;\n");
+  else
+    hg_strbuf_printf(&b,
+                     "/* |M|^2 of helicity configuration config, summed over colours */\n"
+                     "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
+                     "                                 const hg_process_params pp) {\n"
+                     "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
+                     "  hg_complex amp;\n");
   /* each colour flow's amplitude in a variable of its own: no private array indexed at run time
    * (which compilers put in memory) */
-  write_helicities(&b, s);
+  write_helicities(&b, s, flow_weights);
   for (size_t k = 0; k < flows; ++k) hg_strbuf_printf(&b, "  hg_complex j%zu = hg_czero();\n", k);
   for (size_t i = 0; i < s->n_wfs; ++i)
     if (s->wfs[i].used) write_wavefunction(&b, s, i, gauge_particle);
   for (size_t i = 0; i < s->n_diagrams; ++i) write_diagram(&b, &s->diagrams[i]);
+  if (flow_weights) {
+    for (size_t k = 0; k < flows; ++k)
+      hg_strbuf_printf(&b, "  w[%zu] += j%zu.re * j%zu.re + j%zu.im * j%zu.im;\n", k, k, k, k, k);
+    hg_strbuf_printf(&b, "}\n");
+    if (b.failed) {
+      hg_strbuf_free(&b);
+      return NULL;
+    }
+    return b.data;
+  }
   /* the colour sum sum_ij Re(J_i* C_ij J_j) = sum_i J_i* (C_ii J_i + 2 sum_{j<i} C_ij J_j), the
    * symmetric matrix's entries as constants, zeros left out */
   hg_strbuf_printf(&b, "  REAL sum = (REAL)0;\n");
@@ -284,8 +305,10 @@ static char *source(const hg_diagram_set *s, int gauge_particle) {
   return b.data;
 }
 
-char *hg_process_source(const hg_diagram_set *set) { return source(set, -1); }
+char *hg_process_source(const hg_diagram_set *set) { return source(set, -1, 0); }
 
 char *hg_process_source_gauge_check(const hg_diagram_set *set, int gauge_particle) {
-  return source(set, gauge_particle);
+  return source(set, gauge_particle, 0);
 }
+
+char *hg_process_source_flow_weights(const hg_diagram_set *set) { return source(set, -1, 1); }

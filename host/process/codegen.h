@@ -17,4 +17,11 @@ char *hg_process_source(const hg_diagram_set *set);
  * energy (hg_polarisation_from_momentum): the Ward identity's check, |M|^2 = 0. */
 char *hg_process_source_gauge_check(const hg_diagram_set *set, int gauge_particle);
 
+/* The leading-colour weights of the colour flows (docs/generator.md, "Colour flows"): defines
+ * N_PARTICLES, HG_PROCESS_CONFIGS, HG_PROCESS_FLOWS and
+ *   void hg_process_flow_weights(const hg_fourvec *p, hg_u32 config, hg_process_params pp,
+ *                                REAL *w): w[k] += |J_k|^2 of flow k (set->flows[k]),
+ * for cl/generator/flows.cl. NULL when memory runs out. */
+char *hg_process_source_flow_weights(const hg_diagram_set *set);
+
 #endif

@@ -5,9 +5,11 @@
 
 #include <stddef.h>
 
+#include "hegetcl/amplitude.h"
+
 #define HG_PROCESS_MAX_EXTERNAL 10 /* 2 -> 8 */
 /* The longest process text kept, coupling orders included ("u u~ > e+ e- g g QED<=2"). */
-#define HG_PROCESS_TEXT_SIZE 200
+#define HG_PROCESS_TEXT_SIZE HEGETCL_PROCESS_TEXT_SIZE
 
 typedef struct {
   int n;                                /* external particles, incoming first */

@@ -12,10 +12,12 @@
 #include "analysis/histograms.h"
 #include "core/program.h"
 #include "events/unweight.h"
+#include "generator/run.h"
 #include "hegetcl/pdf.h"
 #include "hegetcl/xsec.h"
 #include "integrate/vegas.h"
 #include "pdf/lhapdf6_grid.h"
+#include "phasespace/mg_cuts.h"
 #include "shared/kernel_names.h"
 #include "xsec/channels.h"
 #include "xsec/checkpoint.h"
@@ -122,6 +124,12 @@ void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
   hegetcl_vegas_settings_defaults(&c->vegas);
   hegetcl_histogram_binning_defaults(&c->binning);
   c->max_unweighting_tries = 1000000000000ull;
+  c->mu_r_gev = c->mu_f_gev;
+  c->dynamical_scale_choice = 3;
+  c->group_engine = -1;
+  hg_mg_cuts_off(c->cuts);
+  c->mu_r_factor = 1.0;
+  c->mu_f_factor = 1.0;
 }
 
 void hegetcl_xsec_result_free(hegetcl_xsec_result *result) {
@@ -131,6 +139,12 @@ void hegetcl_xsec_result_free(hegetcl_xsec_result *result) {
   free(result->helicity_probabilities);
   result->helicity_probabilities = NULL;
   result->n_helicity_probabilities = 0;
+  free(result->groups);
+  result->groups = NULL;
+  result->n_groups = 0;
+  free(result->process_channels);
+  result->process_channels = NULL;
+  result->n_process_channels = 0;
 }
 
 static unsigned dims_of(const hegetcl_xsec_config *c) {
@@ -580,6 +594,7 @@ hegetcl_status hegetcl_xsec_run(hegetcl_context *ctx, const hegetcl_xsec_config 
 hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                      const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   memset(result, 0, sizeof *result);
+  if (config->process_text[0] != '\0') return hg_gen_generate(ctx, config, hooks, result);
   /* HEGETCL_PHASE_SPACE_AUTO becomes the map it stands for before anything reads it: the
    * checkpoint, the build options and the sampler all see that map */
   hegetcl_xsec_config resolved = *config;

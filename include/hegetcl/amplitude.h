@@ -27,6 +27,9 @@ typedef enum {
 } hegetcl_engine;
 #define HEGETCL_ENGINE_COUNT 4
 
+/* Room for a process written as text, coupling orders included (with the final NUL). */
+#define HEGETCL_PROCESS_TEXT_SIZE 200
+
 typedef enum { HEGETCL_PRECISION_DOUBLE = 0, HEGETCL_PRECISION_FLOAT = 1 } hegetcl_precision;
 
 /* Which internal propagators of a particle with a width carry it (CONVENTIONS.md, "Widths"). */

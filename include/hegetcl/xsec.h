@@ -72,6 +72,21 @@ typedef enum {
 /* Channels of a run at most: q qbar and qbar q for each of the five flavours. */
 #define HEGETCL_XSEC_MAX_CHANNELS 10
 
+/* The beams of a run over a process. */
+typedef enum {
+  HEGETCL_BEAMS_PP = 0,   /* proton on proton (the LHC) */
+  HEGETCL_BEAMS_PPBAR = 1 /* proton on antiproton (the Tevatron): beam 2 has the antiquarks' PDFs */
+} hegetcl_beams;
+
+/* How alpha_s runs in a run over a process (CONVENTIONS.md, "alpha_s"). */
+typedef enum {
+  HEGETCL_ALPHA_S_PDF = 0,     /* the PDF set's own (the default, what LHAPDF gives) */
+  HEGETCL_ALPHA_S_MADGRAPH = 1 /* MadGraph's for CTEQ6L1: alpha_s(MZ) = 0.130, one loop, nf = 5 */
+} hegetcl_alpha_s_running;
+
+/* MadGraph run_card cuts a run over a process may hold (hegetcl_xsec_config.cuts). */
+#define HEGETCL_MAX_CUTS 32
+
 /* Everything a cross section depends on. */
 typedef struct {
   hegetcl_process process; /* n, engine, precision (of |M|^2), alpha, quark charge */
@@ -97,6 +112,24 @@ typedef struct {
    * estimated from the same events (CONVENTIONS.md, "Flavour channels"). process.quark_charge must
    * then stay 2/3: |M|^2 is evaluated once per event with the u charge and scaled per channel. */
   unsigned flavours;
+  /* A run over a process (docs/generator.md): its text as MadGraph users write it, with the
+   * multiparticle labels p and j ("p p > t t~ j"); "" (the default) for the photon family above,
+   * whose runs do not read the fields below. */
+  char process_text[HEGETCL_PROCESS_TEXT_SIZE];
+  hegetcl_beams beams;
+  double mu_r_gev; /* fixed renormalisation scale (mu_f_gev the factorisation one) */
+  /* 0: the fixed scales mu_r_gev and mu_f_gev; else MadGraph's dynamical_scale_choice 1-4 (3,
+   * the default: half the sum of the final state's transverse masses) or 10 (half the sum of
+   * pT): docs/generator.md */
+  int dynamical_scale_choice;
+  double mu_r_factor, mu_f_factor; /* multiply either scale, default 1 */
+  hegetcl_alpha_s_running alpha_s_running;
+  int five_flavour; /* 1: p and j hold b and b~ too */
+  int group_engine; /* -1 (default): each group's own engine (hegetcl_process_from_text); else
+                       the hegetcl_engine of every group (a cross-check of |M|^2) */
+  /* cut values by MadGraph's run_card names (ptj, etaj, ...): cuts[k] for cut k of the
+   * generator's table; 0 means not applied */
+  double cuts[HEGETCL_MAX_CUTS];
 } hegetcl_xsec_config;
 
 /* The paper's set-up for n photons (README.md): the defaults above, HEGETCL_PHASE_SPACE_AUTO (the
@@ -130,6 +163,19 @@ typedef struct {
                                 error (the channels of one event are correlated) */
 } hegetcl_xsec_channel;
 
+/* A group of partonic channels that share one |M|^2 (MadGraph's subprocess), and a channel. */
+typedef struct {
+  char text[HEGETCL_PROCESS_TEXT_SIZE]; /* the group's process, "u u~ > t t~ g" */
+  unsigned n_channels;
+  double sigma_fb, error_fb, chi2_per_dof;
+  uint64_t events; /* combined events of its integration */
+} hegetcl_xsec_group;
+typedef struct {
+  char text[HEGETCL_PROCESS_TEXT_SIZE]; /* "c~ c > t t~ g" */
+  unsigned group;            /* index into hegetcl_xsec_result.groups */
+  double sigma_fb, error_fb; /* error_fb is the channel's own Monte Carlo error */
+} hegetcl_xsec_process_channel;
+
 /* A cross section's result. estimate and error are in fb. */
 typedef struct {
   hegetcl_vegas_result vegas;
@@ -162,6 +208,20 @@ typedef struct {
   /* phase space multichannel: the weight of channel k (photon k balancing) */
   unsigned n_channel_weights;
   double channel_weights[HEGETCL_MAX_XSEC_PHOTONS];
+  /* a run over a process: its groups and channels (owned), alpha_s at the fixed mu_R (-1 with a
+   * dynamical scale) and the power k of alpha_s in |M|^2 */
+  hegetcl_xsec_group *groups;
+  unsigned n_groups;
+  hegetcl_xsec_process_channel *process_channels;
+  unsigned n_process_channels;
+  double alpha_s_mu_r;
+  unsigned alpha_s_power;
+  /* a run over a process: wall seconds per stage (docs/generator.md, "Benchmark"): the pilot, the
+   * integration, and in the unweighting the device batches (sampling, PDFs, |M|^2, read back),
+   * the host's hit-or-miss and records, the colour flows of the kept events, and the sink
+   * (writing the file) */
+  double pilot_seconds, integrate_seconds, unweight_device_seconds, unweight_host_seconds,
+      flows_seconds, write_seconds;
 } hegetcl_xsec_result;
 
 /* Where a run stands, as a checkpoint says. */

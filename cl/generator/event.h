@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: MIT */
+/* One event of a process group from its Philox counter: VEGAS map -> phase space -> scales ->
+ * PDFs of the group's members -> the factor that multiplies |M|^2. The sampler and the
+ * unweighted-event gather share it. Build options: VEGAS_DIMS, VEGAS_BINS, GEN_N_JETS,
+ * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS, GEN_ALPHA_S_POWER (k in
+ * |M|^2 ~ alpha_s^k), GEN_SCALE_CHOICE (phasespace/scales.h: 0 for the fixed scales). */
+#ifndef HG_GENERATOR_EVENT_H
+#define HG_GENERATOR_EVENT_H
+
+#include "generator/params.h"
+#include "generator/phase_space.h"
+#include "integrate/vegas_map.h"
+#include "pdf/alpha_s.h"
+#include "pdf/lhapdf6_interp.h"
+#include "phasespace/scales.h"
+#include "shared/philox.h"
+
+#define HG_GEN_N_EXTERNAL (2 + GEN_N_JETS + 2 * GEN_SYSTEM)
+
+typedef struct {
+  hg_gen_point pt;
+  double factor; /* the weight is factor |M|^2; 0 outside the map's region or the cuts */
+  double member[GEN_MEMBERS];   /* each member's share of factor (they add up to it) */
+  double mu_f2, mu_r2, alpha_s; /* the scales squared and alpha_s(mu_R) */
+  int bin[VEGAS_DIMS];
+} hg_gen_event;
+
+HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
+                                         HG_GLOBAL const double *grid, HG_GLOBAL const double *pdf,
+                                         HG_GLOBAL const double *alpha_s_table, hg_u32 seed_low,
+                                         hg_u32 seed_high, hg_u32 iteration, hg_u64 event) {
+  hg_gen_event ev;
+  double u[VEGAS_DIMS + 1];
+  for (int b = 0; b < (VEGAS_DIMS + 1) / 2; ++b) {
+    const hg_philox_words r =
+        hg_philox4x32_10(hg_philox_counter(event, iteration, (hg_u32)b), seed_low, seed_high);
+    u[2 * b] = hg_uniform_double(r.v[0], r.v[1]);
+    u[2 * b + 1] = hg_uniform_double(r.v[2], r.v[3]);
+  }
+  double x[VEGAS_DIMS];
+  double jacobian = 1.0;
+  for (int j = 0; j < VEGAS_DIMS; ++j)
+    x[j] = hg_vegas_map(grid, j, VEGAS_BINS, u[j], &jacobian, &ev.bin[j]);
+  double pt_min[GEN_N_JETS + 1], eta_max[GEN_N_JETS + 1];
+  for (int k = 0; k < GEN_N_JETS; ++k) {
+    pt_min[k] = params[HG_GEN_OBJECT_PT(k)];
+    eta_max[k] = params[HG_GEN_OBJECT_ETA(k)];
+  }
+  ev.pt = hg_gen_make_point(x, GEN_N_JETS, GEN_SYSTEM, params[HG_GEN_SQRT_S], pt_min, eta_max,
+                            params[HG_GEN_MASS_A], params[HG_GEN_MASS_B], params[HG_GEN_M_MIN],
+                            params[HG_GEN_M_MAX]);
+  /* MadGraph's cuts on every particle (those the map meets by construction included) */
+  int codes[HG_GEN_N_EXTERNAL];
+  for (int i = 0; i < HG_GEN_N_EXTERNAL; ++i) codes[i] = (int)params[HG_GEN_CUT_CODES + i];
+  const int passes =
+      hg_passes_mg_cuts(HG_MOMENTA(ev.pt.p), codes, 2, HG_GEN_N_EXTERNAL, params + HG_GEN_CUTS);
+  ev.pt.physical = ev.pt.physical && passes;
+  const double x1 = ev.pt.physical ? ev.pt.x1 : 0.5, x2 = ev.pt.physical ? ev.pt.x2 : 0.5;
+#if GEN_SCALE_CHOICE == HG_SCALE_FIXED
+  ev.mu_f2 = params[HG_GEN_MU_F2];
+  ev.mu_r2 = params[HG_GEN_MU_R2];
+#else
+  /* symmetric in the final state and invariant under the mirror's rotation, so the sampler's
+   * order serves every member */
+  const double mu =
+      hg_dynamical_scale(GEN_SCALE_CHOICE, HG_MOMENTA(ev.pt.p), 0, 2, HG_GEN_N_EXTERNAL, 0.0);
+  const double mu_f = mu * params[HG_GEN_MU_F_FACTOR], mu_r = mu * params[HG_GEN_MU_R_FACTOR];
+  ev.mu_f2 = ev.pt.physical ? mu_f * mu_f : params[HG_GEN_MU_F2];
+  ev.mu_r2 = ev.pt.physical ? mu_r * mu_r : params[HG_GEN_MU_R2];
+#endif
+  ev.alpha_s = hg_alpha_s(alpha_s_table, ev.mu_r2);
+  const double q2 = ev.mu_f2;
+  /* |M|^2 came with the amplitude's alpha_s: (alpha_s(mu_R) / that)^k */
+  double coupling = 1.0;
+  for (int k = 0; k < GEN_ALPHA_S_POWER; ++k) coupling *= ev.alpha_s / params[HG_GEN_ALPHA_S_AMP];
+  int outside = 0;
+  double sum = 0.0;
+  for (int m = 0; m < GEN_MEMBERS; ++m) {
+    const int slot1 = (int)params[HG_GEN_MEMBER_SLOT1(m)];
+    const int slot2 = (int)params[HG_GEN_MEMBER_SLOT2(m)];
+    const int mirror = params[HG_GEN_MEMBER_MIRROR(m)] != 0.0;
+    /* a mirror member at this point is the group's process at the point rotated by pi about x:
+     * beam 1's parton then carries x2 (CONVENTIONS.md, "Partonic channels") */
+    const double xa = mirror ? x2 : x1, xb = mirror ? x1 : x2;
+    ev.member[m] =
+        hg_pdf_xfxq2(pdf, slot1, xa, q2, &outside) * hg_pdf_xfxq2(pdf, slot2, xb, q2, &outside);
+    sum += ev.member[m];
+  }
+  const double shat = ev.pt.shat;
+  const double base = ev.pt.physical ? ev.pt.weight * jacobian * coupling *
+                                           params[HG_GEN_NORMALISATION] / (2.0 * shat * x1 * x2)
+                                     : 0.0;
+  ev.factor = base * sum;
+  for (int m = 0; m < GEN_MEMBERS; ++m) ev.member[m] *= base;
+  return ev;
+}
+
+#endif

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* The run object's insides, shared by its stages (run.c: pilot and integration; events.c: the
+ * unweighting). */
+#ifndef HG_GENERATOR_RUN_INTERNAL_H
+#define HG_GENERATOR_RUN_INTERNAL_H
+
+#include "amplitude/amplitude_internal.h"
+#include "generator/params.h"
+#include "generator/phase_space.h"
+#include "generator/run.h"
+#include "hegetcl/pdf.h"
+#include "integrate/vegas_reducer.h"
+#include "process/colour.h"
+#include "process/diagrams.h"
+#include "process/partonic_channels.h"
+#include "process/process_spec.h"
+#include "xsec/channels.h"
+
+/* PDG ids a run's PDF grid may hold: the gluon, five quarks and their antiquarks. */
+#define GEN_MAX_PDF_PIDS 11
+
+/* One partonic channel: the partons from beams 1 and 2, and whether it is its group's process
+ * with the incoming pair swapped. */
+typedef struct {
+  char text[HEGETCL_PROCESS_TEXT_SIZE];
+  int pid[2];
+  int mirror;
+  unsigned group;
+  int pdg[HG_GEN_MAX_EXTERNAL];   /* its particles' PDG ids */
+  int order[HG_GEN_MAX_EXTERNAL]; /* its particle i is the group's particle order[i] */
+} gen_channel;
+
+typedef struct {
+  hg_gen_run *run;
+  unsigned index;
+  hg_process_spec spec;
+  unsigned first_channel, n_channels;
+  hegetcl_amplitude *amp;
+  cl_program program;
+  cl_kernel sample;
+  size_t local;
+  cl_mem params, factor, member_factor, bins;
+  hg_vegas_reducer *reducer;
+  hg_channels *channels;
+  unsigned dims, n_jets;
+  int has_system;
+  double mass_a, mass_b, m_min, m_max; /* the system's daughters, its mass range */
+  double object_pt[HG_GEN_MAX_EXTERNAL],
+      object_eta[HG_GEN_MAX_EXTERNAL]; /* sampled objects' cuts */
+  int cut_code[HG_GEN_MAX_EXTERNAL];   /* each particle's, in the sampler's order */
+  int order[HG_GEN_MAX_EXTERNAL];
+  uint32_t key_high;                /* Philox key's high word for the stage being run */
+  double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */
+  uint64_t pilot_nonzero;
+  hegetcl_vegas_result result;
+  hegetcl_vegas_progress progress;
+  void *progress_user;
+} gen_group;
+
+struct hg_gen_run {
+  hegetcl_context *ctx;
+  hegetcl_xsec_config config;
+  hegetcl_pdf *pdf;
+  int pdf_pids[GEN_MAX_PDF_PIDS];
+  size_t n_pdf_pids;
+  cl_mem pdf_buffer, alpha_s_buffer;
+  double *alpha_s_table;
+  size_t alpha_s_size;
+  gen_channel *channels;
+  unsigned n_channels;
+  gen_group *groups;
+  unsigned n_groups;
+  double alpha_s_mu_r;
+  unsigned alpha_s_power;
+  double build_seconds;
+};
+
+/* The Philox key's high word of a stage (0: pilot, 1: integration, 2: unweighting) of group g:
+ * every group and stage draws its own stream. */
+uint32_t hg_gen_stage_key(const hg_gen_run *run, unsigned g, unsigned stage);
+
+/* Enqueues group g's sampler over events [first, first + n) of `iteration` (the key in
+ * g->key_high) with the grid in its reducer, then its amplitude; with reduce, the VEGAS and
+ * channel reductions into out. */
+hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t first, size_t n,
+                                   double *out);
+
+/* ICOLUP tags (501, ...) of flow (a basis element of the group's diagram set) for the group's
+ * particles, incoming ones with colour and anticolour swapped (Les Houches): 0, or -1 when the
+ * flow does not fit the particles. */
+int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow, int colour[][2]);
+
+/* A process's colour flows and the program of their leading-colour weights (cl/generator/flows.cl):
+ * the diagrams engine's colour basis, flow k = set.flows[k]. */
+typedef struct {
+  hg_diagram_set set;
+  int have_set, n_particles;
+  cl_program program;
+  cl_kernel kernel;
+  cl_mem momenta, weights;
+  size_t capacity;
+} hg_gen_flows;
+
+/* Builds the flows of spec for up to capacity events at once (f zeroed first; close it whatever
+ * this returns). */
+hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
+                                 hg_gen_flows *f);
+void hg_gen_flows_close(hg_gen_flows *f);
+/* w[k * n + e] = |J_k|^2 summed over helicities for the n events of momenta (the amplitudes'
+ * structure of arrays, GeV, double); params: the process's model parameters (an amplitude's). */
+hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params, size_t n,
+                                    const double *momenta, double *w);
+
+/* The unweighting stage: n_events events over the groups in proportion to their sigma, to sink. */
+hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
+                                   void *sink_user, hegetcl_events_progress progress,
+                                   void *progress_user, hegetcl_unweighting_result *out,
+                                   hegetcl_xsec_result *times);
+
+#endif
