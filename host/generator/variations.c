@@ -17,7 +17,7 @@
 #define HG_KERNEL_GENERATOR_VARIATIONS "generator_variations"
 /* device memory the per-launch factors may take, and variations per launch at most */
 #define VAR_BUFFER_BYTES ((size_t)256 << 20)
-#define VAR_CHUNK_MAX 32u
+#define VAR_CHUNK_MAX ((unsigned)HEGETCL_XSEC_MAX_CHANNELS) /* the channels reduction's limit */
 
 typedef struct {
   cl_program program;
@@ -80,6 +80,96 @@ static hegetcl_status set_members(hg_gen_run *run, unsigned *n_members, char *er
   return HEGETCL_OK;
 }
 
+/* The key of a metadata line ("AlphaS_MZ: 0.118" -> "AlphaS_MZ"), "" for a continuation. */
+static void line_key(const char *line, char *key, size_t size) {
+  size_t n = 0;
+  while (line[n] != '\0' && line[n] != ':' && line[n] != ' ' && line[n] != '\t' &&
+         line[n] != '\n' && n + 1 < size) {
+    key[n] = line[n];
+    ++n;
+  }
+  key[line[n] == ':' ? n : 0] = '\0';
+}
+
+/* The alpha_s table of member m when its own header (the lines of its .dat file before the
+ * first ---) gives alpha_s (an AlphaS_ key), as LHAPDF lets a member override the .info: the
+ * table of a metadata file that holds the .info's entries with the member's in their place.
+ * *table NULL when the member gives none, or for MadGraph's running (the same for all). */
+static hegetcl_status member_alpha_s_table(hg_gen_run *run, int member, double **table,
+                                           size_t *size) {
+  *table = NULL;
+  *size = 0;
+  if (run->config.alpha_s_running != HEGETCL_ALPHA_S_PDF) return HEGETCL_OK;
+  char dat[2048], info[2048], line[1 << 16], key[128];
+  const char *dir = hegetcl_pdf_directory(run->pdf), *name = hegetcl_pdf_set_name(run->pdf);
+  snprintf(dat, sizeof dat, "%s/%s_%04d.dat", dir, name, member);
+  snprintf(info, sizeof info, "%s/%s.info", dir, name);
+  FILE *f = fopen(dat, "r");
+  if (f == NULL)
+    return hg_fail(run->ctx, HEGETCL_ERR_IO, "PDF variations: cannot read %s", dat);
+  /* the member's header keys */
+  char (*keys)[128] = NULL;
+  size_t n_keys = 0;
+  int gives_alpha_s = 0;
+  char *header = NULL;
+  size_t header_size = 0;
+  while (fgets(line, sizeof line, f) != NULL && strncmp(line, "---", 3) != 0) {
+    line_key(line, key, sizeof key);
+    const size_t length = strlen(line);
+    char *grown = realloc(header, header_size + length + 1);
+    void *more = key[0] ? realloc(keys, (n_keys + 1) * sizeof *keys) : keys;
+    if (grown == NULL || more == NULL) {
+      free(grown ? grown : header);
+      free(more ? more : keys);
+      fclose(f);
+      return hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for %s", dat);
+    }
+    header = grown;
+    keys = more;
+    memcpy(header + header_size, line, length + 1);
+    header_size += length;
+    if (key[0]) {
+      snprintf(keys[n_keys++], sizeof *keys, "%s", key);
+      gives_alpha_s |= strncmp(key, "AlphaS_", 7) == 0;
+    }
+  }
+  fclose(f);
+  hegetcl_status status = HEGETCL_OK;
+  if (gives_alpha_s) {
+    char merged[] = "/tmp/hegetcl-alpha-s-XXXXXX";
+    const int fd = mkstemp(merged);
+    FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
+    FILE *in = fopen(info, "r");
+    if (out == NULL || in == NULL) {
+      status = hg_fail(run->ctx, HEGETCL_ERR_IO, "PDF variations: cannot merge %s with %s", info,
+                       dat);
+    } else {
+      int skip = 0;
+      while (fgets(line, sizeof line, in) != NULL) {
+        line_key(line, key, sizeof key);
+        if (key[0]) {
+          skip = 0;
+          for (size_t k = 0; k < n_keys; ++k) skip |= strcmp(keys[k], key) == 0;
+        }
+        if (!skip) fputs(line, out);
+      }
+      fputs(header, out);
+    }
+    if (in) fclose(in);
+    if (out) fclose(out);
+    char error[512];
+    if (status == HEGETCL_OK &&
+        hg_alpha_s_table(HG_ALPHA_S_INTERPOLATED, merged, 0.0, 0.0, 1, table, size, error,
+                         sizeof error) != 0)
+      status = hg_fail(run->ctx, HEGETCL_ERR_INPUT, "PDF variations: alpha_s of %s: %s", dat,
+                       error);
+    if (fd >= 0) remove(merged);
+  }
+  free(keys);
+  free(header);
+  return status;
+}
+
 /* Packs one PDF member's grid (the run's flavour slots) and alpha_s table onto the arrays. */
 static hegetcl_status add_table(hg_gen_run *run, int member, double **pdfs, size_t *n_pdfs,
                                 double **alpha_s, size_t *n_alpha_s, double *offsets) {
@@ -96,10 +186,18 @@ static hegetcl_status add_table(hg_gen_run *run, int member, double **pdfs, size
   if (status != HEGETCL_OK) return hg_fail(run->ctx, status, "PDF variations: %s", message);
   offsets[0] = (double)*n_pdfs;
   offsets[1] = (double)*n_alpha_s;
-  /* alpha_s: the central set's running for every member (members of one LO set share it) */
-  const int failed = append(pdfs, n_pdfs, grid, n_grid) != 0 ||
-                     append(alpha_s, n_alpha_s, run->alpha_s_table, run->alpha_s_size) != 0;
+  double *member_alpha_s = NULL;
+  size_t n_member_alpha_s = 0;
+  status = member_alpha_s_table(run, member, &member_alpha_s, &n_member_alpha_s);
+  const int failed =
+      status == HEGETCL_OK &&
+      (append(pdfs, n_pdfs, grid, n_grid) != 0 ||
+       (member_alpha_s != NULL
+            ? append(alpha_s, n_alpha_s, member_alpha_s, n_member_alpha_s)
+            : append(alpha_s, n_alpha_s, run->alpha_s_table, run->alpha_s_size)) != 0);
   free(grid);
+  free(member_alpha_s);
+  if (status != HEGETCL_OK) return status;
   return failed ? hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the PDF members")
                 : HEGETCL_OK;
 }
