@@ -20,7 +20,7 @@
 typedef struct {
   hg_gen_point pt;
   double factor; /* the weight is factor |M|^2; 0 outside the map's region or the cuts */
-  double member[GEN_MEMBERS]; /* each member's share of factor (they add up to it) */
+  double member[GEN_MEMBERS];   /* each member's share of factor (they add up to it) */
   double mu_f2, mu_r2, alpha_s; /* the scales squared and alpha_s(mu_R) */
   double base; /* factor / the sum of the members' PDF products (generator/variations.cl) */
   int bin[VEGAS_DIMS];
@@ -28,8 +28,8 @@ typedef struct {
 
 HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
                                          HG_GLOBAL const double *grid, HG_GLOBAL const double *pdf,
-                                         HG_GLOBAL const double *alpha_s_table, hg_u32 seed_low, hg_u32 seed_high, hg_u32 iteration,
-                                         hg_u64 event) {
+                                         HG_GLOBAL const double *alpha_s_table, hg_u32 seed_low,
+                                         hg_u32 seed_high, hg_u32 iteration, hg_u64 event) {
   hg_gen_event ev;
   double u[VEGAS_DIMS + 1];
   for (int b = 0; b < (VEGAS_DIMS + 1) / 2; ++b) {
@@ -42,9 +42,20 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
   double jacobian = 1.0;
   for (int j = 0; j < VEGAS_DIMS; ++j)
     x[j] = hg_vegas_map(grid, j, VEGAS_BINS, u[j], &jacobian, &ev.bin[j]);
-  ev.pt = hg_gen_make_point(x, GEN_N_JETS, GEN_SYSTEM, params[HG_GEN_SQRT_S],
-                            params[HG_GEN_PT_MIN], params[HG_GEN_ETA_MAX], params[HG_GEN_MASS_A],
-                            params[HG_GEN_MASS_B]);
+  double pt_min[GEN_N_JETS + 1], eta_max[GEN_N_JETS + 1];
+  for (int k = 0; k < GEN_N_JETS; ++k) {
+    pt_min[k] = params[HG_GEN_OBJECT_PT(k)];
+    eta_max[k] = params[HG_GEN_OBJECT_ETA(k)];
+  }
+  ev.pt = hg_gen_make_point(x, GEN_N_JETS, GEN_SYSTEM, params[HG_GEN_SQRT_S], pt_min, eta_max,
+                            params[HG_GEN_MASS_A], params[HG_GEN_MASS_B], params[HG_GEN_M_MIN],
+                            params[HG_GEN_M_MAX]);
+  /* MadGraph's cuts on every particle (those the map meets by construction included) */
+  int codes[HG_GEN_N_EXTERNAL];
+  for (int i = 0; i < HG_GEN_N_EXTERNAL; ++i) codes[i] = (int)params[HG_GEN_CUT_CODES + i];
+  const int passes =
+      hg_passes_mg_cuts(HG_MOMENTA(ev.pt.p), codes, 2, HG_GEN_N_EXTERNAL, params + HG_GEN_CUTS);
+  ev.pt.physical = ev.pt.physical && passes;
   const double x1 = ev.pt.physical ? ev.pt.x1 : 0.5, x2 = ev.pt.physical ? ev.pt.x2 : 0.5;
 #if GEN_SCALE_CHOICE == HG_SCALE_FIXED
   ev.mu_f2 = params[HG_GEN_MU_F2];
@@ -62,8 +73,7 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
   const double q2 = ev.mu_f2;
   /* |M|^2 came with the amplitude's alpha_s: (alpha_s(mu_R) / that)^k */
   double coupling = 1.0;
-  for (int k = 0; k < GEN_ALPHA_S_POWER; ++k)
-    coupling *= ev.alpha_s / params[HG_GEN_ALPHA_S_AMP];
+  for (int k = 0; k < GEN_ALPHA_S_POWER; ++k) coupling *= ev.alpha_s / params[HG_GEN_ALPHA_S_AMP];
   int outside = 0;
   double sum = 0.0;
   for (int m = 0; m < GEN_MEMBERS; ++m) {

@@ -15,17 +15,13 @@ __constant int hg_gen_order[HG_GEN_N_EXTERNAL] = {GEN_ORDER};
 
 /* Event first_event + get_global_id(0) of iteration `iteration`; momenta, factor, member_factor
  * (member m of event e at m * n_events + e) and bins are indexed by the batch position. */
-__kernel void generator_sample(__global const double *restrict params,
-                               __global const double *restrict grid,
-                               __global const double *restrict pdf,
-                               __global const double *restrict alpha_s_table,
-                               const hg_u32 seed_low,
-                               const hg_u32 seed_high, const hg_u32 iteration,
-                               const hg_u32 first_low, const hg_u32 first_high,
-                               const hg_u32 n_events, __global AMP_REAL *restrict momenta,
-                               __global double *restrict factor,
-                               __global double *restrict member_factor,
-                               __global uchar *restrict bins) {
+__kernel void
+generator_sample(__global const double *restrict params, __global const double *restrict grid,
+                 __global const double *restrict pdf, __global const double *restrict alpha_s_table,
+                 const hg_u32 seed_low, const hg_u32 seed_high, const hg_u32 iteration,
+                 const hg_u32 first_low, const hg_u32 first_high, const hg_u32 n_events,
+                 __global AMP_REAL *restrict momenta, __global double *restrict factor,
+                 __global double *restrict member_factor, __global uchar *restrict bins) {
   const size_t e = get_global_id(0);
   if (e >= n_events) return;
   const hg_u64 event = (((hg_u64)first_high << 32) | (hg_u64)first_low) + (hg_u64)e;

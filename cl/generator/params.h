@@ -3,12 +3,15 @@
 #ifndef HG_GENERATOR_PARAMS_H
 #define HG_GENERATOR_PARAMS_H
 
-#define HG_GEN_SQRT_S 0  /* collider energy, GeV */
-#define HG_GEN_PT_MIN 1  /* the jets' pT cut (ptj), GeV: the map samples jets above it */
-#define HG_GEN_ETA_MAX 2 /* the jets' |eta| cut (etaj), <= 0: none */
-#define HG_GEN_MASS_A 3  /* the system's daughters' masses, GeV */
+#include "generator/phase_space.h"
+#include "phasespace/mg_cuts.h"
+
+#define HG_GEN_SQRT_S 0 /* collider energy, GeV */
+#define HG_GEN_M_MIN 1  /* the system's mass range, GeV: its daughters' masses' sum, or mmll */
+#define HG_GEN_M_MAX 2  /* sqrt(s), or mmllmax */
+#define HG_GEN_MASS_A 3 /* the system's daughters' masses, GeV */
 #define HG_GEN_MASS_B 4
-#define HG_GEN_MU_F2 5 /* fixed factorisation scale squared, GeV^2 (factor applied) */
+#define HG_GEN_MU_F2 5         /* fixed factorisation scale squared, GeV^2 (factor applied) */
 #define HG_GEN_NORMALISATION 6 /* GeV^-2 -> fb */
 #define HG_GEN_MU_R2 7         /* fixed renormalisation scale squared, GeV^2 (factor applied) */
 #define HG_GEN_ALPHA_S_AMP 8   /* the alpha_s the amplitude was built with */
@@ -17,10 +20,19 @@
 /* Member m of the group: the PDF grid slots of the parton from beam 1 and from beam 2 (beam 2's
  * slot already that of the charge conjugate for an antiproton beam), and 1 when the member is
  * the group's process with the incoming pair swapped (CONVENTIONS.md, "Partonic channels") */
-#define HG_GEN_MEMBER_SLOT1(m) (12 + 3 * (m))
-#define HG_GEN_MEMBER_SLOT2(m) (13 + 3 * (m))
-#define HG_GEN_MEMBER_MIRROR(m) (14 + 3 * (m))
-#define HG_GEN_PARAM_COUNT(members) (12 + 3 * (members))
+/* Sampled object k (a final-state particle in (pT, eta, phi)): its pT cut and |eta| bound (<= 0:
+ * none), its class's cuts */
+#define HG_GEN_OBJECT_PT(k) (12 + 2 * (k))
+#define HG_GEN_OBJECT_ETA(k) (13 + 2 * (k))
+/* The cut values (HG_CUT_COUNT, phasespace/mg_cuts.h) and each particle's cut code in the
+ * sampler's order (HG_GEN_MAX_EXTERNAL) */
+#define HG_GEN_CUTS (12 + 2 * HG_GEN_MAX_EXTERNAL)
+#define HG_GEN_CUT_CODES (HG_GEN_CUTS + HG_CUT_COUNT)
+#define HG_GEN_MEMBERS_FIRST (HG_GEN_CUT_CODES + HG_GEN_MAX_EXTERNAL)
+#define HG_GEN_MEMBER_SLOT1(m) (HG_GEN_MEMBERS_FIRST + 3 * (m))
+#define HG_GEN_MEMBER_SLOT2(m) (HG_GEN_MEMBERS_FIRST + 1 + 3 * (m))
+#define HG_GEN_MEMBER_MIRROR(m) (HG_GEN_MEMBERS_FIRST + 2 + 3 * (m))
+#define HG_GEN_PARAM_COUNT(members) (HG_GEN_MEMBERS_FIRST + 3 * (members))
 
 /* Philox draw blocks beyond the VEGAS dimensions' (0 .. (dims + 1) / 2 - 1) */
 #define HG_GEN_BLOCK_UNWEIGHT 0x20000u

@@ -37,16 +37,17 @@ HG_INLINE double hg_gen_two_body_momentum(double m2, double ma, double mb) {
   return sqrt(l > 0.0 ? l : 0.0) / (2.0 * sqrt(m2));
 }
 
-/* The point of u[0 .. dims) in (0, 1). Jet k has 1/pT uniform between 1/pt_min and 2/sqrt_s, eta
- * uniform in [-eta_max, eta_max] (eta_max <= 0: within ln(sqrt_s / pT), the kinematic bound) and
- * phi uniform. The balancing object takes minus the jets' transverse momentum; its rapidity is
- * uniform within ln(sqrt_s / mT). A system's mass squared is sampled as M_min^2 (s /
- * M_min^2)^u, M_min = mass_a + mass_b (> 0), and it decays isotropically (cos theta, phi in its
- * rest frame). Without a system the last jet balances, massless, and must meet the pT and eta
- * cuts (physical = 0 otherwise). */
-HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_system,
-                                         double sqrt_s, double pt_min, double eta_max,
-                                         double mass_a, double mass_b) {
+/* The point of u[0 .. dims) in (0, 1). Object k (a jet, or another massless particle with a pT
+ * cut) has 1/pT uniform between 1/pt_min[k] and 2/sqrt_s, eta uniform in [-eta_max[k],
+ * eta_max[k]] (<= 0: within ln(sqrt_s / pT), the kinematic bound) and phi uniform. The
+ * balancing object takes minus the objects' transverse momentum; its rapidity is uniform within
+ * ln(sqrt_s / mT). A system's mass squared is sampled as m_min^2 (m_max^2 / m_min^2)^u (m_min >=
+ * mass_a + mass_b, > 0), and it decays isotropically (cos theta, phi in its rest frame). Without
+ * a system the last object balances, massless, and must meet its pT and eta cuts (physical = 0
+ * otherwise). */
+HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_system, double sqrt_s,
+                                         const double *pt_min, const double *eta_max, double mass_a,
+                                         double mass_b, double m_min, double m_max) {
   hg_gen_point pt;
   const double two_pi = 2.0 * HG_GEN_PI, s = sqrt_s * sqrt_s;
   const int n_final = n_jets + (has_system ? 2 : 0);
@@ -54,12 +55,12 @@ HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_sy
   /* (2 pi)^(4 - 3 n_final) and dx1 dx2 delta(E) delta(pz) = 2 / s */
   double weight = two_pi * two_pi * two_pi * two_pi * 2.0 / s;
   for (int k = 0; k < n_final; ++k) weight /= two_pi * two_pi * two_pi;
-  const double inv_low = 1.0 / pt_min, inv_span = inv_low - 2.0 / sqrt_s;
   double px = 0.0, py = 0.0, e = 0.0, pz = 0.0;
   int physical = 1;
   for (int k = 0; k < n_sampled; ++k) {
+    const double inv_low = 1.0 / pt_min[k], inv_span = inv_low - 2.0 / sqrt_s;
     const double pt_k = 1.0 / (inv_low - u[3 * k] * inv_span);
-    const double eta_range = eta_max > 0.0 ? eta_max : log(sqrt_s / pt_k);
+    const double eta_range = eta_max[k] > 0.0 ? eta_max[k] : log(sqrt_s / pt_k);
     const double eta = eta_range * (2.0 * u[3 * k + 1] - 1.0);
     const double phi = two_pi * u[3 * k + 2];
     double *p = pt.p[2 + k];
@@ -78,7 +79,7 @@ HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_sy
   const double qx = -px, qy = -py, qt2 = qx * qx + qy * qy;
   double m2 = 0.0;
   if (has_system) {
-    const double m_min = mass_a + mass_b, m2_min = m_min * m_min, span = log(s / m2_min);
+    const double m2_min = m_min * m_min, span = log(m_max * m_max / m2_min);
     m2 = m2_min * exp(u[next + 1] * span);
     weight *= m2 * span;
   }
@@ -110,7 +111,8 @@ HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_sy
     double *last = pt.p[1 + n_jets];
     for (int i = 0; i < 4; ++i) last[i] = q[i];
     const double pt_last = sqrt(qt2);
-    physical = physical && pt_last >= pt_min && (eta_max <= 0.0 || fabs(y) <= eta_max);
+    const int k = n_jets - 1;
+    physical = physical && pt_last >= pt_min[k] && (eta_max[k] <= 0.0 || fabs(y) <= eta_max[k]);
   }
   e += q[0];
   pz += q[3];

@@ -5,24 +5,12 @@
 #include <string.h>
 
 #include "cli/process_report.h"
+#include "phasespace/mg_cuts.h"
 #include "phasespace/scales.h"
 
-/* The cut slots the options set (host/generator/run.c reads the same). */
-static const char *const cut_names[] = {"ptj", "etaj"};
-static const char *const cut_relations[] = {">", "<"};
-static const char *const cut_units[] = {" GeV", ""};
-#define N_CUT_NAMES (sizeof cut_names / sizeof *cut_names)
-
 const char *hg_cli_cuts_text(const hegetcl_xsec_config *c) {
-  static _Thread_local char text[512];
-  size_t used = 0;
-  text[0] = '\0';
-  for (size_t k = 0; k < N_CUT_NAMES; ++k)
-    if (c->cuts[k] > 0.0)
-      used += (size_t)snprintf(text + used, used < sizeof text ? sizeof text - used : 0,
-                               "%s%s %s %g%s", used ? ", " : "", cut_names[k], cut_relations[k],
-                               c->cuts[k], cut_units[k]);
-  if (used == 0) snprintf(text, sizeof text, "none");
+  static _Thread_local char text[1024];
+  hg_mg_cuts_print(c->cuts, text, sizeof text);
   return text;
 }
 
@@ -76,6 +64,13 @@ void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xse
            gr->text, gr->sigma_fb, gr->error_fb, 100.0 * gr->sigma_fb / v->estimate, gr->n_channels,
            gr->chi2_per_dof);
   }
+  if (c->unweighted_events > 0) {
+    const hegetcl_unweighting_result *u = &r->unweighting;
+    printf("  %llu unweighted events from %llu tried (efficiency %.3g), %.2f s; %llu above their "
+           "group's maximum (%.2g of sigma); sigma from the pass %.6e fb\n",
+           (unsigned long long)u->written, (unsigned long long)u->tried, u->efficiency, u->seconds,
+           (unsigned long long)u->overweight, u->overweight_sigma_fraction, u->sigma_check_fb);
+  }
   if (r->n_process_channels > 40) {
     printf("  (%u channels: sigma per channel in the JSON, --json FILE)\n", r->n_process_channels);
     return;
@@ -109,8 +104,8 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_uint(j, "seed", c->vegas.seed);
   hg_json_end_object(j);
   hg_json_object(j, "cuts");
-  for (size_t k = 0; k < N_CUT_NAMES; ++k)
-    if (c->cuts[k] > 0.0) hg_json_number(j, cut_names[k], c->cuts[k]);
+  for (int k = 0; k < HG_CUT_COUNT; ++k)
+    if (hg_mg_cut_is_on(k, c->cuts[k])) hg_json_number(j, hg_mg_cut_info_at(k)->name, c->cuts[k]);
   hg_json_end_object(j);
   hg_json_object(j, "device");
   hg_json_string(j, "name", info->name);
@@ -154,6 +149,30 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_number(j, "integration_seconds", v->wall_seconds);
   hg_json_number(j, "build_seconds", r->build_seconds);
   hg_json_end_object(j);
+  hg_json_object(j, "stage_seconds");
+  hg_json_number(j, "build", r->build_seconds);
+  hg_json_number(j, "pilot", r->pilot_seconds);
+  hg_json_number(j, "integration", r->integrate_seconds);
+  hg_json_number(j, "unweighting_device", r->unweight_device_seconds);
+  hg_json_number(j, "unweighting_host", r->unweight_host_seconds);
+  hg_json_number(j, "colour_flows", r->flows_seconds);
+  hg_json_number(j, "writing", r->write_seconds);
+  hg_json_end_object(j);
+  if (c->unweighted_events > 0) {
+    const hegetcl_unweighting_result *u = &r->unweighting;
+    hg_json_object(j, "unweighting");
+    hg_json_uint(j, "requested", u->requested);
+    hg_json_uint(j, "written", u->written);
+    hg_json_uint(j, "tried", u->tried);
+    hg_json_number(j, "efficiency", u->efficiency);
+    hg_json_uint(j, "overweight_events", u->overweight);
+    hg_json_number(j, "overweight_sigma_fraction", u->overweight_sigma_fraction);
+    hg_json_number(j, "sigma_from_the_pass_fb", u->sigma_check_fb);
+    hg_json_number(j, "seconds", u->seconds);
+    hg_json_string(j, "colour_flows", "leading colour, drawn by |J_k|^2 of the flows");
+    hg_json_string(j, "helicities", "summed: SPINUP 9");
+    hg_json_end_object(j);
+  }
   hg_json_array(j, "groups");
   for (unsigned g = 0; g < r->n_groups; ++g) {
     hg_json_object(j, NULL);

@@ -12,8 +12,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/process_report.h"
 #include "cli/device_set.h"
+#include "cli/process_report.h"
 #include "cli/progress_bar.h"
 #include "cli/xsec_options.h"
 #include "commit.h"
@@ -741,7 +741,8 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
            "seed %llu\n  device: %s (%s; driver %s)\n",
            c->process_text, c->beams == HEGETCL_BEAMS_PP ? "p p" : "p p~", c->sqrt_s_gev,
            c->pdf_set, hg_cli_scales_text(c),
-           c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "of the PDF set" : "MadGraph's (0.130, 1 loop)",
+           c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "of the PDF set"
+                                                     : "MadGraph's (0.130, 1 loop)",
            hg_cli_cuts_text(c), hegetcl_precision_name(c->process.precision),
            (unsigned long long)c->vegas.seed, info.name, info.platform, info.driver_version);
   else if (!o.quiet)

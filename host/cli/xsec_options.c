@@ -11,6 +11,7 @@
 
 #include "analysis/observables.h"
 #include "cli/xsec_options.h"
+#include "phasespace/mg_cuts.h"
 #include "phasespace/scales.h"
 #include "config/run_card.h"
 
@@ -50,7 +51,8 @@ typedef enum {
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_EVENT_FILE,
   O_NO_VARIATION_WEIGHTS, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET,
   O_PROCESS, O_BEAMS, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
-  O_MU_F_FACTOR, O_PTJ, O_ETAJ, O_SCALE_VARIATIONS, O_PDF_VARIATIONS, O_COUNT
+  O_MU_F_FACTOR, O_CUT_FIRST, O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1, O_SCALE_VARIATIONS,
+  O_PDF_VARIATIONS, O_COUNT
 } option_id;
 
 typedef struct {
@@ -75,8 +77,25 @@ static const option options[O_COUNT] = {
                          "(default: each group's own), for --process"},
     [O_MU_R_FACTOR] = {"mu-r-factor", "F", "multiplies mu_R (default 1), for --process"},
     [O_MU_F_FACTOR] = {"mu-f-factor", "F", "multiplies mu_F (default 1), for --process"},
-    [O_PTJ] = {"ptj", "PT", "jets' pT cut in GeV (MadGraph's ptj), for --process"},
-    [O_ETAJ] = {"etaj", "ETA", "jets' |eta| cut (MadGraph's etaj; 0: none), for --process"},
+    /* MadGraph's run_card cuts (host/phasespace/mg_cuts.c has their meanings), for --process;
+     * none is applied unless given */
+    [O_CUT_FIRST + HG_CUT_PTJ] = {"ptj", "GEV", "jets' pT above (MadGraph's run_card cuts, for\n"
+                                                "--process; none unless given: docs/generator.md)"},
+    [O_CUT_FIRST + HG_CUT_ETAJ] = {"etaj", "Y", "jets' |rapidity| below"},
+    [O_CUT_FIRST + HG_CUT_DRJJ] = {"drjj", "DR", "Delta R between jets above"},
+    [O_CUT_FIRST + HG_CUT_PTB] = {"ptb", "GEV", "b quarks' pT above (4 flavours: b is no jet)"},
+    [O_CUT_FIRST + HG_CUT_ETAB] = {"etab", "Y", "b quarks' |rapidity| below"},
+    [O_CUT_FIRST + HG_CUT_PTA] = {"pta", "GEV", "photons' pT above"},
+    [O_CUT_FIRST + HG_CUT_ETAA] = {"etaa", "Y", "photons' |rapidity| below"},
+    [O_CUT_FIRST + HG_CUT_DRAA] = {"draa", "DR", "Delta R between photons above"},
+    [O_CUT_FIRST + HG_CUT_DRJA] = {"draj", "DR", "Delta R between photons and jets above"},
+    [O_CUT_FIRST + HG_CUT_PTL] = {"ptl", "GEV", "charged leptons' pT above"},
+    [O_CUT_FIRST + HG_CUT_ETAL] = {"etal", "Y", "charged leptons' |rapidity| below"},
+    [O_CUT_FIRST + HG_CUT_DRLL] = {"drll", "DR", "Delta R between charged leptons above"},
+    [O_CUT_FIRST + HG_CUT_MMLL] = {"mmll", "GEV", "same-flavour lepton pairs' mass above"},
+    [O_CUT_FIRST + HG_CUT_MMLLMAX] = {"mmllmax", "GEV", "... and below"},
+    [O_CUT_FIRST + HG_CUT_XPTJ] = {"xptj", "GEV", "the hardest jet's pT above"},
+    [O_CUT_FIRST + HG_CUT_IHTMIN] = {"ihtmin", "GEV", "scalar sum of the jets' and b's pT above"},
     [O_SCALE_VARIATIONS] = {"scale-variations", "P",
                             "7 (MadGraph's 7-point mu_R, mu_F x {1/2, 1, 2}), 9 or off: sigma\n"
                             "and a weight per event for each (default 7 when events are\n"
@@ -304,8 +323,19 @@ static int copy_text(const origin *at, const char *value, char *out, size_t size
   return 1;
 }
 
+/* A MadGraph cut (its table's check: a negative pT, an |y| bound of 0, ...). */
+static int apply_cut(hegetcl_xsec_config *c, int index, const char *v, const origin *at) {
+  double value = 0.0;
+  char error[512];
+  if (!parse_real(at, v, &value)) return 0;
+  if (hg_mg_cut_check(index, value, error, sizeof error) != 0) return bad(at, v, error);
+  c->cuts[index] = value;
+  return 1;
+}
+
 static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *at) {
   hegetcl_xsec_config *c = &o->config;
+  if (id >= O_CUT_FIRST && id <= O_CUT_LAST) return apply_cut(c, (int)(id - O_CUT_FIRST), v, at);
   double x = 0.0;
   int ok = 1;
   switch (id) {
@@ -442,10 +472,9 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
       return 1;
     }
     return bad(at, v, "use on or off");
-  case O_PTJ:
-    return parse_real_rule(at, v, REAL_NON_NEGATIVE, "must be >= 0 (GeV)", &c->cuts[0]);
-  case O_ETAJ:
-    return parse_real_rule(at, v, REAL_NON_NEGATIVE, "must be >= 0 (0: no cut)", &c->cuts[1]);
+  case O_CUT_FIRST:
+  case O_CUT_LAST:
+    break; /* apply_cut, before the switch */
   case O_PT_MIN:
     return parse_real_rule(at, v, REAL_POSITIVE,
                            "must be > 0 (GeV): the pT cut keeps the photons away from the soft "
@@ -931,8 +960,9 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
       write_entry(out, O_GROUP_ENGINE, hegetcl_engine_name((hegetcl_engine)c->group_engine));
     write_number(out, O_MU_R_FACTOR, c->mu_r_factor);
     write_number(out, O_MU_F_FACTOR, c->mu_f_factor);
-    if (c->cuts[0] > 0.0) write_number(out, O_PTJ, c->cuts[0]);
-    if (c->cuts[1] > 0.0) write_number(out, O_ETAJ, c->cuts[1]);
+    for (int k = 0; k < HG_CUT_COUNT; ++k)
+      if (hg_mg_cut_is_on(k, c->cuts[k]))
+        write_number(out, (option_id)(O_CUT_FIRST + k), c->cuts[k]);
     if (o->scale_variations >= 0)
       write_entry(out, O_SCALE_VARIATIONS, o->scale_variations == 9   ? "9"
                                            : o->scale_variations == 7 ? "7"

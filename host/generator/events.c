@@ -30,8 +30,8 @@ void hg_gen_flows_close(hg_gen_flows *f) {
   memset(f, 0, sizeof *f);
 }
 
-hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec,
-                                 size_t capacity, hg_gen_flows *f) {
+hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
+                                 hg_gen_flows *f) {
   memset(f, 0, sizeof *f);
   char error[1024];
   if (hg_diagrams_build(spec, 0, &f->set, error, sizeof error) != 0)
@@ -41,8 +41,8 @@ hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *sp
   char *generated = hg_process_source_flow_weights(&f->set);
   if (generated == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for flow code");
   char options[512];
-  hegetcl_status status = hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 0, options,
-                                           sizeof options);
+  hegetcl_status status =
+      hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 0, options, sizeof options);
   const hg_source_part parts[] = {
       {"amplitudes/process_common.cl", NULL}, {NULL, generated}, {"generator/flows.cl", NULL}};
   if (status == HEGETCL_OK) status = hg_program_get(ctx, parts, 3, options, &f->program, NULL);
@@ -61,8 +61,8 @@ hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *sp
   return hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' weights");
 }
 
-hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params,
-                                    size_t n, const double *momenta, double *w) {
+hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params, size_t n,
+                                    const double *momenta, double *w) {
   if (n > f->capacity)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%zu events for the flows, room for %zu", n,
                    f->capacity);
@@ -82,8 +82,8 @@ hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_me
   status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
                        HG_KERNEL_GENERATOR_FLOWS, n);
   if (status != HEGETCL_OK) return status;
-  err = clEnqueueReadBuffer(ctx->queue, f->weights, CL_TRUE, 0,
-                            f->set.n_flows * n * sizeof(double), w, 0, NULL, NULL);
+  err = clEnqueueReadBuffer(ctx->queue, f->weights, CL_TRUE, 0, f->set.n_flows * n * sizeof(double),
+                            w, 0, NULL, NULL);
   return hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the flows' weights");
 }
 
@@ -94,8 +94,7 @@ static int outgoing_quark(const hg_process_spec *spec, int i) {
   return (pdg > 0) == (i >= spec->n_in);
 }
 
-int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow,
-                        int colour[][2]) {
+int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow, int colour[][2]) {
   int next = 501;
   for (int i = 0; i < spec->n; ++i) colour[i][0] = colour[i][1] = 0;
   /* tags as if every particle were outgoing: T^a_{xy} gives gluon a anticolour tag(x) and colour
@@ -133,8 +132,7 @@ int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow,
 
 /* One accepted event of group g, member m, flow k into e (the member's particle order). */
 static void make_record(hg_gen_run *run, gen_group *g, unsigned m, const hg_colour_term *flow,
-                        const double (*p)[4], uint64_t number, double ratio,
-                        hegetcl_event *e) {
+                        const double (*p)[4], uint64_t number, double ratio, hegetcl_event *e) {
   const hegetcl_xsec_config *c = &run->config;
   const gen_channel *ch = &run->channels[g->first_channel + m];
   const int n = g->spec.n;
@@ -159,12 +157,12 @@ static void make_record(hg_gen_run *run, gen_group *g, unsigned m, const hg_colo
   }
   e->x1 = 2.0 * e->p[0][0] / c->sqrt_s_gev;
   e->x2 = 2.0 * e->p[1][0] / c->sqrt_s_gev;
-  const double mu = hg_dynamical_scale(c->dynamical_scale_choice, HG_MOMENTA(e->p), NULL, 2, n,
-                                       1.0);
+  const double mu =
+      hg_dynamical_scale(c->dynamical_scale_choice, HG_MOMENTA(e->p), NULL, 2, n, 1.0);
   e->mu_f_gev = c->dynamical_scale_choice ? mu * c->mu_f_factor : c->mu_f_gev * c->mu_f_factor;
   e->mu_r_gev = c->dynamical_scale_choice ? mu * c->mu_r_factor : c->mu_r_gev * c->mu_r_factor;
-  e->alpha_s = run->alpha_s_power > 0 ? hg_alpha_s(run->alpha_s_table, e->mu_r_gev * e->mu_r_gev)
-                                      : 0.0;
+  e->alpha_s =
+      run->alpha_s_power > 0 ? hg_alpha_s(run->alpha_s_table, e->mu_r_gev * e->mu_r_gev) : 0.0;
   e->alpha_qed = c->process.alpha;
   e->process_id = (int)g->index + 1;
   e->weight_ratio = ratio;
@@ -211,7 +209,8 @@ static hegetcl_status read_batch(hg_gen_run *run, gen_group *g, size_t n, double
 
 hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
                                    void *sink_user, hegetcl_events_progress progress,
-                                   void *progress_user, hegetcl_unweighting_result *out) {
+                                   void *progress_user, hegetcl_unweighting_result *out,
+                                   hegetcl_xsec_result *times) {
   hegetcl_context *ctx = run->ctx;
   const hegetcl_xsec_config *c = &run->config;
   memset(out, 0, sizeof *out);
@@ -265,16 +264,19 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     const size_t np = (size_t)g->spec.n;
     for (uint32_t pass = 0; status == HEGETCL_OK && written < per_group[gi]; ++pass) {
       if (out->tried >= c->max_unweighting_tries) {
-        status = hg_fail(ctx, HEGETCL_ERR_INPUT,
-                         "%s: %llu weighted events tried for %llu unweighted events (the limit, "
-                         "--max-unweighting-tries)",
-                         g->spec.text, (unsigned long long)out->tried,
-                         (unsigned long long)n_events);
+        status =
+            hg_fail(ctx, HEGETCL_ERR_INPUT,
+                    "%s: %llu weighted events tried for %llu unweighted events (the limit, "
+                    "--max-unweighting-tries)",
+                    g->spec.text, (unsigned long long)out->tried, (unsigned long long)n_events);
         break;
       }
       const uint64_t first = (uint64_t)pass * batch;
+      double t0 = hg_now_seconds();
       status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, batch, 0);
       if (status == HEGETCL_OK) status = read_batch(run, g, batch, factor, me, members, momenta);
+      double t1 = hg_now_seconds();
+      times->unweight_device_seconds += t1 - t0;
       size_t n_acc = 0;
       for (size_t e = 0; status == HEGETCL_OK && e < batch && written + n_acc < per_group[gi];
            ++e) {
@@ -302,7 +304,9 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
          * batch of n_acc events, so repack at stride n_acc */
         for (size_t q = 0; q < 4 * np; ++q)
           memmove(accepted + q * n_acc, accepted + q * batch, n_acc * sizeof *accepted);
+        const double f0 = hg_now_seconds();
         status = hg_gen_flows_weights(ctx, &flows, g->amp->params, n_acc, accepted, weights);
+        times->flows_seconds += hg_now_seconds() - f0;
         for (size_t a = 0; a < n_acc && n_var; ++a) ratio_index[a] = (uint32_t)accepted_index[a];
         if (status == HEGETCL_OK && n_var)
           status = hg_gen_variations_ratios(run->variations, gi, GEN_UNWEIGHT_ITERATION, first,
@@ -348,12 +352,15 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
           record.n_variations = n_var;
           record.variations = event_ratios;
         }
+        const double w0 = hg_now_seconds();
         status = sink(&record, sink_user);
+        times->write_seconds += hg_now_seconds() - w0;
         ++written;
         ++out->written;
       }
       if (progress && status == HEGETCL_OK)
         progress(out->written, n_events, out->tried, progress_user);
+      (void)t1;
     }
     hg_gen_flows_close(&flows);
     /* each group's mean weight estimates its sigma; so the overweight share */
@@ -363,6 +370,8 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     (void)written;
   }
   out->seconds = hg_now_seconds() - start;
+  times->unweight_host_seconds =
+      out->seconds - times->unweight_device_seconds - times->flows_seconds - times->write_seconds;
   out->efficiency = out->tried > 0 ? (double)out->written / (double)out->tried : 0.0;
   out->sigma_check_fb = sigma_check;
   out->overweight_sigma_fraction = sigma_check > 0 ? overweight_sum / sigma_check : 0.0;

@@ -18,15 +18,13 @@
 #include "integrate/vegas_reducer.h"
 #include "pdf/alpha_s.h"
 #include "pdf/lhapdf6_grid.h"
+#include "phasespace/mg_cuts.h"
 #include "phasespace/scales.h"
 #include "process/model.h"
 #include "process/partonic_channels.h"
 #include "process/process_spec.h"
 #include "shared/kernel_names.h"
 #include "xsec/channels.h"
-
-/* The cut slots the phase-space map reads (hegetcl_xsec_config.cuts). */
-enum { GEN_CUT_PTJ = 0, GEN_CUT_ETAJ = 1 };
 
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
                                   const void *host, const char *what, cl_mem *out) {
@@ -45,13 +43,10 @@ static int pdf_slot(hg_gen_run *run, int pid) {
   return (int)run->n_pdf_pids++;
 }
 
-/* A PDG id of a jet at parton level: the gluon and the quarks d u s c b. */
-static int pdg_is_jet(int pdg) { return pdg == 21 || (pdg != 0 && abs(pdg) <= 5); }
-
 /* The partonic channels and groups of the process (host/process/partonic_channels.h). A member
  * whose incoming pair is the group's swapped is a mirror; any final-state reordering of a member
- * maps jets onto jets (checked), so the cuts, symmetric in particles of one kind, treat the
- * member's events as the group's. */
+ * maps particles onto ones of the same cut class (checked), so the cuts, symmetric in particles
+ * of one class, treat the member's events as the group's. */
 static hegetcl_status build_channels(hg_gen_run *run) {
   hegetcl_context *ctx = run->ctx;
   hg_channel_list *list = malloc(sizeof *list);
@@ -60,8 +55,7 @@ static hegetcl_status build_channels(hg_gen_run *run) {
   char error[512];
   if (hg_partonic_channels(run->config.process_text, &options, list, error, sizeof error) != 0) {
     free(list);
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "--process \"%s\": %s", run->config.process_text,
-                   error);
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "--process \"%s\": %s", run->config.process_text, error);
   }
   run->channels = calloc(list->n_channels, sizeof *run->channels);
   run->groups = calloc(list->n_groups, sizeof *run->groups);
@@ -91,13 +85,18 @@ static hegetcl_status build_channels(hg_gen_run *run) {
     }
     c->group = lc->group;
     const hg_process_spec *group_spec = &run->groups[lc->group].spec;
+    hegetcl_process gp;
+    hegetcl_process_from_text(&gp, group_spec->text, NULL, 0);
+    const int flavours = run->config.five_flavour ? 5 : 4;
     for (int k = 2; k < lc->n; ++k) {
-      const int kind = pdg_is_jet(lc->pdg[k]);
-      if (kind != pdg_is_jet(hg_species_pdg(group_spec->species[lc->order[k]])))
+      const int j = lc->order[k];
+      const double mass = hegetcl_process_mass(&gp, (unsigned)j);
+      if (hg_mg_cut_class(lc->pdg[k], mass, flavours) !=
+          hg_mg_cut_class(hg_species_pdg(group_spec->species[j]), mass, flavours))
         status = hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                         "%s: its particles map onto %s's with a jet in place of another "
-                         "particle, which the cuts could tell apart",
-                         lc->text, group_spec->text);
+                         "%s: its particle %d is cut as another kind than %s's particle %d, which "
+                         "stands for it; the group cannot take it",
+                         lc->text, k, group_spec->text, j);
     }
   }
   run->n_channels = list->n_channels;
@@ -106,55 +105,104 @@ static hegetcl_status build_channels(hg_gen_run *run) {
   return status;
 }
 
-/* A final-state particle the phase space samples as a jet: a massless coloured parton. */
-static int is_jet(int species) {
-  const hg_particle *p = hg_model_particle(hg_species_particle(species));
-  return p->colour > 1 && p->mass == HG_PARAM_ZERO;
+/* A final-state particle's cut class and its pT and |eta| cuts from the run's cut values. */
+static int cut_code(const hg_gen_run *run, int species, double mass, double *pt, double *eta) {
+  const double *c = run->config.cuts;
+  const int code = hg_mg_cut_class(hg_species_pdg(species), mass, run->config.five_flavour ? 5 : 4);
+  const int cls = hg_mg_cut_code_class(code);
+  *pt = cls == HG_CUT_CLASS_JET      ? c[HG_CUT_PTJ]
+        : cls == HG_CUT_CLASS_B      ? c[HG_CUT_PTB]
+        : cls == HG_CUT_CLASS_PHOTON ? c[HG_CUT_PTA]
+        : cls == HG_CUT_CLASS_LEPTON ? c[HG_CUT_PTL]
+                                     : 0.0;
+  *eta = cls == HG_CUT_CLASS_JET      ? c[HG_CUT_ETAJ]
+         : cls == HG_CUT_CLASS_B      ? c[HG_CUT_ETAB]
+         : cls == HG_CUT_CLASS_PHOTON ? c[HG_CUT_ETAA]
+         : cls == HG_CUT_CLASS_LEPTON ? c[HG_CUT_ETAL]
+                                      : -1.0;
+  return code;
 }
 
-/* The group's kinematics: jets, the system, the sampler slot of each particle, the masses. */
+/* The group's kinematics: the objects sampled in (pT, eta, phi) (massless final-state particles
+ * whose class has a pT cut), the system (the rest: none or a pair), the sampler slot of each
+ * particle, the masses, the cut codes. A massless coloured parton or a photon without a pT cut
+ * is refused: the cross section would be infinite. */
 static hegetcl_status group_kinematics(hg_gen_run *run, gen_group *g) {
   hegetcl_context *ctx = run->ctx;
   const hg_process_spec *spec = &g->spec;
-  int n_jets = 0, n_rest = 0, rest[HG_GEN_MAX_EXTERNAL];
+  const double *cuts = run->config.cuts;
+  hegetcl_process p;
+  hegetcl_process_from_text(&p, spec->text, NULL, 0);
+  int n_objects = 0, n_rest = 0, rest[HG_GEN_MAX_EXTERNAL], n_qcd = 0;
+  int code[HG_GEN_MAX_EXTERNAL];
+  double pt[HG_GEN_MAX_EXTERNAL], eta[HG_GEN_MAX_EXTERNAL];
   for (int i = spec->n_in; i < spec->n; ++i) {
-    if (is_jet(spec->species[i]))
-      ++n_jets;
+    const double mass = hegetcl_process_mass(&p, (unsigned)i);
+    code[i] = cut_code(run, spec->species[i], mass, &pt[i], &eta[i]);
+    const int cls = hg_mg_cut_code_class(code[i]);
+    const int coloured = hg_model_particle(hg_species_particle(spec->species[i]))->colour > 1;
+    if (mass == 0.0 && (coloured || cls == HG_CUT_CLASS_PHOTON) && !(pt[i] > 0.0))
+      return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "%s has a massless %s in the final state: its cross section is infinite "
+                     "without a pT cut; give one, e.g. --%s 20",
+                     spec->text, hg_species_name(spec->species[i]),
+                     cls == HG_CUT_CLASS_PHOTON ? "pta"
+                     : cls == HG_CUT_CLASS_B    ? "ptb"
+                                                : "ptj");
+    n_qcd += mass == 0.0 && coloured;
+    if (mass == 0.0 && pt[i] > 0.0)
+      ++n_objects;
     else
       rest[n_rest++] = i;
   }
-  if (!(n_rest == 2 || (n_rest == 0 && n_jets >= 2)))
+  if (n_qcd >= 2 && !(cuts[HG_CUT_DRJJ] > 0.0))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "%s has %d massless partons in the final state: two of them collinear make "
+                   "the cross section infinite without a Delta R cut; give one, e.g. --drjj 0.4 "
+                   "(MadGraph's default)",
+                   spec->text, n_qcd);
+  if (!(n_rest == 2 || (n_rest == 0 && n_objects >= 2)))
     return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "%s: the phase space takes jets (gluons, light quarks) plus at most one pair "
-                   "of other particles; this final state has %d jets and %d others",
-                   spec->text, n_jets, n_rest);
-  g->n_jets = (unsigned)n_jets;
+                   "%s: the phase space takes jets (and other massless particles with a pT cut) "
+                   "plus at most one pair of other particles; this final state has %d of the "
+                   "first and %d others",
+                   spec->text, n_objects, n_rest);
+  g->n_jets = (unsigned)n_objects;
   g->has_system = n_rest == 2;
   g->order[0] = 0;
   g->order[1] = 1;
-  int next_jet = 2;
+  g->cut_code[0] = g->cut_code[1] = HG_CUT_CLASS_NONE;
+  int next = 2;
   for (int i = spec->n_in; i < spec->n; ++i)
-    if (is_jet(spec->species[i])) g->order[i] = next_jet++;
-  hegetcl_process p;
-  hegetcl_process_from_text(&p, spec->text, NULL, 0);
+    if (hegetcl_process_mass(&p, (unsigned)i) == 0.0 && pt[i] > 0.0) {
+      g->object_pt[next - 2] = pt[i];
+      g->object_eta[next - 2] = eta[i];
+      g->cut_code[next] = code[i];
+      g->order[i] = next++;
+    }
+  g->m_max = run->config.sqrt_s_gev;
   if (g->has_system) {
-    g->order[rest[0]] = 2 + n_jets;
-    g->order[rest[1]] = 3 + n_jets;
+    g->order[rest[0]] = 2 + n_objects;
+    g->order[rest[1]] = 3 + n_objects;
+    g->cut_code[2 + n_objects] = code[rest[0]];
+    g->cut_code[3 + n_objects] = code[rest[1]];
     g->mass_a = hegetcl_process_mass(&p, (unsigned)rest[0]);
     g->mass_b = hegetcl_process_mass(&p, (unsigned)rest[1]);
-    if (!(g->mass_a + g->mass_b > 0.0))
-      return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                     "%s: a pair of massless particles other than jets needs a mass cut, which "
-                     "the phase space does not take yet",
-                     spec->text);
+    g->m_min = g->mass_a + g->mass_b;
+    /* a lepton pair's mass window (mmll, mmllmax) bounds the system's mass */
+    const int pair = hg_mg_cut_code_class(code[rest[0]]) == HG_CUT_CLASS_LEPTON &&
+                     hg_mg_cut_code_class(code[rest[1]]) == HG_CUT_CLASS_LEPTON;
+    if (pair && cuts[HG_CUT_MMLL] > g->m_min) g->m_min = cuts[HG_CUT_MMLL];
+    if (pair && cuts[HG_CUT_MMLLMAX] > 0.0 && cuts[HG_CUT_MMLLMAX] < g->m_max)
+      g->m_max = cuts[HG_CUT_MMLLMAX];
+    if (!(g->m_min > 0.0))
+      return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "%s: the pair %s %s is massless: its mass needs a lower bound, e.g. --mmll "
+                     "50",
+                     spec->text, hg_species_name(spec->species[rest[0]]),
+                     hg_species_name(spec->species[rest[1]]));
   }
-  const double ptj = run->config.cuts[GEN_CUT_PTJ];
-  if (n_jets > 0 && !(ptj > 0.0))
-    return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                   "%s has jets in the final state: their cross section is infinite without a "
-                   "pT cut; give one, e.g. --ptj 20",
-                   spec->text);
-  g->dims = (unsigned)hg_gen_dims(n_jets, g->has_system);
+  g->dims = (unsigned)hg_gen_dims(n_objects, g->has_system);
   return HEGETCL_OK;
 }
 
@@ -199,8 +247,8 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
                            g->has_system, g->n_channels, g->n_channels, run->alpha_s_power,
                            config->dynamical_scale_choice);
   for (int i = 0; i < g->spec.n; ++i)
-    used += (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "",
-                             g->order[i]);
+    used +=
+        (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "", g->order[i]);
   snprintf(g->options, sizeof g->options, "%s", options);
   const hg_source_part part = {"generator/kernels.cl", NULL};
   double seconds = 0.0;
@@ -216,8 +264,14 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
                    g->spec.text, g->n_channels);
   memset(params, 0, sizeof params);
   params[HG_GEN_SQRT_S] = config->sqrt_s_gev;
-  params[HG_GEN_PT_MIN] = config->cuts[GEN_CUT_PTJ];
-  params[HG_GEN_ETA_MAX] = config->cuts[GEN_CUT_ETAJ];
+  params[HG_GEN_M_MIN] = g->m_min;
+  params[HG_GEN_M_MAX] = g->m_max;
+  for (unsigned k = 0; k < g->n_jets; ++k) {
+    params[HG_GEN_OBJECT_PT(k)] = g->object_pt[k];
+    params[HG_GEN_OBJECT_ETA(k)] = g->object_eta[k];
+  }
+  for (int k = 0; k < HG_CUT_COUNT; ++k) params[HG_GEN_CUTS + k] = config->cuts[k];
+  for (int i = 0; i < g->spec.n; ++i) params[HG_GEN_CUT_CODES + i] = g->cut_code[i];
   params[HG_GEN_MASS_A] = g->mass_a;
   params[HG_GEN_MASS_B] = g->mass_b;
   const double mu_f = config->mu_f_gev * config->mu_f_factor;
@@ -230,7 +284,9 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   params[HG_GEN_MU_F_FACTOR] = config->mu_f_factor;
   for (unsigned m = 0; m < g->n_channels; ++m) {
     const gen_channel *c = &run->channels[g->first_channel + m];
-    const int pid2 = config->beams == HEGETCL_BEAMS_PPBAR ? -c->pid[1] : c->pid[1];
+    /* an antiproton's parton q has the proton's PDF of q's antiparticle (the gluon its own) */
+    const int conjugate = config->beams == HEGETCL_BEAMS_PPBAR && c->pid[1] != 21;
+    const int pid2 = conjugate ? -c->pid[1] : c->pid[1];
     const int slot1 = pdf_slot(run, c->pid[0]), slot2 = pdf_slot(run, pid2);
     if (slot1 < 0 || slot2 < 0)
       return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s: more parton flavours than the PDF grid holds",
@@ -251,15 +307,15 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
     status =
         make_buffer(ctx, CL_MEM_READ_WRITE, batch * g->dims, NULL, "VEGAS bin indices", &g->bins);
   if (status == HEGETCL_OK)
-    status = hg_vegas_reducer_create(ctx, g->program, g->dims, config->vegas.bins, batch,
-                                     &g->reducer);
+    status =
+        hg_vegas_reducer_create(ctx, g->program, g->dims, config->vegas.bins, batch, &g->reducer);
   if (status == HEGETCL_OK) {
     const hg_vegas_buffers buffers = {g->factor, g->amp->me, g->bins};
     status = hg_vegas_reducer_set_buffers(g->reducer, &buffers);
   }
   if (status == HEGETCL_OK)
-    status = hg_channels_create(ctx, g->program, g->n_channels, batch, g->member_factor,
-                                &g->channels);
+    status =
+        hg_channels_create(ctx, g->program, g->n_channels, batch, g->member_factor, &g->channels);
   if (status != HEGETCL_OK) return status;
   size_t limit = 0;
   const cl_int err = clGetKernelWorkGroupInfo(g->sample, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
@@ -289,7 +345,7 @@ static hegetcl_status alpha_s_setup(hg_gen_run *run) {
   snprintf(info, sizeof info, "%s/%s.info", hegetcl_pdf_directory(run->pdf),
            hegetcl_pdf_set_name(run->pdf));
   const int mode = c->alpha_s_running == HEGETCL_ALPHA_S_MADGRAPH ? HG_ALPHA_S_ONE_LOOP
-                                                                 : HG_ALPHA_S_INTERPOLATED;
+                                                                  : HG_ALPHA_S_INTERPOLATED;
   if (hg_alpha_s_table(mode, info, hg_pdf_alpha_s_mz(run->pdf), GEN_MADGRAPH_MZ, 1,
                        &run->alpha_s_table, &run->alpha_s_size, error, sizeof error) != 0)
     return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "alpha_s (%s): %s", hg_alpha_s_mode_name(mode),
@@ -315,10 +371,8 @@ static hegetcl_status check_config(hegetcl_context *ctx, const hegetcl_xsec_conf
                      names[i], scales[i]);
   if (!(c->sqrt_s_gev > 0.0))
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "sqrt(s) = %g GeV: must be positive", c->sqrt_s_gev);
-  for (int k = 0; k < HEGETCL_MAX_CUTS; ++k)
-    if (!(c->cuts[k] >= 0.0) || !isfinite(c->cuts[k]))
-      return hg_fail(ctx, HEGETCL_ERR_INPUT, "cut %d = %g: must be a finite number >= 0", k,
-                     c->cuts[k]);
+  if (hg_mg_cuts_check(c->cuts, error, sizeof error) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   return HEGETCL_OK;
 }
 
@@ -335,8 +389,8 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
   char message[512];
   status = build_channels(run);
   if (status != HEGETCL_OK) return status;
-  status = hegetcl_pdf_open(config->pdf_set, config->pdf_member, &run->pdf, message,
-                            sizeof message);
+  status =
+      hegetcl_pdf_open(config->pdf_set, config->pdf_member, &run->pdf, message, sizeof message);
   if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", message);
   status = alpha_s_setup(run);
   for (unsigned g = 0; g < run->n_groups && status == HEGETCL_OK; ++g) {
@@ -345,7 +399,8 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
     const unsigned k = alpha_s_power(&run->groups[g].spec);
     if (g > 0 && k != run->alpha_s_power)
       return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                     "%s: groups of one process with different powers of alpha_s", config->process_text);
+                     "%s: groups of one process with different powers of alpha_s",
+                     config->process_text);
     run->alpha_s_power = k;
     status = open_group(run, &run->groups[g]);
   }
@@ -407,8 +462,8 @@ hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t fi
   err |= clSetKernelArg(g->sample, 11, sizeof(cl_mem), &g->factor);
   err |= clSetKernelArg(g->sample, 12, sizeof(cl_mem), &g->member_factor);
   err |= clSetKernelArg(g->sample, 13, sizeof(cl_mem), &g->bins);
-  hegetcl_status status = hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments",
-                                      HG_KERNEL_GENERATOR_SAMPLE);
+  hegetcl_status status =
+      hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments", HG_KERNEL_GENERATOR_SAMPLE);
   if (status != HEGETCL_OK) return status;
   const size_t local = g->local, global = (n_events + local - 1) / local * local;
   err = clEnqueueNDRangeKernel(ctx->queue, g->sample, 1, NULL, &global, &local, 0, NULL, NULL);
@@ -456,8 +511,8 @@ static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapti
  * channel_sums: its combined iterations join the channels' combination. */
 static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings *s,
                                       uint32_t key_high, int channel_sums,
-                                      hegetcl_vegas_progress progress,
-                                      void *progress_user, hegetcl_vegas_result *result) {
+                                      hegetcl_vegas_progress progress, void *progress_user,
+                                      hegetcl_vegas_result *result) {
   hegetcl_context *ctx = g->run->ctx;
   hg_vegas *v = NULL;
   hegetcl_status status = hg_vegas_create(ctx, g->program, g->dims, s, &v);
@@ -549,8 +604,8 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
     /* error_g = target sigma sqrt(spread_g / sum of spreads), as a fraction of sigma_g */
     s.target_rel_error = 0.0;
     if (base->target_rel_error > 0.0 && g->pilot_sigma > 0.0 && spread_sum > 0.0)
-      s.target_rel_error = base->target_rel_error * sigma_sum *
-                           sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
+      s.target_rel_error =
+          base->target_rel_error * sigma_sum * sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
     hegetcl_vegas_result *r = &g->result;
     status = integrate_group(g, &s, hg_gen_stage_key(run, i, 1), 1, progress, progress_user, r);
     if (status != HEGETCL_OK) break;
@@ -617,15 +672,20 @@ hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *
                    (unsigned long long)config->unweighted_events);
   hg_gen_run *run = NULL;
   hegetcl_status status = hg_gen_run_create(ctx, config, &run);
+  double t0 = hg_now_seconds();
   if (status == HEGETCL_OK) status = hg_gen_run_pilot(run);
+  const double t1 = hg_now_seconds();
   if (status == HEGETCL_OK)
     status = hg_gen_run_integrate(run, hooks->progress, hooks->progress_user, result);
+  result->pilot_seconds = t1 - t0;
+  result->integrate_seconds = hg_now_seconds() - t1;
+  t0 = hg_now_seconds();
   if (status == HEGETCL_OK && config->unweighted_events > 0) {
     if (hooks->events_begin != NULL) status = hooks->events_begin(result, hooks->sink_user);
     if (status == HEGETCL_OK)
       status = hg_gen_run_unweight(run, config->unweighted_events, hooks->sink, hooks->sink_user,
                                    hooks->events_progress, hooks->events_progress_user,
-                                   &result->unweighting);
+                                   &result->unweighting, result);
   }
   hg_gen_run_destroy(run);
   return status;

@@ -44,9 +44,12 @@ typedef struct {
   hg_channels *channels;
   unsigned dims, n_jets;
   int has_system;
-  double mass_a, mass_b;
+  double mass_a, mass_b, m_min, m_max; /* the system's daughters, its mass range */
+  double object_pt[HG_GEN_MAX_EXTERNAL],
+      object_eta[HG_GEN_MAX_EXTERNAL]; /* sampled objects' cuts */
+  int cut_code[HG_GEN_MAX_EXTERNAL];   /* each particle's, in the sampler's order */
   int order[HG_GEN_MAX_EXTERNAL];
-  uint32_t key_high; /* Philox key's high word for the stage being run */
+  uint32_t key_high;                /* Philox key's high word for the stage being run */
   char options[1024]; /* the sampler program's build options */
   int variation_sums; /* the stage being run sums the variations' weights */
   double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */
@@ -103,8 +106,8 @@ typedef struct {
 
 /* Builds the flows of spec for up to capacity events at once (f zeroed first; close it whatever
  * this returns). */
-hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec,
-                                 size_t capacity, hg_gen_flows *f);
+hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
+                                 hg_gen_flows *f);
 void hg_gen_flows_close(hg_gen_flows *f);
 /* w[k * n + e] = |J_k|^2 summed over helicities for the n events of momenta (the amplitudes'
  * structure of arrays, GeV, double); params: the process's model parameters (an amplitude's). */
@@ -114,6 +117,7 @@ hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_me
 /* The unweighting stage: n_events events over the groups in proportion to their sigma, to sink. */
 hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
                                    void *sink_user, hegetcl_events_progress progress,
-                                   void *progress_user, hegetcl_unweighting_result *out);
+                                   void *progress_user, hegetcl_unweighting_result *out,
+                                   hegetcl_xsec_result *times);
 
 #endif

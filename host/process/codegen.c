@@ -122,11 +122,12 @@ static char *source(const hg_diagram_set *s, int gauge_particle, int flow_weight
                          "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
                          "  hg_complex amp;\n");
   else
-    hg_strbuf_printf(&b, "/* |M|^2 of helicity configuration config, summed over colours */\n"
-                         "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
-                         "                                 const hg_process_params pp) {\n"
-                         "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
-                         "  hg_complex amp;\n");
+    hg_strbuf_printf(&b,
+                     "/* |M|^2 of helicity configuration config, summed over colours */\n"
+                     "HG_INLINE REAL hg_process_config(const hg_fourvec *p, const hg_u32 config,\n"
+                     "                                 const hg_process_params pp) {\n"
+                     "  const hg_coupling gs = hg_coupling_both(pp.g_s);\n"
+                     "  hg_complex amp;\n");
   /* each colour flow's amplitude in a variable of its own: no private array indexed at run time
    * (which compilers put in memory) */
   for (size_t k = 0; k < flows; ++k)

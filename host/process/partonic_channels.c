@@ -370,11 +370,12 @@ int hg_partonic_channels(const char *process, const hg_channel_options *options,
     goto done;
   }
   for (size_t i = 0; i < n_cands; ++i) {
-    int best[HG_PROCESS_MAX_EXTERNAL], img[HG_PROCESS_MAX_EXTERNAL];
+    int best[HG_PROCESS_MAX_EXTERNAL] = {0}, img[HG_PROCESS_MAX_EXTERNAL];
+    image(perms.perm[0], 0, cands[i].species, n, best); /* the identity is among them */
     for (int p = 0; p < perms.n; ++p)
       for (int swap = 0; swap < 2; ++swap) {
         image(perms.perm[p], swap, cands[i].species, n, img);
-        if ((p == 0 && swap == 0) || memcmp(img, best, sizeof(int) * (size_t)n) < 0)
+        if (memcmp(img, best, sizeof(int) * (size_t)n) < 0)
           memcpy(best, img, sizeof(int) * (size_t)n);
       }
     memcpy(cands[i].key, best, sizeof best);

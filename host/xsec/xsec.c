@@ -12,11 +12,12 @@
 #include "analysis/histograms.h"
 #include "core/program.h"
 #include "events/unweight.h"
+#include "generator/run.h"
 #include "hegetcl/pdf.h"
 #include "hegetcl/xsec.h"
 #include "integrate/vegas.h"
-#include "generator/run.h"
 #include "pdf/lhapdf6_grid.h"
+#include "phasespace/mg_cuts.h"
 #include "shared/kernel_names.h"
 #include "xsec/channels.h"
 #include "xsec/checkpoint.h"
@@ -126,6 +127,7 @@ void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
   c->mu_r_gev = c->mu_f_gev;
   c->dynamical_scale_choice = 3;
   c->group_engine = -1;
+  hg_mg_cuts_off(c->cuts);
   c->mu_r_factor = 1.0;
   c->mu_f_factor = 1.0;
 }

@@ -125,7 +125,7 @@ typedef struct {
   int dynamical_scale_choice;
   double mu_r_factor, mu_f_factor; /* multiply either scale, default 1 */
   hegetcl_alpha_s_running alpha_s_running;
-  int five_flavour;                /* 1: p and j hold b and b~ too */
+  int five_flavour; /* 1: p and j hold b and b~ too */
   int group_engine; /* -1 (default): each group's own engine (hegetcl_process_from_text); else
                        the hegetcl_engine of every group (a cross-check of |M|^2) */
   /* cut values by MadGraph's run_card names (ptj, etaj, ...): cuts[k] for cut k of the
@@ -223,6 +223,12 @@ typedef struct {
   unsigned n_process_channels;
   double alpha_s_mu_r;
   unsigned alpha_s_power;
+  /* a run over a process: wall seconds per stage (docs/generator.md, "Benchmark"): the pilot, the
+   * integration, and in the unweighting the device batches (sampling, PDFs, |M|^2, read back),
+   * the host's hit-or-miss and records, the colour flows of the kept events, and the sink
+   * (writing the file) */
+  double pilot_seconds, integrate_seconds, unweight_device_seconds, unweight_host_seconds,
+      flows_seconds, write_seconds;
   /* config.scale_variations or pdf_variations: sigma per variation (owned; NULL otherwise) */
   hegetcl_variation_result *variations;
 } hegetcl_xsec_result;

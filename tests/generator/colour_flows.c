@@ -13,6 +13,7 @@
 #include "amplitude/amplitude_internal.h"
 #include "generator/run_internal.h"
 #include "hegetcl/xsec.h"
+#include "phasespace/mg_cuts.h"
 #include "process/process_spec.h"
 #include "test_support.h"
 
@@ -55,8 +56,8 @@ static collected generate(const char *process, uint64_t n) {
   snprintf(c.process_text, sizeof c.process_text, "%s", process);
   c.dynamical_scale_choice = 0;
   c.mu_f_gev = c.mu_r_gev = 173.0;
-  c.cuts[0] = 50.0;
-  c.cuts[1] = 5.0;
+  c.cuts[HG_CUT_PTJ] = 50.0;
+  c.cuts[HG_CUT_ETAJ] = 5.0;
   c.vegas.adapt_iterations = 3;
   c.vegas.adapt_events = 20000;
   c.vegas.events_per_iteration = 40000;
@@ -88,7 +89,7 @@ static void check_valid(const hegetcl_event *e, size_t index) {
   const int n = (int)e->n_particles;
   for (int i = 0; i < n; ++i) {
     const int kind = colour_kind(e->pid[i]), c = e->colour[i][0], a = e->colour[i][1];
-    const int ok = kind == 8 ? (c != 0 && a != 0 && c != a)
+    const int ok = kind == 8    ? (c != 0 && a != 0 && c != a)
                    : kind == 1  ? (c != 0 && a == 0)
                    : kind == -1 ? (c == 0 && a != 0)
                                 : (c == 0 && a == 0);
@@ -168,11 +169,11 @@ static void check_flows(const char *process, uint64_t n, int frequencies) {
   }
   for (size_t k = 0; k < nf; ++k) {
     const double z = variance[k] > 0 ? (observed[k] - expected[k]) / sqrt(variance[k]) : 0.0;
-    print_message("# %s flow %zu: %u events, expected %.1f from |J_k|^2, z = %+.2f\n", process,
-                  k, observed[k], expected[k], z);
+    print_message("# %s flow %zu: %u events, expected %.1f from |J_k|^2, z = %+.2f\n", process, k,
+                  observed[k], expected[k], z);
     if (!(fabs(z) < 4.0))
-      fail_msg("%s flow %zu: %u events, %.1f expected from the flows' weights (z = %.2f)",
-               process, k, observed[k], expected[k], z);
+      fail_msg("%s flow %zu: %u events, %.1f expected from the flows' weights (z = %.2f)", process,
+               k, observed[k], expected[k], z);
   }
   free(momenta);
   free(w);

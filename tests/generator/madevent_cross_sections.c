@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hegetcl/xsec.h"
+#include "phasespace/mg_cuts.h"
 #include "test_support.h"
 
 static hegetcl_context *ctx;
@@ -168,24 +169,27 @@ static void bad_process_input_is_refused(void **state) {
     const char *process, *expect;
     double scale, ptj;
   } cases[] = {
-      {"p p > t t~ x", "x", 173.0, 0.0},      /* unknown label */
-      {"p p > t t~ j", "pT cut", 173.0, 0.0}, /* jets without a pT cut */
-      {"p p > t t~", "positive", -1.0, 0.0},  /* a scale that is not positive */
-      {"p p > j j", "none of", 91.188, 7000.0}, /* cuts that remove everything */
+      {"p p > t t~ x", "x", 173.0, 0.0},                /* unknown label */
+      {"p p > t t", "no partonic channel", 173.0, 0.0}, /* no channel at these beams */
+      {"p p > t t~ j", "pT cut", 173.0, 0.0},           /* jets without a pT cut */
+      {"p p > t t~", "positive", -1.0, 0.0},            /* a scale that is not positive */
+      {"p p > j j", "none of", 91.188, 7000.0},         /* cuts that remove everything */
+      {"p p > j j j", "Delta R", 91.188, 20.0}, /* collinear partons without a Delta R cut */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; ++i) {
-      hegetcl_xsec_config c = ttbar_config();
+    hegetcl_xsec_config c = ttbar_config();
     snprintf(c.process_text, sizeof c.process_text, "%s", cases[i].process);
     c.mu_f_gev = c.mu_r_gev = cases[i].scale;
-    c.cuts[0] = cases[i].ptj;
+    c.cuts[HG_CUT_PTJ] = cases[i].ptj;
+    c.cuts[HG_CUT_DRJJ] = strcmp(cases[i].expect, "Delta R") == 0 ? 0.0 : 0.4;
     hegetcl_xsec_result r;
     const hegetcl_status status = hegetcl_xsec_run(ctx, &c, NULL, NULL, &r);
     const char *message = hegetcl_last_error(ctx);
     print_message("# %s: %s\n", cases[i].process, message);
     if (status != HEGETCL_ERR_INPUT || strstr(message, cases[i].expect) == NULL)
       fail_msg("%s (scale %g, ptj %g): %s, \"%s\"; expected HEGETCL_ERR_INPUT naming '%s'",
-               cases[i].process, cases[i].scale, cases[i].ptj, hegetcl_status_name(status),
-               message, cases[i].expect);
+               cases[i].process, cases[i].scale, cases[i].ptj, hegetcl_status_name(status), message,
+               cases[i].expect);
     hegetcl_xsec_result_free(&r);
   }
 }
