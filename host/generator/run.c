@@ -485,10 +485,10 @@ static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteratio
   hegetcl_status status = hg_gen_group_sample(g, iteration, first_event, n_events, out);
   /* the integration's (not the pilot's) sums per variation follow the channels' */
   if (status == HEGETCL_OK && g->variation_sums)
-    status = hg_gen_variations_add_batch(
-        g->run->variations, g->index, iteration, first_event, n_events,
-        out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins) +
-            hg_channels_batch_sums(g->channels));
+    status =
+        hg_gen_variations_add_batch(g->run->variations, g->index, iteration, first_event, n_events,
+                                    out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins) +
+                                        hg_channels_batch_sums(g->channels));
   return status;
 }
 
@@ -522,15 +522,14 @@ static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings
   /* the channels learn from the integration alone, not from the pilot */
   if (channel_sums) hg_vegas_set_observer(v, group_iteration_end, g);
   hegetcl_context *const contexts[1] = {ctx};
-  const hg_vegas_work work = {.workers = 1,
-                              .contexts = contexts,
-                              .extra = hg_channels_batch_sums(g->channels) +
-                                       (g->variation_sums
-                                            ? hg_gen_variations_batch_sums(g->run->variations)
-                                            : 0),
-                              .grid = group_grid,
-                              .batch = group_batch,
-                              .user = g};
+  const hg_vegas_work work = {
+      .workers = 1,
+      .contexts = contexts,
+      .extra = hg_channels_batch_sums(g->channels) +
+               (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0),
+      .grid = group_grid,
+      .batch = group_batch,
+      .user = g};
   status = hg_vegas_run(v, &work, progress, progress_user, result);
   hg_vegas_destroy(v);
   return status;

@@ -105,10 +105,9 @@ static hegetcl_status member_alpha_s_table(hg_gen_run *run, int member, double *
   snprintf(dat, sizeof dat, "%s/%s_%04d.dat", dir, name, member);
   snprintf(info, sizeof info, "%s/%s.info", dir, name);
   FILE *f = fopen(dat, "r");
-  if (f == NULL)
-    return hg_fail(run->ctx, HEGETCL_ERR_IO, "PDF variations: cannot read %s", dat);
+  if (f == NULL) return hg_fail(run->ctx, HEGETCL_ERR_IO, "PDF variations: cannot read %s", dat);
   /* the member's header keys */
-  char (*keys)[128] = NULL;
+  char(*keys)[128] = NULL;
   size_t n_keys = 0;
   int gives_alpha_s = 0;
   char *header = NULL;
@@ -141,8 +140,8 @@ static hegetcl_status member_alpha_s_table(hg_gen_run *run, int member, double *
     FILE *out = fd >= 0 ? fdopen(fd, "w") : NULL;
     FILE *in = fopen(info, "r");
     if (out == NULL || in == NULL) {
-      status = hg_fail(run->ctx, HEGETCL_ERR_IO, "PDF variations: cannot merge %s with %s", info,
-                       dat);
+      status =
+          hg_fail(run->ctx, HEGETCL_ERR_IO, "PDF variations: cannot merge %s with %s", info, dat);
     } else {
       int skip = 0;
       while (fgets(line, sizeof line, in) != NULL) {
@@ -158,11 +157,10 @@ static hegetcl_status member_alpha_s_table(hg_gen_run *run, int member, double *
     if (in) fclose(in);
     if (out) fclose(out);
     char error[512];
-    if (status == HEGETCL_OK &&
-        hg_alpha_s_table(HG_ALPHA_S_INTERPOLATED, merged, 0.0, 0.0, 1, table, size, error,
-                         sizeof error) != 0)
-      status = hg_fail(run->ctx, HEGETCL_ERR_INPUT, "PDF variations: alpha_s of %s: %s", dat,
-                       error);
+    if (status == HEGETCL_OK && hg_alpha_s_table(HG_ALPHA_S_INTERPOLATED, merged, 0.0, 0.0, 1,
+                                                 table, size, error, sizeof error) != 0)
+      status =
+          hg_fail(run->ctx, HEGETCL_ERR_INPUT, "PDF variations: alpha_s of %s: %s", dat, error);
     if (fd >= 0) remove(merged);
   }
   free(keys);

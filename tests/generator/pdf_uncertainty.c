@@ -26,8 +26,7 @@ int main(void) {
   /* symmetric Hessian: sqrt(2^2 + 1^2 + 0.5^2) = sqrt(5.25) */
   const double symm[4] = {10.0, 12.0, 9.0, 10.5};
   s = hegetcl_pdf_uncertainty("symmhessian", symm, 4, &u);
-  check(s == HEGETCL_OK && fabs(u - sqrt(5.25)) < 1e-15, "symmhessian: sqrt(5.25)", u,
-        sqrt(5.25));
+  check(s == HEGETCL_OK && fabs(u - sqrt(5.25)) < 1e-15, "symmhessian: sqrt(5.25)", u, sqrt(5.25));
   /* replicas 1..4 = 1, 2, 3, 4 (member 0 not counted): mean 2.5, sum of squares 5, / 3 */
   const double replicas[5] = {100.0, 1.0, 2.0, 3.0, 4.0};
   s = hegetcl_pdf_uncertainty("replicas", replicas, 5, &u);
