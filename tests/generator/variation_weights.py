@@ -26,7 +26,8 @@ rerun with a varied setting sees the same points with the same seed.
      f_u(x1, 2 mu_F) f_ubar(x2, 2 mu_F) / (f_u f_ubar at mu_F), computed here with the `parton`
      package's reader of the grid (to 2e-3: its interpolation is not LHAPDF's); the mean ratio
      over the events agrees with sigma_v / sigma within 5 standard errors
-  8  the 7-point default of an event run has 7 scale weights and 5 PDF weights, named in
+  8  sigma is the same with and without variations, to the last digit
+  9  the 7-point default of an event run has 7 scale weights and 5 PDF weights, named in
      <initrwgt> as MadGraph does; --no-variation-weights leaves them out; a photon run refuses
      --scale-variations
 
@@ -220,7 +221,11 @@ def main():
     l7, l0 = os.path.join(work, "d.lhe"), os.path.join(work, "n.lhe")
     base = RUN + ["--unweighted-events", "20"]
     p7 = run(exe, base + ["--lhe", l7], env)
-    p0 = run(exe, base + ["--lhe", l0, "--no-variation-weights"], env)
+    j0 = os.path.join(work, "n.json")
+    p0 = run(exe, base + ["--lhe", l0, "--no-variation-weights", "--json", j0], env)
+    plain = sigma(j0)["sigma_fb"] if p0.returncode == 0 else float("nan")
+    check(plain == r["sigma_fb"], "sigma without variations is sigma with them, to the last digit",
+          "%.17g vs %.17g" % (plain, r["sigma_fb"]))
     pn = run(exe, ["xsec", "--n", "2", "--scale-variations", "7", "--device", DEVICE], env)
     text7 = open(l7).read() if p7.returncode == 0 else ""
     text0 = open(l0).read() if p0.returncode == 0 else ""
