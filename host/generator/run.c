@@ -483,13 +483,17 @@ static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteratio
   (void)worker;
   gen_group *g = user;
   hegetcl_status status = hg_gen_group_sample(g, iteration, first_event, n_events, out);
-  /* the integration's (not the pilot's) sums per variation follow the channels' */
-  if (status == HEGETCL_OK && g->variation_sums)
-    status =
-        hg_gen_variations_add_batch(g->run->variations, g->index, iteration, first_event, n_events,
-                                    out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins) +
-                                        hg_channels_batch_sums(g->channels));
-  return status;
+  /* the integration's (not the pilot's) sums per variation follow the channels'; the adapting
+   * iterations' are not combined, so not computed */
+  if (status != HEGETCL_OK || !g->variation_sums) return status;
+  double *sums = out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins) +
+                 hg_channels_batch_sums(g->channels);
+  if (iteration < g->run->config.vegas.adapt_iterations) {
+    memset(sums, 0, hg_gen_variations_batch_sums(g->run->variations) * sizeof *sums);
+    return HEGETCL_OK;
+  }
+  return hg_gen_variations_add_batch(g->run->variations, g->index, iteration, first_event, n_events,
+                                     sums);
 }
 
 /* The combined iterations' channel sums join the channels' combination. */

@@ -29,7 +29,7 @@ struct hg_gen_variations {
   hg_gen_run *run;
   hegetcl_variation_result meta; /* the list, n_scales, first_pdf, n_pdf, pdf_error_type */
   unsigned n, chunk, n_chunks;
-  cl_mem var, tables, pdfs, alpha_s, out, index;
+  cl_mem var, tables, pdfs, alpha_s, out, index, state;
   var_group *groups;
 };
 
@@ -312,6 +312,10 @@ hegetcl_status hg_gen_variations_create(hg_gen_run *run, hg_gen_variations **out
     if (status == HEGETCL_OK)
       status = buffer(ctx, CL_MEM_READ_ONLY, batch * sizeof(cl_uint), NULL,
                       "the accepted events' indices", &v->index);
+    /* x1, x2, mu_F^2, mu_R^2, alpha_s, base, factor per event (cl/generator/variations.cl) */
+    if (status == HEGETCL_OK)
+      status = buffer(ctx, CL_MEM_READ_WRITE, 7 * batch * sizeof(double), NULL,
+                      "the variations' event state", &v->state);
     v->groups = status == HEGETCL_OK ? calloc(run->n_groups, sizeof *v->groups) : NULL;
     if (status == HEGETCL_OK && v->groups == NULL)
       status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the variations");
@@ -334,7 +338,7 @@ void hg_gen_variations_destroy(hg_gen_variations *v) {
     if (vg->kernel) clReleaseKernel(vg->kernel);
   }
   free(v->groups);
-  cl_mem buffers[] = {v->var, v->tables, v->pdfs, v->alpha_s, v->out, v->index};
+  cl_mem buffers[] = {v->var, v->tables, v->pdfs, v->alpha_s, v->out, v->index, v->state};
   for (size_t i = 0; i < sizeof buffers / sizeof *buffers; ++i)
     if (buffers[i]) clReleaseMemObject(buffers[i]);
   free(v);
@@ -379,7 +383,10 @@ static hegetcl_status launch(hg_gen_variations *v, unsigned gi, uint32_t iterati
   err |= clSetKernelArg(k, 16, sizeof(cl_mem), &v->pdfs);
   err |= clSetKernelArg(k, 17, sizeof(cl_mem), &v->alpha_s);
   err |= clSetKernelArg(k, 18, sizeof(cl_uint), &as_ratio);
-  err |= clSetKernelArg(k, 19, sizeof(cl_mem), &v->out);
+  const cl_uint load_state = first_variation > 0; /* the batch's first chunk keeps the state */
+  err |= clSetKernelArg(k, 19, sizeof(cl_mem), &v->state);
+  err |= clSetKernelArg(k, 20, sizeof(cl_uint), &load_state);
+  err |= clSetKernelArg(k, 21, sizeof(cl_mem), &v->out);
   hegetcl_status status = hg_cl_check(ctx, err, "clSetKernelArg", "setting %s's arguments",
                                       HG_KERNEL_GENERATOR_VARIATIONS);
   if (status != HEGETCL_OK) return status;
