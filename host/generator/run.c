@@ -350,6 +350,16 @@ static hegetcl_status alpha_s_setup(hg_gen_run *run) {
                        &run->alpha_s_table, &run->alpha_s_size, error, sizeof error) != 0)
     return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "alpha_s (%s): %s", hg_alpha_s_mode_name(mode),
                    error);
+  /* a member that gives its own alpha_s (its .dat header) runs with it, as in LHAPDF */
+  double *own = NULL;
+  size_t own_size = 0;
+  const hegetcl_status status = hg_gen_member_alpha_s_table(run, c->pdf_member, &own, &own_size);
+  if (status != HEGETCL_OK) return status;
+  if (own != NULL) {
+    free(run->alpha_s_table);
+    run->alpha_s_table = own;
+    run->alpha_s_size = own_size;
+  }
   const double mu_r = c->mu_r_gev * c->mu_r_factor;
   run->alpha_s_mu_r = hg_alpha_s(run->alpha_s_table, mu_r * mu_r);
   if (!(run->alpha_s_mu_r > 0.0))

@@ -91,11 +91,7 @@ static void line_key(const char *line, char *key, size_t size) {
   key[line[n] == ':' ? n : 0] = '\0';
 }
 
-/* The alpha_s table of member m when its own header (the lines of its .dat file before the
- * first ---) gives alpha_s (an AlphaS_ key), as LHAPDF lets a member override the .info: the
- * table of a metadata file that holds the .info's entries with the member's in their place.
- * *table NULL when the member gives none, or for MadGraph's running (the same for all). */
-static hegetcl_status member_alpha_s_table(hg_gen_run *run, int member, double **table,
+hegetcl_status hg_gen_member_alpha_s_table(hg_gen_run *run, int member, double **table,
                                            size_t *size) {
   *table = NULL;
   *size = 0;
@@ -186,7 +182,7 @@ static hegetcl_status add_table(hg_gen_run *run, int member, double **pdfs, size
   offsets[1] = (double)*n_alpha_s;
   double *member_alpha_s = NULL;
   size_t n_member_alpha_s = 0;
-  status = member_alpha_s_table(run, member, &member_alpha_s, &n_member_alpha_s);
+  status = hg_gen_member_alpha_s_table(run, member, &member_alpha_s, &n_member_alpha_s);
   const int failed =
       status == HEGETCL_OK &&
       (append(pdfs, n_pdfs, grid, n_grid) != 0 ||

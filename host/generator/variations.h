@@ -21,6 +21,13 @@ typedef struct hg_gen_variations hg_gen_variations;
 hegetcl_status hg_gen_variations_create(struct hg_gen_run *run, hg_gen_variations **out);
 void hg_gen_variations_destroy(hg_gen_variations *v);
 
+/* The alpha_s table (malloc'ed, *size doubles) of the run's set's member when its own header
+ * (the lines of its .dat file before the first ---) gives alpha_s (an AlphaS_ key), as LHAPDF
+ * lets a member override the .info: the table of the .info's entries with the member's in their
+ * place. *table NULL when the member gives none, or for MadGraph's running (one for all). */
+hegetcl_status hg_gen_member_alpha_s_table(struct hg_gen_run *run, int member, double **table,
+                                           size_t *size);
+
 /* Doubles of group g's batch sums (0 without variations). */
 size_t hg_gen_variations_batch_sums(const hg_gen_variations *v);
 /* After group g's sampler and amplitude ran over the batch (hg_gen_group_sample): each

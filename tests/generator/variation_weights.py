@@ -18,7 +18,8 @@ rerun with a varied setting sees the same points with the same seed.
   2  the central variation's sigma equals sigma; its per-event ratio is 1
   3  sigma for mu_R x 2, mu_F x 1/2 equals a rerun's with --mu-r-factor 2 --mu-f-factor 0.5, and
      mu_R x 1/2, mu_F x 2 likewise (9-point only)
-  4  sigma for member 1 equals a rerun's with --pdf-member 1
+  4  sigma for member 1 equals a rerun's with --pdf-member 1, member 3's (its own alpha_s) a
+     rerun's with --pdf-member 3
   5  members 3 and 4: sigma and every event's ratio are 1.01^2 and 0.99^2 (u u~ > t t~ goes as
      alpha_s^2; their grids are the central one)
   6  the PDF uncertainty in the JSON is the Hessian formula on its members' sigma, by hand
@@ -169,6 +170,12 @@ def main():
     rerun = sigma(jr)["sigma_fb"] if p.returncode == 0 else float("nan")
     check(abs(pdf[1]["sigma_fb"] / rerun - 1) < 1e-12, "sigma(member 1) equals a rerun's",
           "variation %.17g, rerun %.17g (%s)" % (pdf[1]["sigma_fb"], rerun, p.stderr[-300:]))
+    jr = os.path.join(work, "a.json")
+    p = run(exe, RUN + ["--pdf-member", "3", "--json", jr], env)
+    rerun = sigma(jr)["sigma_fb"] if p.returncode == 0 else float("nan")
+    check(abs(pdf[3]["sigma_fb"] / rerun - 1) < 1e-12,
+          "sigma(member 3, its own alpha_s) equals a rerun's with --pdf-member 3",
+          "variation %.17g, rerun %.17g (%s)" % (pdf[3]["sigma_fb"], rerun, p.stderr[-300:]))
     s0 = pdf[0]["sigma_fb"]
     check(abs(s0 / r["sigma_fb"] - 1) < 1e-13 and
           abs(pdf[3]["sigma_fb"] / s0 - 1.01 ** 2) < 1e-9 and
