@@ -61,6 +61,21 @@ hegetcl_status hegetcl_pdf_uncertainty(const char *error_type, const double *val
                                        double *out) {
   *out = 0.0;
   if (error_type == NULL || values == NULL || n == 0) return HEGETCL_ERR_INPUT;
+  const size_t length = strlen(error_type);
+  if (length > 3 && strcmp(error_type + length - 3, "+as") == 0) {
+    /* the last two members vary alpha_s(M_Z) down and up: half their difference, added in
+     * quadrature to the PDF members' uncertainty */
+    char type[32];
+    if (n < 3 || length - 3 >= sizeof type) return HEGETCL_ERR_INPUT;
+    memcpy(type, error_type, length - 3);
+    type[length - 3] = '\0';
+    double pdf = 0.0;
+    const hegetcl_status status = hegetcl_pdf_uncertainty(type, values, n - 2, &pdf);
+    if (status != HEGETCL_OK) return status;
+    const double as = 0.5 * fabs(values[n - 1] - values[n - 2]);
+    *out = sqrt(pdf * pdf + as * as);
+    return HEGETCL_OK;
+  }
   double sum = 0.0;
   if (strcmp(error_type, "hessian") == 0) {
     if ((n - 1) % 2 != 0) return HEGETCL_ERR_INPUT;

@@ -207,11 +207,16 @@ static hegetcl_status build_list(hg_gen_run *run, hg_gen_variations *v, double *
     hegetcl_status status =
         set_members(run, &n_members, m->pdf_error_type, sizeof m->pdf_error_type);
     if (status != HEGETCL_OK) return status;
-    if (n_members > 1 && strcmp(m->pdf_error_type, "hessian") != 0 &&
-        strcmp(m->pdf_error_type, "symmhessian") != 0 && strcmp(m->pdf_error_type, "replicas") != 0)
+    char base[sizeof m->pdf_error_type];
+    snprintf(base, sizeof base, "%s", m->pdf_error_type);
+    const size_t length = strlen(base);
+    if (length > 3 && strcmp(base + length - 3, "+as") == 0) base[length - 3] = '\0';
+    if (n_members > 1 && strcmp(base, "hessian") != 0 && strcmp(base, "symmhessian") != 0 &&
+        strcmp(base, "replicas") != 0)
       return hg_fail(run->ctx, HEGETCL_ERR_INPUT,
                      "PDF variations: %s's ErrorType is \"%s\"; hessian, symmhessian and replicas "
-                     "are known (turn PDF variations off with --pdf-variations off)",
+                     "(each with +as) are known (turn PDF variations off with --pdf-variations "
+                     "off)",
                      c->pdf_set, m->pdf_error_type);
   }
   if (c->scale_variations != 0 && c->scale_variations != 7 && c->scale_variations != 9)

@@ -63,8 +63,10 @@ typedef struct {
 /* The PDF uncertainty of a quantity from its values on members 0 .. n - 1 of a set (member 0 the
  * central) as the set's error type says: "hessian" (pairs 2k - 1, 2k): 1/2 sqrt(sum (s_2k-1 -
  * s_2k)^2); "symmhessian": sqrt(sum_k>0 (s_k - s_0)^2); "replicas": the standard deviation of
- * members 1 .. n - 1 (LHAPDF's, with n - 2 in the denominator). HEGETCL_ERR_INPUT for another
- * type, a Hessian set with an odd number of error members or fewer than 3 replicas. */
+ * members 1 .. n - 1 (LHAPDF's, with n - 2 in the denominator). A type with "+as" appended
+ * ("symmhessian+as"): the last two members vary alpha_s down and up; half their difference is
+ * added in quadrature to the other members' uncertainty. HEGETCL_ERR_INPUT for another type, a
+ * Hessian set with an odd number of error members or fewer than 3 replicas. */
 hegetcl_status hegetcl_pdf_uncertainty(const char *error_type, const double *values, unsigned n,
                                        double *out);
 

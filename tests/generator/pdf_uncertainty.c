@@ -32,6 +32,12 @@ int main(void) {
   s = hegetcl_pdf_uncertainty("replicas", replicas, 5, &u);
   check(s == HEGETCL_OK && fabs(u - sqrt(5.0 / 3.0)) < 1e-15, "replicas: sqrt(5/3)", u,
         sqrt(5.0 / 3.0));
+  /* +as: the symmetric Hessian of members 0..3, then alpha_s members 4 and 5 (9.0, 10.0):
+   * sqrt(5.25 + 0.5^2) */
+  const double plus_as[6] = {10.0, 12.0, 9.0, 10.5, 9.0, 10.0};
+  s = hegetcl_pdf_uncertainty("symmhessian+as", plus_as, 6, &u);
+  check(s == HEGETCL_OK && fabs(u - sqrt(5.5)) < 1e-15, "symmhessian+as: sqrt(5.25 + 0.25)", u,
+        sqrt(5.5));
   /* refused: an odd number of Hessian error members, too few replicas, an unknown type */
   check(hegetcl_pdf_uncertainty("hessian", hessian, 4, &u) == HEGETCL_ERR_INPUT,
         "hessian with 3 error members refused", 0, 0);
