@@ -41,6 +41,8 @@ void hg_cli_print_variations(const hegetcl_xsec_result *r) {
     printf("  PDF uncertainty (%s, %u members, %s): +- %.6e fb (%.1f%%)\n",
            u->list.v[u->first_pdf].group, u->n_pdf, u->pdf_error_type, u->pdf_error_fb,
            100.0 * u->pdf_error_fb / sigma);
+  else if (strcmp(u->pdf_error_type, "none") == 0)
+    printf("  PDF uncertainty: none (the set has no error members: NumMembers 1)\n");
 }
 
 void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,

@@ -228,6 +228,8 @@ static hegetcl_status build_list(hg_gen_run *run, hg_gen_variations *v, double *
     return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "too many variations");
   m->n_scales = m->list.n;
   m->first_pdf = m->list.n;
+  if (c->pdf_variations && n_members == 1) /* said with sigma: no PDF band */
+    snprintf(m->pdf_error_type, sizeof m->pdf_error_type, "none");
   if (c->pdf_variations && n_members > 1) {
     if (hegetcl_variations_add_pdf_set(&m->list, hegetcl_pdf_set_name(run->pdf), m->pdf_error_type,
                                        set_id, n_members) != HEGETCL_OK)

@@ -56,8 +56,8 @@ typedef struct {
   double sigma_fb[HEGETCL_MAX_VARIATIONS], error_fb[HEGETCL_MAX_VARIATIONS];
   unsigned n_scales, first_pdf, n_pdf;
   double scale_min_fb, scale_max_fb; /* the envelope of the scale variations' sigma */
-  char pdf_error_type[16];           /* the set's ErrorType: hessian, symmhessian, replicas */
-  double pdf_error_fb;               /* the PDF uncertainty of sigma (symmetric) */
+  char pdf_error_type[16]; /* the set's ErrorType (hessian, ...); "none" for a set of 1 member */
+  double pdf_error_fb;     /* the PDF uncertainty of sigma (symmetric) */
 } hegetcl_variation_result;
 
 /* The PDF uncertainty of a quantity from its values on members 0 .. n - 1 of a set (member 0 the
