@@ -22,6 +22,7 @@ typedef struct {
   double factor; /* the weight is factor |M|^2; 0 outside the map's region or the cuts */
   double member[GEN_MEMBERS];   /* each member's share of factor (they add up to it) */
   double mu_f2, mu_r2, alpha_s; /* the scales squared and alpha_s(mu_R) */
+  double base; /* factor / the sum of the members' PDF products (generator/variations.cl) */
   int bin[VEGAS_DIMS];
 } hg_gen_event;
 
@@ -90,6 +91,7 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
   const double base = ev.pt.physical ? ev.pt.weight * jacobian * coupling *
                                            params[HG_GEN_NORMALISATION] / (2.0 * shat * x1 * x2)
                                      : 0.0;
+  ev.base = base;
   ev.factor = base * sum;
   for (int m = 0; m < GEN_MEMBERS; ++m) ev.member[m] *= base;
   return ev;

@@ -28,6 +28,23 @@ const char *hg_cli_scales_text(const hegetcl_xsec_config *c) {
   return text;
 }
 
+void hg_cli_print_variations(const hegetcl_xsec_result *r) {
+  const hegetcl_variation_result *u = r->variations;
+  if (u == NULL) return;
+  const double sigma = r->vegas.estimate;
+  if (u->n_scales > 0)
+    printf("  scale uncertainty (%u-point envelope of mu_R, mu_F x {1/2, 1, 2}): %+.6e %+.6e fb "
+           "(%+.1f%% %+.1f%%)\n",
+           u->n_scales, u->scale_max_fb - sigma, u->scale_min_fb - sigma,
+           100.0 * (u->scale_max_fb - sigma) / sigma, 100.0 * (u->scale_min_fb - sigma) / sigma);
+  if (u->n_pdf > 1)
+    printf("  PDF uncertainty (%s, %u members, %s): +- %.6e fb (%.1f%%)\n",
+           u->list.v[u->first_pdf].group, u->n_pdf, u->pdf_error_type, u->pdf_error_fb,
+           100.0 * u->pdf_error_fb / sigma);
+  else if (strcmp(u->pdf_error_type, "none") == 0)
+    printf("  PDF uncertainty: none (the set has no error members: NumMembers 1)\n");
+}
+
 void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
                                  const char *device) {
   const hegetcl_vegas_result *v = &r->vegas;
@@ -40,6 +57,7 @@ void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xse
          v->reached_target || !(c->vegas.target_rel_error > 0)
              ? ""
              : "  [target error NOT reached: raise --max-events]");
+  hg_cli_print_variations(r);
   if (r->alpha_s_mu_r > 0.0)
     printf("  alpha_s(mu_R) = %.7f, |M|^2 ~ alpha_s^%u\n", r->alpha_s_mu_r, r->alpha_s_power);
   for (unsigned g = 0; g < r->n_groups; ++g) {
@@ -104,6 +122,32 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_uint(j, "events", v->events);
   hg_json_uint(j, "events_total", v->events_total);
   hg_json_uint(j, "events_nonzero", v->events_nonzero);
+  const hegetcl_variation_result *u = r->variations;
+  if (u != NULL) {
+    if (u->n_scales > 0) {
+      hg_json_number(j, "scale_min_fb", u->scale_min_fb);
+      hg_json_number(j, "scale_max_fb", u->scale_max_fb);
+    }
+    if (u->n_pdf > 1) {
+      hg_json_string(j, "pdf_error_type", u->pdf_error_type);
+      hg_json_number(j, "pdf_error_fb", u->pdf_error_fb);
+    }
+    hg_json_array(j, "variations");
+    for (unsigned k = 0; k < u->list.n; ++k) {
+      const hegetcl_variation *x = &u->list.v[k];
+      hg_json_object(j, NULL);
+      hg_json_string(j, "id", x->id);
+      hg_json_string(j, "group", x->group);
+      hg_json_number(j, "mu_r_factor", x->mu_r_factor);
+      hg_json_number(j, "mu_f_factor", x->mu_f_factor);
+      hg_json_int(j, "pdf_lhapdf_id", x->pdf_lhapdf_id);
+      hg_json_int(j, "pdf_member", x->pdf_lhapdf_id - (r->pdf_lhapdf_id - c->pdf_member));
+      hg_json_number(j, "sigma_fb", u->sigma_fb[k]);
+      hg_json_number(j, "error_fb", u->error_fb[k]);
+      hg_json_end_object(j);
+    }
+    hg_json_end_array(j);
+  }
   hg_json_number(j, "integration_seconds", v->wall_seconds);
   hg_json_number(j, "build_seconds", r->build_seconds);
   hg_json_end_object(j);

@@ -15,6 +15,8 @@ const char *hg_cli_cuts_text(const hegetcl_xsec_config *c);
 const char *hg_cli_scales_text(const hegetcl_xsec_config *c);
 
 /* sigma, then sigma per group and (up to 40 of them) per channel, on stdout. */
+/* Scale envelope and PDF uncertainty of sigma (nothing without variations). */
+void hg_cli_print_variations(const hegetcl_xsec_result *r);
 void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
                                  const char *device);
 

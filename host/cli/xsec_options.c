@@ -51,7 +51,8 @@ typedef enum {
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_EVENT_FILE,
   O_NO_VARIATION_WEIGHTS, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET,
   O_PROCESS, O_BEAMS, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
-  O_MU_F_FACTOR, O_CUT_FIRST, O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1, O_COUNT
+  O_MU_F_FACTOR, O_CUT_FIRST, O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1, O_SCALE_VARIATIONS,
+  O_PDF_VARIATIONS, O_COUNT
 } option_id;
 
 typedef struct {
@@ -95,6 +96,14 @@ static const option options[O_COUNT] = {
     [O_CUT_FIRST + HG_CUT_MMLLMAX] = {"mmllmax", "GEV", "... and below"},
     [O_CUT_FIRST + HG_CUT_XPTJ] = {"xptj", "GEV", "the hardest jet's pT above"},
     [O_CUT_FIRST + HG_CUT_IHTMIN] = {"ihtmin", "GEV", "scalar sum of the jets' and b's pT above"},
+    [O_SCALE_VARIATIONS] = {"scale-variations", "P",
+                            "7 (MadGraph's 7-point mu_R, mu_F x {1/2, 1, 2}), 9 or off: sigma\n"
+                            "and a weight per event for each (default 7 when events are\n"
+                            "written, else off), for --process"},
+    [O_PDF_VARIATIONS] = {"pdf-variations", "S",
+                          "on or off: sigma and a weight per event for every member of\n"
+                          "the PDF set, with the set's uncertainty (default on when\n"
+                          "events are written), for --process"},
     [O_CARD] = {"card", "FILE", "a YAML run card of these options (keys without the dashes);\n"
                                 "flags given with it override it"},
     [O_N] = {"n", "N", "photons, 2..12 (recursive engine; 2..8 for the others)"},
@@ -472,6 +481,18 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
       return 1;
     }
     return bad(at, v, "use pdf or madgraph");
+  case O_SCALE_VARIATIONS:
+    if (strcmp(v, "7") == 0 || strcmp(v, "9") == 0 || strcmp(v, "off") == 0) {
+      o->scale_variations = strcmp(v, "off") == 0 ? 0 : atoi(v);
+      return 1;
+    }
+    return bad(at, v, "use 7 (MadGraph's 7-point), 9 or off");
+  case O_PDF_VARIATIONS:
+    if (strcmp(v, "on") == 0 || strcmp(v, "off") == 0) {
+      o->pdf_variations = strcmp(v, "on") == 0;
+      return 1;
+    }
+    return bad(at, v, "use on or off");
   case O_CUT_FIRST:
   case O_CUT_LAST:
     break; /* apply_cut, before the switch */
@@ -872,6 +893,8 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   }
   snprintf(o->device, sizeof o->device, "%s", device);
   o->checkpoint_every = UINT64_MAX; /* unset: one batch (check_checkpoint_every) */
+  o->scale_variations = -1;
+  o->pdf_variations = -1;
   /* a resumed run's settings, or the card, first, whatever its place among the flags */
   for (int i = 0; i < argc; ++i) {
     if (strcmp(argv[i], "--help") == 0) {
@@ -950,6 +973,18 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     return 2;
   }
   if (!check_together(o) || !check_checkpoint_every(o)) return 2;
+  /* variation weights: a process run's, on by default when events are written */
+  const int process_run = o->config.process_text[0] != '\0';
+  if (!process_run && (o->scale_variations > 0 || o->pdf_variations > 0)) {
+    report("hegetcl: error: --scale-variations and --pdf-variations are for --process runs; a "
+           "photon run (--n) has no variation weights yet\n");
+    return 2;
+  }
+  const int by_default = process_run && o->lhe[0] != '\0' && !o->no_variation_weights;
+  o->config.scale_variations =
+      o->no_variation_weights ? 0 : o->scale_variations >= 0 ? o->scale_variations : 7 * by_default;
+  o->config.pdf_variations =
+      o->no_variation_weights ? 0 : o->pdf_variations >= 0 ? o->pdf_variations : by_default;
   /* auto names its map from here on: the header, JSON, written card and checkpoint say which */
   o->config.phase_space =
       hegetcl_phase_space_for(o->config.phase_space, o->config.process.n_photons);
@@ -999,6 +1034,11 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
     for (int k = 0; k < HG_CUT_COUNT; ++k)
       if (hg_mg_cut_is_on(k, c->cuts[k]))
         write_number(out, (option_id)(O_CUT_FIRST + k), c->cuts[k]);
+    if (o->scale_variations >= 0)
+      write_entry(out, O_SCALE_VARIATIONS, o->scale_variations == 9   ? "9"
+                                           : o->scale_variations == 7 ? "7"
+                                                                      : "off");
+    if (o->pdf_variations >= 0) write_entry(out, O_PDF_VARIATIONS, o->pdf_variations ? "on" : "off");
   } else {
     write_number(out, O_N, c->process.n_photons);
   }

@@ -22,6 +22,10 @@ typedef struct {
   hegetcl_xsec_checkpoint_info resumed;
   int keep_checkpoint;           /* a finished run keeps its checkpoint */
   int no_variation_weights;      /* the event file carries the nominal weight alone */
+  /* --scale-variations (0, 7, 9) and --pdf-variations (0, 1) of a process run; -1: the default
+   * (7 and on when events are written, else none; config.scale_variations and pdf_variations
+   * hold the outcome) */
+  int scale_variations, pdf_variations;
   int quiet, have_n;
 } hg_xsec_options;
 

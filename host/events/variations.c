@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The run's variation list (hegetcl/variations.h): MadGraph's names for scale and PDF variations.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -54,4 +55,63 @@ hegetcl_status hegetcl_variations_add_pdf_set(hegetcl_variation_list *list, cons
     add(list, set_name, combine, 1.0, 1.0, set_lhapdf_id + (int)m, description);
   }
   return HEGETCL_OK;
+}
+
+hegetcl_status hegetcl_pdf_uncertainty(const char *error_type, const double *values, unsigned n,
+                                       double *out) {
+  *out = 0.0;
+  if (error_type == NULL || values == NULL || n == 0) return HEGETCL_ERR_INPUT;
+  const size_t length = strlen(error_type);
+  if (length > 3 && strcmp(error_type + length - 3, "+as") == 0) {
+    /* the last two members vary alpha_s(M_Z) down and up: half their difference, added in
+     * quadrature to the PDF members' uncertainty */
+    char type[32];
+    if (n < 3 || length - 3 >= sizeof type) return HEGETCL_ERR_INPUT;
+    memcpy(type, error_type, length - 3);
+    type[length - 3] = '\0';
+    double pdf = 0.0;
+    const hegetcl_status status = hegetcl_pdf_uncertainty(type, values, n - 2, &pdf);
+    if (status != HEGETCL_OK) return status;
+    const double as = 0.5 * fabs(values[n - 1] - values[n - 2]);
+    *out = sqrt(pdf * pdf + as * as);
+    return HEGETCL_OK;
+  }
+  double sum = 0.0;
+  if (strcmp(error_type, "hessian") == 0) {
+    if ((n - 1) % 2 != 0) return HEGETCL_ERR_INPUT;
+    for (unsigned k = 1; k + 1 < n; k += 2) {
+      const double d = values[k] - values[k + 1];
+      sum += d * d;
+    }
+    *out = 0.5 * sqrt(sum);
+    return HEGETCL_OK;
+  }
+  if (strcmp(error_type, "symmhessian") == 0) {
+    for (unsigned k = 1; k < n; ++k) sum += (values[k] - values[0]) * (values[k] - values[0]);
+    *out = sqrt(sum);
+    return HEGETCL_OK;
+  }
+  if (strcmp(error_type, "replicas") == 0) {
+    if (n < 4) return HEGETCL_ERR_INPUT;
+    const unsigned r = n - 1;
+    double mean = 0.0;
+    for (unsigned k = 1; k < n; ++k) mean += values[k];
+    mean /= r;
+    for (unsigned k = 1; k < n; ++k) sum += (values[k] - mean) * (values[k] - mean);
+    *out = sqrt(sum / (double)(r - 1));
+    return HEGETCL_OK;
+  }
+  return HEGETCL_ERR_INPUT;
+}
+
+hegetcl_status hegetcl_variations_summarise(hegetcl_variation_result *r) {
+  r->scale_min_fb = r->scale_max_fb = r->n_scales > 0 ? r->sigma_fb[0] : 0.0;
+  for (unsigned k = 1; k < r->n_scales; ++k) {
+    r->scale_min_fb = fmin(r->scale_min_fb, r->sigma_fb[k]);
+    r->scale_max_fb = fmax(r->scale_max_fb, r->sigma_fb[k]);
+  }
+  r->pdf_error_fb = 0.0;
+  if (r->n_pdf < 2) return HEGETCL_OK;
+  return hegetcl_pdf_uncertainty(r->pdf_error_type, r->sigma_fb + r->first_pdf, r->n_pdf,
+                                 &r->pdf_error_fb);
 }

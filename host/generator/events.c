@@ -9,6 +9,7 @@
 
 #include "core/program.h"
 #include "generator/run_internal.h"
+#include "generator/variations.h"
 #include "integrate/weight.h"
 #include "pdf/alpha_s.h"
 #include "phasespace/scales.h"
@@ -229,6 +230,17 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
   double *accepted = malloc(4 * max_np * batch * sizeof *accepted);
   size_t *accepted_index = malloc(batch * sizeof *accepted_index);
   double *weights = NULL;
+  /* the accepted events' variation ratios, computed on the device (generator/variations.h) */
+  const unsigned n_var = hg_gen_variations_count(run->variations);
+  double *ratios = n_var ? malloc((size_t)n_var * batch * sizeof *ratios) : NULL;
+  uint32_t *ratio_index = n_var ? malloc(batch * sizeof *ratio_index) : NULL;
+  double *event_ratios = n_var ? malloc(n_var * sizeof *event_ratios) : NULL;
+  if (n_var && (!ratios || !ratio_index || !event_ratios)) {
+    free(ratios);
+    free(ratio_index);
+    free(event_ratios);
+    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the variation weights");
+  }
   uint64_t *per_group = calloc(run->n_groups, sizeof *per_group);
   hegetcl_status status = HEGETCL_OK;
   if (!factor || !me || !members || !momenta || !accepted || !accepted_index || !per_group)
@@ -295,6 +307,10 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         const double f0 = hg_now_seconds();
         status = hg_gen_flows_weights(ctx, &flows, g->amp->params, n_acc, accepted, weights);
         times->flows_seconds += hg_now_seconds() - f0;
+        for (size_t a = 0; a < n_acc && n_var; ++a) ratio_index[a] = (uint32_t)accepted_index[a];
+        if (status == HEGETCL_OK && n_var)
+          status = hg_gen_variations_ratios(run->variations, gi, GEN_UNWEIGHT_ITERATION, first,
+                                            ratio_index, n_acc, ratios);
       }
       for (size_t a = 0; status == HEGETCL_OK && a < n_acc; ++a) {
         const size_t e = accepted_index[a];
@@ -331,6 +347,11 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         hegetcl_event record;
         make_record(run, g, member, &flows.set.flows[flow], (const double(*)[4])p, first + e,
                     hg_event_weight(factor[e], me[e]) / w_max, &record);
+        if (n_var) {
+          for (unsigned k = 0; k < n_var; ++k) event_ratios[k] = ratios[(size_t)k * n_acc + a];
+          record.n_variations = n_var;
+          record.variations = event_ratios;
+        }
         const double w0 = hg_now_seconds();
         status = sink(&record, sink_user);
         times->write_seconds += hg_now_seconds() - w0;
@@ -361,6 +382,9 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
   free(accepted);
   free(accepted_index);
   free(weights);
+  free(ratios);
+  free(ratio_index);
+  free(event_ratios);
   free(per_group);
   return status;
 }

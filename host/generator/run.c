@@ -12,6 +12,7 @@
 #include "generator/phase_space.h"
 #include "generator/run.h"
 #include "generator/run_internal.h"
+#include "generator/variations.h"
 #include "hegetcl/pdf.h"
 #include "integrate/vegas.h"
 #include "integrate/vegas_reducer.h"
@@ -248,6 +249,7 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   for (int i = 0; i < g->spec.n; ++i)
     used +=
         (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "", g->order[i]);
+  snprintf(g->options, sizeof g->options, "%s", options);
   const hg_source_part part = {"generator/kernels.cl", NULL};
   double seconds = 0.0;
   status = hg_program_get(ctx, &part, 1, options, &g->program, &seconds);
@@ -348,6 +350,16 @@ static hegetcl_status alpha_s_setup(hg_gen_run *run) {
                        &run->alpha_s_table, &run->alpha_s_size, error, sizeof error) != 0)
     return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "alpha_s (%s): %s", hg_alpha_s_mode_name(mode),
                    error);
+  /* a member that gives its own alpha_s (its .dat header) runs with it, as in LHAPDF */
+  double *own = NULL;
+  size_t own_size = 0;
+  const hegetcl_status status = hg_gen_member_alpha_s_table(run, c->pdf_member, &own, &own_size);
+  if (status != HEGETCL_OK) return status;
+  if (own != NULL) {
+    free(run->alpha_s_table);
+    run->alpha_s_table = own;
+    run->alpha_s_size = own_size;
+  }
   const double mu_r = c->mu_r_gev * c->mu_r_factor;
   run->alpha_s_mu_r = hg_alpha_s(run->alpha_s_table, mu_r * mu_r);
   if (!(run->alpha_s_mu_r > 0.0))
@@ -414,11 +426,13 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
   if (status == HEGETCL_OK)
     status = make_buffer(ctx, CL_MEM_READ_ONLY, run->alpha_s_size * sizeof(double),
                          run->alpha_s_table, "the alpha_s table", &run->alpha_s_buffer);
+  if (status == HEGETCL_OK) status = hg_gen_variations_create(run, &run->variations);
   return status;
 }
 
 void hg_gen_run_destroy(hg_gen_run *run) {
   if (run == NULL) return;
+  hg_gen_variations_destroy(run->variations);
   for (unsigned g = 0; g < run->n_groups; ++g) close_group(&run->groups[g]);
   if (run->pdf_buffer) clReleaseMemObject(run->pdf_buffer);
   if (run->alpha_s_buffer) clReleaseMemObject(run->alpha_s_buffer);
@@ -477,7 +491,19 @@ hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t fi
 static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteration,
                                   uint64_t first_event, size_t n_events, double *out) {
   (void)worker;
-  return hg_gen_group_sample(user, iteration, first_event, n_events, out);
+  gen_group *g = user;
+  hegetcl_status status = hg_gen_group_sample(g, iteration, first_event, n_events, out);
+  /* the integration's (not the pilot's) sums per variation follow the channels'; the adapting
+   * iterations' are not combined, so not computed */
+  if (status != HEGETCL_OK || !g->variation_sums) return status;
+  double *sums = out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins) +
+                 hg_channels_batch_sums(g->channels);
+  if (iteration < g->run->config.vegas.adapt_iterations) {
+    memset(sums, 0, hg_gen_variations_batch_sums(g->run->variations) * sizeof *sums);
+    return HEGETCL_OK;
+  }
+  return hg_gen_variations_add_batch(g->run->variations, g->index, iteration, first_event, n_events,
+                                     sums);
 }
 
 /* The combined iterations' channel sums join the channels' combination. */
@@ -487,8 +513,11 @@ static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapti
   (void)index;
   (void)estimate;
   gen_group *g = user;
-  if (!adapting && variance > 0.0)
+  if (!adapting && variance > 0.0) {
     hg_channels_end_iteration(g->channels, n_events, variance, extra);
+    hg_gen_variations_end_iteration(g->run->variations, g->index, n_events, variance,
+                                    extra + hg_channels_batch_sums(g->channels));
+  }
   return HEGETCL_OK;
 }
 
@@ -503,15 +532,18 @@ static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings
   hegetcl_status status = hg_vegas_create(ctx, g->program, g->dims, s, &v);
   if (status != HEGETCL_OK) return status;
   g->key_high = key_high;
+  g->variation_sums = channel_sums && g->run->variations != NULL;
   /* the channels learn from the integration alone, not from the pilot */
   if (channel_sums) hg_vegas_set_observer(v, group_iteration_end, g);
   hegetcl_context *const contexts[1] = {ctx};
-  const hg_vegas_work work = {.workers = 1,
-                              .contexts = contexts,
-                              .extra = hg_channels_batch_sums(g->channels),
-                              .grid = group_grid,
-                              .batch = group_batch,
-                              .user = g};
+  const hg_vegas_work work = {
+      .workers = 1,
+      .contexts = contexts,
+      .extra = hg_channels_batch_sums(g->channels) +
+               (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0),
+      .grid = group_grid,
+      .batch = group_batch,
+      .user = g};
   status = hg_vegas_run(v, &work, progress, progress_user, result);
   hg_vegas_destroy(v);
   return status;
@@ -634,6 +666,7 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
   result->alpha_s_mu_r = run->config.dynamical_scale_choice == 0 ? run->alpha_s_mu_r : -1.0;
   result->alpha_s_power = run->alpha_s_power;
   snprintf(result->pdf_path, sizeof result->pdf_path, "%s", hegetcl_pdf_directory(run->pdf));
+  if (status == HEGETCL_OK) status = hg_gen_variations_result(run->variations, result);
   return status;
 }
 

@@ -50,6 +50,8 @@ typedef struct {
   int cut_code[HG_GEN_MAX_EXTERNAL];   /* each particle's, in the sampler's order */
   int order[HG_GEN_MAX_EXTERNAL];
   uint32_t key_high;                /* Philox key's high word for the stage being run */
+  char options[1024];               /* the sampler program's build options */
+  int variation_sums;               /* the stage being run sums the variations' weights */
   double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */
   uint64_t pilot_nonzero;
   hegetcl_vegas_result result;
@@ -73,6 +75,7 @@ struct hg_gen_run {
   double alpha_s_mu_r;
   unsigned alpha_s_power;
   double build_seconds;
+  struct hg_gen_variations *variations; /* NULL: none (generator/variations.h) */
 };
 
 /* The Philox key's high word of a stage (0: pilot, 1: integration, 2: unweighting) of group g:

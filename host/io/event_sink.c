@@ -178,6 +178,9 @@ hegetcl_status hg_event_sink_begin(const hegetcl_xsec_result *result, void *user
   s->sigma_pb = result->vegas.estimate * HG_PB_PER_FB;
   s->error_pb = result->vegas.error * HG_PB_PER_FB;
   s->pdf_id = result->pdf_lhapdf_id;
+  /* a run that computed variation weights names them (the caller may have set a list) */
+  if (s->lhe.variations == NULL && result->variations != NULL)
+    s->lhe.variations = &result->variations->list;
   name_weights(s);
   if (s->format == HG_EVENTS_LHE) {
     const hegetcl_status status = hg_lhe_events_begin(result, &s->lhe);

@@ -145,6 +145,8 @@ void hegetcl_xsec_result_free(hegetcl_xsec_result *result) {
   free(result->process_channels);
   result->process_channels = NULL;
   result->n_process_channels = 0;
+  free(result->variations);
+  result->variations = NULL;
 }
 
 static unsigned dims_of(const hegetcl_xsec_config *c) {

@@ -47,6 +47,32 @@ hegetcl_status hegetcl_variations_add_pdf_set(hegetcl_variation_list *list, cons
                                               const char *combine, int set_lhapdf_id,
                                               unsigned n_members);
 
+/* A run's variations with their cross sections (hegetcl_xsec_result.variations): list.v[k] has
+ * sigma_fb[k] +- error_fb[k], summed over the integration's weighted events as sigma's are. The
+ * first n_scales are the scale variations (the nominal first), then n_pdf members of the set
+ * from first_pdf; envelope and PDF uncertainty as hegetcl_variations_summarise says. */
+typedef struct {
+  hegetcl_variation_list list;
+  double sigma_fb[HEGETCL_MAX_VARIATIONS], error_fb[HEGETCL_MAX_VARIATIONS];
+  unsigned n_scales, first_pdf, n_pdf;
+  double scale_min_fb, scale_max_fb; /* the envelope of the scale variations' sigma */
+  char pdf_error_type[16]; /* the set's ErrorType (hessian, ...); "none" for a set of 1 member */
+  double pdf_error_fb;     /* the PDF uncertainty of sigma (symmetric) */
+} hegetcl_variation_result;
+
+/* The PDF uncertainty of a quantity from its values on members 0 .. n - 1 of a set (member 0 the
+ * central) as the set's error type says: "hessian" (pairs 2k - 1, 2k): 1/2 sqrt(sum (s_2k-1 -
+ * s_2k)^2); "symmhessian": sqrt(sum_k>0 (s_k - s_0)^2); "replicas": the standard deviation of
+ * members 1 .. n - 1 (LHAPDF's, with n - 2 in the denominator). A type with "+as" appended
+ * ("symmhessian+as"): the last two members vary alpha_s down and up; half their difference is
+ * added in quadrature to the other members' uncertainty. HEGETCL_ERR_INPUT for another type, a
+ * Hessian set with an odd number of error members or fewer than 3 replicas. */
+hegetcl_status hegetcl_pdf_uncertainty(const char *error_type, const double *values, unsigned n,
+                                       double *out);
+
+/* Fills scale_min_fb, scale_max_fb and pdf_error_fb from sigma_fb. */
+hegetcl_status hegetcl_variations_summarise(hegetcl_variation_result *r);
+
 #ifdef __cplusplus
 }
 #endif

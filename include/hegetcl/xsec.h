@@ -13,6 +13,7 @@
 #include "hegetcl/events.h"
 #include "hegetcl/histogram.h"
 #include "hegetcl/status.h"
+#include "hegetcl/variations.h"
 #include "hegetcl/vegas.h"
 
 #ifdef __cplusplus
@@ -130,6 +131,12 @@ typedef struct {
   /* cut values by MadGraph's run_card names (ptj, etaj, ...): cuts[k] for cut k of the
    * generator's table; 0 means not applied */
   double cuts[HEGETCL_MAX_CUTS];
+  /* A run over a process: variation weights (CONVENTIONS.md, "Variation weights"), computed on
+   * the device with the nominal: scale_variations 0 (none), 7 or 9 (mu_R, mu_F x {1/2, 1, 2});
+   * pdf_variations 1: every member of the PDF set. Each gives sigma per variation in the result
+   * and a weight per variation in every unweighted event. */
+  int scale_variations;
+  int pdf_variations;
 } hegetcl_xsec_config;
 
 /* The paper's set-up for n photons (README.md): the defaults above, HEGETCL_PHASE_SPACE_AUTO (the
@@ -222,6 +229,8 @@ typedef struct {
    * (writing the file) */
   double pilot_seconds, integrate_seconds, unweight_device_seconds, unweight_host_seconds,
       flows_seconds, write_seconds;
+  /* config.scale_variations or pdf_variations: sigma per variation (owned; NULL otherwise) */
+  hegetcl_variation_result *variations;
 } hegetcl_xsec_result;
 
 /* Where a run stands, as a checkpoint says. */
