@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Sets hegetcl up on a Debian machine and runs the main job:
 #   1. installs the Debian packages it needs (OpenCL ICD loader and headers, PoCL for the CPU,
-#      Meson, ninja, cmocka, Random123, libyaml, zlib, OpenMPI for hegetcl-mpi; clang with its
-#      sanitizer and libFuzzer runtimes for tests/run --sanitizers; Oclgrind for tests/run
+#      Meson, ninja, cmocka, Random123, libyaml, zlib, libhdf5 (LHEH5 event files), OpenMPI for
+#      hegetcl-mpi; clang with its sanitizer and libFuzzer runtimes for tests/run --sanitizers; Oclgrind for tests/run
 #      --oclgrind), unless they are there already, and the
-#      Python packages parton and pylhe (the tests' independent PDF and event readers),
+#      Python packages parton, pylhe, pyhepmc and h5py (the tests' independent PDF and event
+#      readers), hist (the analysis example),
 #      matplotlib and mplhep (plots) and Pythia 8 (pythia8mc, a binary wheel: the shower test
 #      and example) from PyPI;
 #   2. makes the PDF set cteq6l1 (LHAPDF ID 10042) available in the LHAPDF data path: copied
@@ -41,8 +42,8 @@ done
 # clang's libFuzzer and sanitizer runtimes are in libclang-rt-dev (Debian 12: libclang-rt-14-dev),
 # which clang only recommends (apt may be set to skip recommendations).
 packages=(ocl-icd-opencl-dev opencl-c-headers pocl-opencl-icd clinfo meson ninja-build
-          pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev libhdf5-dev python3 python3-pip
-          gcc clang libclang-rt-dev curl openmpi-bin libopenmpi-dev oclgrind)
+          pkg-config libcmocka-dev librandom123-dev libyaml-dev zlib1g-dev libhdf5-dev python3
+          python3-pip gcc clang libclang-rt-dev curl openmpi-bin libopenmpi-dev oclgrind)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -54,10 +55,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
-# PyPI: parton (the tests' independent PDF reader), pylhe (reads the event files back in the
-# tests), matplotlib and mplhep (plot/hegetcl_plot.py), pythia8mc (tests/events/pythia_shower.py)
+# PyPI: parton (the tests' independent PDF reader), pylhe, pyhepmc and h5py (read the event files
+# back in the tests), hist (examples/analyse_events.py), matplotlib and mplhep
+# (plot/hegetcl_plot.py), pythia8mc (tests/events/pythia_shower.py)
 python_packages=()
-for p in parton pylhe matplotlib mplhep; do
+for p in parton pylhe pyhepmc h5py hist matplotlib mplhep; do
   python3 -c "import $p" 2>/dev/null || python_packages+=("$p")
 done
 # Pythia 8.317's binary wheel: its version pinned, as the shower test's expectations are its

@@ -909,8 +909,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
       struct stat st;
       const int resumable = checkpoint[0] != '\0' && stat(checkpoint, &st) == 0;
       long long kept = 0;
-      hg_output *out = lhe->out;
-      lhe->out = NULL;
+      hg_output *out = hg_event_sink_take_output(&sink);
       if (keep_stopped_events(out, sink.format, resumable, resume_from, &kept, events_stream,
                               sizeof events_stream) != 0) {
         rc = 1;

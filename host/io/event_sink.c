@@ -62,6 +62,7 @@ int hg_event_format_resumable(hg_event_format format) { return format != HG_EVEN
 int hg_event_sink_open(hg_event_sink *s, const char *path, char *message, size_t message_size) {
   s->path = path;
   s->h5 = NULL;
+  s->pool = NULL;
   s->lhe.out = NULL;
   if (s->format == HG_EVENTS_LHEH5) {
     if (!hg_lheh5_available())
@@ -95,6 +96,82 @@ static hegetcl_status io_error(hg_event_sink *s, const char *text) {
   return HEGETCL_ERR_IO;
 }
 
+/* The HepMC3 description of the run's beams and cross section. */
+static hg_hepmc3_beams hepmc_beams(const hg_event_sink *s) {
+  const hegetcl_xsec_config *c = s->lhe.config;
+  const long long n = (long long)c->unweighted_events;
+  const hg_hepmc3_beams beams = {.beam_pid = {2212, 2212},
+                                 .beam_energy_gev = {0.5 * c->sqrt_s_gev, 0.5 * c->sqrt_s_gev},
+                                 .pdf_lhapdf_id = s->pdf_id,
+                                 .sigma_pb = s->sigma_pb,
+                                 .sigma_error_pb = s->error_pb,
+                                 .accepted = n,
+                                 .attempted = n};
+  return beams;
+}
+
+/* A pooled event: the record, then its variation ratios. */
+static const hegetcl_event *pooled(const unsigned char *item, hegetcl_event *copy) {
+  memcpy(copy, item, sizeof *copy);
+  copy->variations = copy->n_variations > 0 ? (const double *)(item + sizeof *copy) : NULL;
+  return copy;
+}
+
+/* The workers' half: events that passed their checks, as text. */
+static void format_events(void *user, const unsigned char *items, size_t count, size_t item_size,
+                          hg_text *t) {
+  hg_event_sink *s = user;
+  const hg_hepmc3_beams beams = hepmc_beams(s);
+  for (size_t k = 0; k < count; ++k) {
+    hegetcl_event copy;
+    const hegetcl_event *e = pooled(items + k * item_size, &copy);
+    if (s->format == HG_EVENTS_LHE) {
+      hg_lhe_record r;
+      if (hg_lhe_events_record(&s->lhe, e, &r) == HEGETCL_OK) hg_lhef_format_event(t, &r.event);
+    } else {
+      double weights[HEGETCL_MAX_VARIATIONS + 1];
+      weights[0] = s->lhe.event_weight_pb;
+      for (unsigned v = 1; v < s->n_weights; ++v)
+        weights[v] = s->lhe.event_weight_pb * e->variations[v - 1];
+      hg_hepmc3_format_event(t, e, &beams, s->n_weights, weights);
+    }
+  }
+}
+
+/* The text formats format in worker threads once the header is written. */
+static void start_pool(hg_event_sink *s) {
+  if (s->pool != NULL || s->lhe.out == NULL) return;
+  const hegetcl_variation_list *list = s->lhe.skip_variations ? NULL : s->lhe.variations;
+  s->n_ratios = list != NULL ? list->n : 0;
+  s->pool = hg_text_pool_create(0, sizeof(hegetcl_event) + s->n_ratios * sizeof(double), 1024,
+                                format_events, s, s->lhe.out);
+}
+
+/* Hands a checked event to the pool (its record and ratios copied). */
+static hegetcl_status pool_event(hg_event_sink *s, const hegetcl_event *e) {
+  unsigned char *item = hg_text_pool_item(s->pool);
+  if (item == NULL) {
+    const int status = hg_text_pool_drain(s->pool);
+    return io_error(s, status == HEGETCL_ERR_NO_MEMORY ? "no memory to format events"
+                                                       : hg_output_message(s->lhe.out));
+  }
+  memcpy(item, e, sizeof *e);
+  hegetcl_event *copy = (hegetcl_event *)(void *)item;
+  const size_t n = e->n_variations > 0 ? s->n_ratios : 0;
+  copy->n_variations = (unsigned)n;
+  if (n > 0) memcpy(item + sizeof *e, e->variations, n * sizeof(double));
+  return HEGETCL_OK;
+}
+
+/* Everything pooled written to the output. */
+static hegetcl_status drain(hg_event_sink *s) {
+  if (s->pool == NULL) return HEGETCL_OK;
+  const int status = hg_text_pool_drain(s->pool);
+  if (status == 0) return HEGETCL_OK;
+  return io_error(s, status == HEGETCL_ERR_NO_MEMORY ? "no memory to format events"
+                                                     : hg_output_message(s->lhe.out));
+}
+
 hegetcl_status hg_event_sink_begin(const hegetcl_xsec_result *result, void *user) {
   hg_event_sink *s = user;
   const hegetcl_xsec_config *c = s->lhe.config;
@@ -102,7 +179,11 @@ hegetcl_status hg_event_sink_begin(const hegetcl_xsec_result *result, void *user
   s->error_pb = result->vegas.error * HG_PB_PER_FB;
   s->pdf_id = result->pdf_lhapdf_id;
   name_weights(s);
-  if (s->format == HG_EVENTS_LHE) return hg_lhe_events_begin(result, &s->lhe);
+  if (s->format == HG_EVENTS_LHE) {
+    const hegetcl_status status = hg_lhe_events_begin(result, &s->lhe);
+    if (status == HEGETCL_OK) start_pool(s);
+    return status;
+  }
   s->lhe.event_weight_pb = s->sigma_pb / (double)c->unweighted_events;
   if (s->format == HG_EVENTS_HEPMC3) {
     const hg_hepmc3_run run = {.tool_name = "hegetcl",
@@ -113,6 +194,7 @@ hegetcl_status hg_event_sink_begin(const hegetcl_xsec_result *result, void *user
                                .weight_names = s->weight_name};
     if (hg_hepmc3_write_header(s->lhe.out, &run) != 0)
       return io_error(s, hg_output_message(s->lhe.out));
+    start_pool(s);
     return HEGETCL_OK;
   }
   const hg_lheh5_init init = {.beam_pid = {2212, 2212},
@@ -136,7 +218,15 @@ hegetcl_status hg_event_sink_begin(const hegetcl_xsec_result *result, void *user
 
 hegetcl_status hg_event_sink_write(const hegetcl_event *e, void *user) {
   hg_event_sink *s = user;
-  if (s->format == HG_EVENTS_LHE) return hg_lhe_events_write(e, &s->lhe);
+  if (s->format == HG_EVENTS_LHE) {
+    if (s->pool == NULL) return hg_lhe_events_write(e, &s->lhe);
+    hg_lhe_record r; /* checked here, formatted by a worker */
+    hegetcl_status status = hg_lhe_events_record(&s->lhe, e, &r);
+    if (status != HEGETCL_OK) return status;
+    if (hg_lhef_check_event(s->lhe.out, &r.event) != 0)
+      return io_error(s, hg_output_message(s->lhe.out));
+    return pool_event(s, e);
+  }
   double weights[HEGETCL_MAX_VARIATIONS + 1];
   const double w = s->lhe.event_weight_pb;
   weights[0] = w;
@@ -150,15 +240,12 @@ hegetcl_status hg_event_sink_write(const hegetcl_event *e, void *user) {
     for (unsigned k = 1; k < s->n_weights; ++k) weights[k] = w * e->variations[k - 1];
   }
   if (s->format == HG_EVENTS_HEPMC3) {
-    const hegetcl_xsec_config *c = s->lhe.config;
-    const long long n = (long long)c->unweighted_events;
-    const hg_hepmc3_beams beams = {.beam_pid = {2212, 2212},
-                                   .beam_energy_gev = {0.5 * c->sqrt_s_gev, 0.5 * c->sqrt_s_gev},
-                                   .pdf_lhapdf_id = s->pdf_id,
-                                   .sigma_pb = s->sigma_pb,
-                                   .sigma_error_pb = s->error_pb,
-                                   .accepted = n,
-                                   .attempted = n};
+    if (s->pool != NULL) {
+      if (hg_hepmc3_check_event(s->lhe.out, e, s->n_weights, weights) != 0)
+        return io_error(s, hg_output_message(s->lhe.out));
+      return pool_event(s, e);
+    }
+    const hg_hepmc3_beams beams = hepmc_beams(s);
     if (hg_hepmc3_write_event(s->lhe.out, e, &beams, s->n_weights, weights) != 0)
       return io_error(s, hg_output_message(s->lhe.out));
     return HEGETCL_OK;
@@ -177,6 +264,8 @@ hegetcl_status hg_event_sink_checkpoint(void *user, int stopping, char **state) 
              s->path);
     return HEGETCL_ERR_UNSUPPORTED;
   }
+  hegetcl_status status = drain(s);
+  if (status != HEGETCL_OK) return status;
   /* a stop's sync is not recorded: the resumed file is flushed where the uninterrupted one is */
   if (hg_output_sync(s->lhe.out, !stopping) != 0) return io_error(s, hg_output_message(s->lhe.out));
   *state = hg_output_state(s->lhe.out);
@@ -209,6 +298,13 @@ int hg_event_sink_close(hg_event_sink *s, int commit, char *message, size_t mess
     return rc;
   }
   if (s->lhe.out == NULL) return 0;
+  int failed = 0;
+  if (commit && drain(s) != HEGETCL_OK) {
+    failed = HEGETCL_ERR_IO;
+    commit = 0;
+  }
+  hg_text_pool_destroy(s->pool);
+  s->pool = NULL;
   if (commit) {
     if (s->format == HG_EVENTS_LHE)
       hg_lhef_write_end(s->lhe.out);
@@ -217,5 +313,18 @@ int hg_event_sink_close(hg_event_sink *s, int commit, char *message, size_t mess
   }
   rc = hg_output_close(s->lhe.out, commit, message, message_size);
   s->lhe.out = NULL;
+  if (failed) {
+    snprintf(message, message_size, "%s", s->lhe.message);
+    rc = failed;
+  }
   return rc;
+}
+
+hg_output *hg_event_sink_take_output(hg_event_sink *s) {
+  drain(s); /* a failure stays on the output */
+  hg_text_pool_destroy(s->pool);
+  s->pool = NULL;
+  hg_output *out = s->lhe.out;
+  s->lhe.out = NULL;
+  return out;
 }

@@ -16,6 +16,7 @@
 #include "hegetcl/xsec.h"
 #include "io/lhe_events.h"
 #include "io/lheh5_writer.h"
+#include "io/text_pool.h"
 
 typedef enum { HG_EVENTS_LHE, HG_EVENTS_LHEH5, HG_EVENTS_HEPMC3 } hg_event_format;
 
@@ -47,6 +48,10 @@ typedef struct {
   unsigned n_weights; /* the nominal and the variations written */
   char weight_names[HEGETCL_MAX_VARIATIONS + 1][48];
   const char *weight_name[HEGETCL_MAX_VARIATIONS + 1];
+  /* the text formats' events formatted by worker threads (NULL: in the caller's thread); the
+   * file's bytes are the same either way */
+  hg_text_pool *pool;
+  size_t n_ratios; /* variation ratios stored with each pooled event */
 } hg_event_sink;
 
 /* Opens the sink for path (s->format and s->lhe set by the caller, s->lhe.out NULL): the text
@@ -64,5 +69,9 @@ hegetcl_status hg_event_sink_resume(const hegetcl_xsec_result *result, const cha
 /* Writes the end and renames the file to its path (commit != 0), or removes it. 0 or a negative
  * status with message. */
 int hg_event_sink_close(hg_event_sink *s, int commit, char *message, size_t message_size);
+
+/* A text format's output with every event handed to the sink written to it, taken from the sink
+ * (which then holds none): what a stopped run keeps (hg_output_keep_temp). */
+hg_output *hg_event_sink_take_output(hg_event_sink *s);
 
 #endif

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* "%.16e" by exact integer arithmetic: x = m 2^-s, D = round(x 10^q) with 10^16 <= D < 10^17, all in
- * 128-bit integers (m < 2^53, 10^q <= 10^22 < 2^74: the product fits), ties to even. */
+/* "%.16e" by exact integer arithmetic: x = m 2^-s, D = round(x 10^q) with 10^16 <= D < 10^17, all
+ * in 128-bit integers (m < 2^53, 10^q <= 10^22 < 2^74: the product fits), ties to even. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "hegetcl/status.h"
 
 #include "io/format_real.h"
 
@@ -72,9 +75,7 @@ size_t hg_format_e16(char *out, double x, int plus) {
   for (int tries = 0;; ++tries) {
     const int q = 16 - k;
     if (tries > 2 || q < 0 || q > 22 || s > 126) return with_printf(out, x, plus);
-    const u128 scale =
-        q <= 19 ? (u128)pow10_u64[q]
-                : (u128)pow10_u64[q - 19] * pow10_u64[19];
+    const u128 scale = q <= 19 ? (u128)pow10_u64[q] : (u128)pow10_u64[q - 19] * pow10_u64[19];
     const u128 n = (u128)m * scale;
     const u128 whole = n >> s;
     if (whole < pow10_u64[16]) {
@@ -121,7 +122,14 @@ size_t hg_format_e16(char *out, double x, int plus) {
 void hg_text_put(hg_text *t, const char *s, size_t length) {
   if (t->used + length > sizeof t->text) hg_text_flush(t);
   if (length > sizeof t->text) {
-    hg_output_write(t->out, s, length);
+    while (length > 0) { /* in pieces that fit */
+      const size_t piece = length < sizeof t->text ? length : sizeof t->text;
+      memcpy(t->text, s, piece);
+      t->used = piece;
+      hg_text_flush(t);
+      s += piece;
+      length -= piece;
+    }
     return;
   }
   memcpy(t->text + t->used, s, length);
@@ -149,6 +157,26 @@ void hg_text_int(hg_text *t, long long value, int width) {
 }
 
 int hg_text_flush(hg_text *t) {
+  if (t->out == NULL) {
+    int status = 0;
+    if (*t->mem_length + t->used > *t->mem_capacity) {
+      size_t capacity = *t->mem_capacity ? *t->mem_capacity : 1u << 16;
+      while (capacity < *t->mem_length + t->used) capacity *= 2;
+      char *grown = realloc(*t->mem, capacity);
+      if (grown == NULL) {
+        status = HEGETCL_ERR_NO_MEMORY;
+      } else {
+        *t->mem = grown;
+        *t->mem_capacity = capacity;
+      }
+    }
+    if (status == 0) {
+      memcpy(*t->mem + *t->mem_length, t->text, t->used);
+      *t->mem_length += t->used;
+    }
+    t->used = 0;
+    return status;
+  }
   if (t->used > 0) hg_output_write(t->out, t->text, t->used);
   t->used = 0;
   return hg_output_status(t->out);

@@ -20,7 +20,9 @@ size_t hg_format_e16(char *out, double x, int plus);
 
 /* Text built in a buffer and handed to an output in large pieces (the event writers' lines). */
 typedef struct {
-  hg_output *out;
+  hg_output *out; /* NULL: the text goes to *mem instead (growing, *mem_length bytes used) */
+  char **mem;
+  size_t *mem_length, *mem_capacity;
   size_t used;
   char text[16384];
 } hg_text;
@@ -33,7 +35,8 @@ void hg_text_put(hg_text *t, const char *s, size_t length);
 void hg_text_real(hg_text *t, double x, int plus);
 /* value as "%*d" (right-aligned in width columns, never cut). */
 void hg_text_int(hg_text *t, long long value, int width);
-/* Hands what is buffered to out; returns hg_output_status. */
+/* Hands what is buffered to out (or *mem); returns hg_output_status (memory: 0, or
+ * HEGETCL_ERR_NO_MEMORY). */
 int hg_text_flush(hg_text *t);
 
 #endif

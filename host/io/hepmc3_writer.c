@@ -73,6 +73,14 @@ static int hepmc_status(int lhe_status) {
 
 int hg_hepmc3_write_event(hg_output *o, const hegetcl_event *e, const hg_hepmc3_beams *beams,
                           unsigned n_weights, const double *weights) {
+  if (hg_hepmc3_check_event(o, e, n_weights, weights) != 0) return hg_output_status(o);
+  hg_text t = {.out = o};
+  hg_hepmc3_format_event(&t, e, beams, n_weights, weights);
+  return hg_text_flush(&t);
+}
+
+int hg_hepmc3_check_event(hg_output *o, const hegetcl_event *e, unsigned n_weights,
+                          const double *weights) {
   if (hg_output_status(o) != 0) return hg_output_status(o);
   const unsigned np = e->n_particles;
   unsigned incoming = 0;
@@ -87,72 +95,86 @@ int hg_hepmc3_write_event(hg_output *o, const hegetcl_event *e, const hg_hepmc3_
     if (!isfinite(weights[k]))
       return hg_output_fail(o, HEGETCL_ERR_NONFINITE, "HepMC3 event %llu: weight %u is %g",
                             (unsigned long long)e->number, k, weights[k]);
+  const double reals[5] = {e->x1, e->x2, e->mu_f_gev, e->alpha_s, e->alpha_qed};
+  int finite = 1;
+  for (int k = 0; k < 5; ++k) finite &= isfinite(reals[k]) != 0;
+  for (unsigned i = 0; i < np; ++i)
+    for (int c = 0; c < 4; ++c) finite &= isfinite(e->p[i][c]) != 0;
+  for (unsigned i = 0; i < np; ++i) finite &= isfinite(e->mass[i]) != 0;
+  if (!finite)
+    return hg_output_fail(o, HEGETCL_ERR_NONFINITE,
+                          "HepMC3 event %llu: a momentum, mass, x, scale or coupling is not "
+                          "finite: a non-finite number cannot be written",
+                          (unsigned long long)e->number);
+  return 0;
+}
+
+void hg_hepmc3_format_event(hg_text *t, const hegetcl_event *e, const hg_hepmc3_beams *beams,
+                            unsigned n_weights, const double *weights) {
+  const unsigned np = e->n_particles;
   /* the lines below are built without printf (io/format_real.h), REAL's text exactly */
-  hg_text t = {.out = o};
-  HG_TEXT_LITERAL(&t, "E ");
-  hg_text_int(&t, (long long)e->number, 0);
-  HG_TEXT_LITERAL(&t, " 3 ");
-  hg_text_int(&t, np + 2, 0);
-  HG_TEXT_LITERAL(&t, "\nU GEV MM\nW");
-  for (unsigned k = 0; k < n_weights; ++k) hg_text_real(&t, weights[k], 0);
-  HG_TEXT_LITERAL(&t, "\nA 0 GenCrossSection");
-  hg_text_real(&t, beams->sigma_pb, 0);
-  hg_text_real(&t, beams->sigma_error_pb, 0);
-  HG_TEXT_LITERAL(&t, " ");
-  hg_text_int(&t, beams->accepted, 0);
-  HG_TEXT_LITERAL(&t, " ");
-  hg_text_int(&t, beams->attempted, 0);
-  HG_TEXT_LITERAL(&t, "\nA 0 GenPdfInfo ");
-  hg_text_int(&t, e->pid[0], 0);
-  HG_TEXT_LITERAL(&t, " ");
-  hg_text_int(&t, e->pid[1], 0);
-  hg_text_real(&t, e->x1, 0);
-  hg_text_real(&t, e->x2, 0);
-  hg_text_real(&t, e->mu_f_gev, 0);
-  HG_TEXT_LITERAL(&t, " 0 0 ");
-  hg_text_int(&t, beams->pdf_lhapdf_id, 0);
-  HG_TEXT_LITERAL(&t, " ");
-  hg_text_int(&t, beams->pdf_lhapdf_id, 0);
-  HG_TEXT_LITERAL(&t, "\nA 0 alphaQCD");
-  hg_text_real(&t, e->alpha_s, 0);
-  HG_TEXT_LITERAL(&t, "\nA 0 alphaQED");
-  hg_text_real(&t, e->alpha_qed, 0);
-  HG_TEXT_LITERAL(&t, "\nA 0 event_scale");
-  hg_text_real(&t, e->mu_f_gev, 0);
-  HG_TEXT_LITERAL(&t, "\nA 0 signal_process_id ");
-  hg_text_int(&t, e->process_id, 0);
-  HG_TEXT_LITERAL(&t, "\n");
+  HG_TEXT_LITERAL(t, "E ");
+  hg_text_int(t, (long long)e->number, 0);
+  HG_TEXT_LITERAL(t, " 3 ");
+  hg_text_int(t, np + 2, 0);
+  HG_TEXT_LITERAL(t, "\nU GEV MM\nW");
+  for (unsigned k = 0; k < n_weights; ++k) hg_text_real(t, weights[k], 0);
+  HG_TEXT_LITERAL(t, "\nA 0 GenCrossSection");
+  hg_text_real(t, beams->sigma_pb, 0);
+  hg_text_real(t, beams->sigma_error_pb, 0);
+  HG_TEXT_LITERAL(t, " ");
+  hg_text_int(t, beams->accepted, 0);
+  HG_TEXT_LITERAL(t, " ");
+  hg_text_int(t, beams->attempted, 0);
+  HG_TEXT_LITERAL(t, "\nA 0 GenPdfInfo ");
+  hg_text_int(t, e->pid[0], 0);
+  HG_TEXT_LITERAL(t, " ");
+  hg_text_int(t, e->pid[1], 0);
+  hg_text_real(t, e->x1, 0);
+  hg_text_real(t, e->x2, 0);
+  hg_text_real(t, e->mu_f_gev, 0);
+  HG_TEXT_LITERAL(t, " 0 0 ");
+  hg_text_int(t, beams->pdf_lhapdf_id, 0);
+  HG_TEXT_LITERAL(t, " ");
+  hg_text_int(t, beams->pdf_lhapdf_id, 0);
+  HG_TEXT_LITERAL(t, "\nA 0 alphaQCD");
+  hg_text_real(t, e->alpha_s, 0);
+  HG_TEXT_LITERAL(t, "\nA 0 alphaQED");
+  hg_text_real(t, e->alpha_qed, 0);
+  HG_TEXT_LITERAL(t, "\nA 0 event_scale");
+  hg_text_real(t, e->mu_f_gev, 0);
+  HG_TEXT_LITERAL(t, "\nA 0 signal_process_id ");
+  hg_text_int(t, e->process_id, 0);
+  HG_TEXT_LITERAL(t, "\n");
   for (int b = 0; b < 2; ++b) {
     const double pz = b == 0 ? beams->beam_energy_gev[0] : -beams->beam_energy_gev[1];
-    HG_TEXT_LITERAL(&t, "P ");
-    hg_text_int(&t, b + 1, 0);
-    HG_TEXT_LITERAL(&t, " 0 ");
-    hg_text_int(&t, beams->beam_pid[b], 0);
+    HG_TEXT_LITERAL(t, "P ");
+    hg_text_int(t, b + 1, 0);
+    HG_TEXT_LITERAL(t, " 0 ");
+    hg_text_int(t, beams->beam_pid[b], 0);
     const double p[5] = {0.0, 0.0, pz, beams->beam_energy_gev[b], 0.0};
-    for (int c = 0; c < 5; ++c) hg_text_real(&t, p[c], 0);
-    HG_TEXT_LITERAL(&t, " 4\n");
+    for (int c = 0; c < 5; ++c) hg_text_real(t, p[c], 0);
+    HG_TEXT_LITERAL(t, " 4\n");
   }
   for (unsigned i = 0; i < np; ++i) {
     if (i < 2) {
-      hg_text_put(&t, i == 0 ? "V -1 0 [1]\n" : "V -2 0 [2]\n", 11);
+      hg_text_put(t, i == 0 ? "V -1 0 [1]\n" : "V -2 0 [2]\n", 11);
     } else if (i == 2) {
-      HG_TEXT_LITERAL(&t, "V -3 0 [3,4]\n");
+      HG_TEXT_LITERAL(t, "V -3 0 [3,4]\n");
     }
-    HG_TEXT_LITERAL(&t, "P ");
-    hg_text_int(&t, i + 3, 0);
-    HG_TEXT_LITERAL(&t, " ");
-    hg_text_int(&t, i < 2 ? -(int)i - 1 : -3, 0);
-    HG_TEXT_LITERAL(&t, " ");
-    hg_text_int(&t, e->pid[i], 0);
+    HG_TEXT_LITERAL(t, "P ");
+    hg_text_int(t, i + 3, 0);
+    HG_TEXT_LITERAL(t, " ");
+    hg_text_int(t, i < 2 ? -(int)i - 1 : -3, 0);
+    HG_TEXT_LITERAL(t, " ");
+    hg_text_int(t, e->pid[i], 0);
     const double *p = e->p[i];
     const double column[5] = {p[1], p[2], p[3], p[0], e->mass[i]};
-    for (int c = 0; c < 5; ++c) hg_text_real(&t, column[c], 0);
-    HG_TEXT_LITERAL(&t, " ");
-    hg_text_int(&t, hepmc_status(e->status[i]), 0);
-    HG_TEXT_LITERAL(&t, "\n");
+    for (int c = 0; c < 5; ++c) hg_text_real(t, column[c], 0);
+    HG_TEXT_LITERAL(t, " ");
+    hg_text_int(t, hepmc_status(e->status[i]), 0);
+    HG_TEXT_LITERAL(t, "\n");
   }
-  hg_text_flush(&t);
-  return hg_output_status(o);
 }
 
 int hg_hepmc3_write_end(hg_output *o) {

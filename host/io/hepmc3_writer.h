@@ -21,6 +21,7 @@
 #define HG_HEPMC3_WRITER_H
 
 #include "hegetcl/events.h"
+#include "io/format_real.h"
 #include "io/output_file.h"
 
 typedef struct {
@@ -43,6 +44,13 @@ int hg_hepmc3_write_header(hg_output *o, const hg_hepmc3_run *run);
 /* One event: weights[0] the nominal weight, then n_weights - 1 variation weights (pb). */
 int hg_hepmc3_write_event(hg_output *o, const hegetcl_event *e, const hg_hepmc3_beams *beams,
                           unsigned n_weights, const double *weights);
+
+/* The two halves of hg_hepmc3_write_event: the checks (recorded on o), and the text of an event
+ * that passed them, into t (any thread). */
+int hg_hepmc3_check_event(hg_output *o, const hegetcl_event *e, unsigned n_weights,
+                          const double *weights);
+void hg_hepmc3_format_event(hg_text *t, const hegetcl_event *e, const hg_hepmc3_beams *beams,
+                            unsigned n_weights, const double *weights);
 
 int hg_hepmc3_write_end(hg_output *o);
 

@@ -58,12 +58,8 @@ hegetcl_status hg_lhe_events_begin(const hegetcl_xsec_result *result, void *user
   return HEGETCL_OK;
 }
 
-hegetcl_status hg_lhe_events_write(const hegetcl_event *e, void *user) {
-  hg_lhe_events *w = user;
+hegetcl_status hg_lhe_events_record(hg_lhe_events *w, const hegetcl_event *e, hg_lhe_record *r) {
   const int np = (int)e->n_particles;
-  int mothers[HEGETCL_EVENT_MAX_PARTICLES][2];
-  double momentum[HEGETCL_EVENT_MAX_PARTICLES][5], lifetime[HEGETCL_EVENT_MAX_PARTICLES];
-  double spin[HEGETCL_EVENT_MAX_PARTICLES], weights[HEGETCL_MAX_VARIATIONS];
   if (np > HEGETCL_EVENT_MAX_PARTICLES) {
     snprintf(w->message, sizeof w->message, "event %llu has %d particles, at most %d",
              (unsigned long long)e->number, np, HEGETCL_EVENT_MAX_PARTICLES);
@@ -71,15 +67,15 @@ hegetcl_status hg_lhe_events_write(const hegetcl_event *e, void *user) {
   }
   for (int i = 0; i < np; ++i) {
     const int incoming = e->status[i] == -1;
-    mothers[i][0] = incoming ? 0 : 1;
-    mothers[i][1] = incoming ? 0 : 2;
-    momentum[i][0] = e->p[i][1];
-    momentum[i][1] = e->p[i][2];
-    momentum[i][2] = e->p[i][3];
-    momentum[i][3] = e->p[i][0];
-    momentum[i][4] = e->mass[i];
-    lifetime[i] = 0.0;
-    spin[i] = e->helicity[i] != 0 ? (double)e->helicity[i] : 9.0;
+    r->mothers[i][0] = incoming ? 0 : 1;
+    r->mothers[i][1] = incoming ? 0 : 2;
+    r->momentum[i][0] = e->p[i][1];
+    r->momentum[i][1] = e->p[i][2];
+    r->momentum[i][2] = e->p[i][3];
+    r->momentum[i][3] = e->p[i][0];
+    r->momentum[i][4] = e->mass[i];
+    r->lifetime[i] = 0.0;
+    r->spin[i] = e->helicity[i] != 0 ? (double)e->helicity[i] : 9.0;
   }
   const hegetcl_variation_list *ids = w->variations;
   unsigned n_weights = 0;
@@ -91,7 +87,7 @@ hegetcl_status hg_lhe_events_write(const hegetcl_event *e, void *user) {
       return HEGETCL_ERR_INPUT;
     }
     n_weights = e->n_variations;
-    for (unsigned k = 0; k < n_weights; ++k) weights[k] = w->event_weight_pb * e->variations[k];
+    for (unsigned k = 0; k < n_weights; ++k) r->weights[k] = w->event_weight_pb * e->variations[k];
   }
   const hg_lhef_event ev = {.n_particles = np,
                             .process_id = e->process_id,
@@ -101,15 +97,24 @@ hegetcl_status hg_lhe_events_write(const hegetcl_event *e, void *user) {
                             .alpha_qcd = e->alpha_s,
                             .pid = e->pid,
                             .status = e->status,
-                            .mothers = (const int(*)[2])mothers,
+                            .mothers = (const int(*)[2])r->mothers,
                             .colours = e->colour,
-                            .momentum = (const double(*)[5])momentum,
-                            .lifetime = lifetime,
-                            .spin = spin,
+                            .momentum = (const double(*)[5])r->momentum,
+                            .lifetime = r->lifetime,
+                            .spin = r->spin,
                             .n_weights = n_weights,
-                            .weights = weights,
+                            .weights = r->weights,
                             .ids = ids};
-  if (hg_lhef_write_event(w->out, &ev) != 0) {
+  r->event = ev;
+  return HEGETCL_OK;
+}
+
+hegetcl_status hg_lhe_events_write(const hegetcl_event *e, void *user) {
+  hg_lhe_events *w = user;
+  hg_lhe_record r;
+  const hegetcl_status status = hg_lhe_events_record(w, e, &r);
+  if (status != HEGETCL_OK) return status;
+  if (hg_lhef_write_event(w->out, &r.event) != 0) {
     snprintf(w->message, sizeof w->message, "%s", hg_output_message(w->out));
     return HEGETCL_ERR_IO;
   }

@@ -9,6 +9,7 @@
 #include "hegetcl/variations.h"
 #include "hegetcl/xsec.h"
 
+#include "io/lhef_writer.h"
 #include "io/output_file.h"
 
 typedef struct {
@@ -28,6 +29,18 @@ typedef struct {
   int skip_variations;
   char message[1024]; /* why the last write failed */
 } hg_lhe_events;
+
+/* One event as its Les Houches record (the arrays event points into). */
+typedef struct {
+  int mothers[HEGETCL_EVENT_MAX_PARTICLES][2];
+  double momentum[HEGETCL_EVENT_MAX_PARTICLES][5], lifetime[HEGETCL_EVENT_MAX_PARTICLES];
+  double spin[HEGETCL_EVENT_MAX_PARTICLES], weights[HEGETCL_MAX_VARIATIONS];
+  hg_lhef_event event;
+} hg_lhe_record;
+
+/* The record of e (r->event points into r and into e, which must outlive it); HEGETCL_ERR_INPUT
+ * with w->message for too many particles or variation weights the run does not name. */
+hegetcl_status hg_lhe_events_record(hg_lhe_events *w, const hegetcl_event *e, hg_lhe_record *r);
 
 /* events_begin of the hooks: writes <init> with sigma and its error (pb), the beams, the PDF
  * set's LHAPDF ID and the largest weight; user is an hg_lhe_events. */

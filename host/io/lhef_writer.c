@@ -253,7 +253,7 @@ int hg_lhef_write_init(hg_output *o, const hg_lhef_init *init) {
   return hg_output_printf(o, "</init>\n");
 }
 
-static int check_event(hg_output *o, const hg_lhef_event *e) {
+int hg_lhef_check_event(hg_output *o, const hg_lhef_event *e) {
   const int n = e->n_particles;
   if (n < 1)
     return hg_output_fail(o, HEGETCL_ERR_INPUT,
@@ -315,45 +315,49 @@ static int check_event(hg_output *o, const hg_lhef_event *e) {
 }
 
 int hg_lhef_write_event(hg_output *o, const hg_lhef_event *e) {
-  if (hg_output_status(o) != 0 || check_event(o, e) != 0) return hg_output_status(o);
-  /* EVENT_LINE and PARTICLE_LINE, built without printf (io/format_real.h: the same text) */
+  if (hg_output_status(o) != 0 || hg_lhef_check_event(o, e) != 0) return hg_output_status(o);
   hg_text t = {.out = o};
-  HG_TEXT_LITERAL(&t, "<event>\n");
-  hg_text_int(&t, e->n_particles, 3);
-  HG_TEXT_LITERAL(&t, " ");
-  hg_text_int(&t, e->process_id, 6);
-  hg_text_real(&t, e->weight, 1);
-  hg_text_real(&t, e->scale_gev, 1);
-  hg_text_real(&t, e->alpha_qed, 1);
-  hg_text_real(&t, e->alpha_qcd, 1);
-  HG_TEXT_LITERAL(&t, "\n");
+  hg_lhef_format_event(&t, e);
+  return hg_text_flush(&t);
+}
+
+void hg_lhef_format_event(hg_text *t, const hg_lhef_event *e) {
+  /* EVENT_LINE and PARTICLE_LINE, built without printf (io/format_real.h: the same text) */
+  HG_TEXT_LITERAL(t, "<event>\n");
+  hg_text_int(t, e->n_particles, 3);
+  HG_TEXT_LITERAL(t, " ");
+  hg_text_int(t, e->process_id, 6);
+  hg_text_real(t, e->weight, 1);
+  hg_text_real(t, e->scale_gev, 1);
+  hg_text_real(t, e->alpha_qed, 1);
+  hg_text_real(t, e->alpha_qcd, 1);
+  HG_TEXT_LITERAL(t, "\n");
   static const int widths[6] = {9, 3, 4, 4, 4, 4};
   for (int i = 0; i < e->n_particles; ++i) {
-    const int ints[6] = {e->pid[i],          e->status[i],       e->mothers[i][0],
-                         e->mothers[i][1],   e->colours[i][0],   e->colours[i][1]};
+    const int ints[6] = {e->pid[i],        e->status[i],     e->mothers[i][0],
+                         e->mothers[i][1], e->colours[i][0], e->colours[i][1]};
     for (int k = 0; k < 6; ++k) {
-      if (k > 0) HG_TEXT_LITERAL(&t, " ");
-      hg_text_int(&t, ints[k], widths[k]);
+      if (k > 0) HG_TEXT_LITERAL(t, " ");
+      hg_text_int(t, ints[k], widths[k]);
     }
-    for (int c = 0; c < 5; ++c) hg_text_real(&t, e->momentum[i][c], 1);
-    hg_text_real(&t, e->lifetime != NULL ? e->lifetime[i] : 0.0, 1);
-    hg_text_real(&t, e->spin != NULL ? e->spin[i] : 9.0, 1);
-    HG_TEXT_LITERAL(&t, "\n");
+    for (int c = 0; c < 5; ++c) hg_text_real(t, e->momentum[i][c], 1);
+    hg_text_real(t, e->lifetime != NULL ? e->lifetime[i] : 0.0, 1);
+    hg_text_real(t, e->spin != NULL ? e->spin[i] : 9.0, 1);
+    HG_TEXT_LITERAL(t, "\n");
   }
   if (e->n_weights > 0) {
-    HG_TEXT_LITERAL(&t, "<rwgt>\n");
+    HG_TEXT_LITERAL(t, "<rwgt>\n");
     for (unsigned k = 0; k < e->n_weights; ++k) {
       const char *id = e->ids->v[k].id;
-      HG_TEXT_LITERAL(&t, "<wgt id='");
-      hg_text_put(&t, id, strlen(id));
-      HG_TEXT_LITERAL(&t, "'>");
-      hg_text_real(&t, e->weights[k], 1);
-      HG_TEXT_LITERAL(&t, " </wgt>\n");
+      HG_TEXT_LITERAL(t, "<wgt id='");
+      hg_text_put(t, id, strlen(id));
+      HG_TEXT_LITERAL(t, "'>");
+      hg_text_real(t, e->weights[k], 1);
+      HG_TEXT_LITERAL(t, " </wgt>\n");
     }
-    HG_TEXT_LITERAL(&t, "</rwgt>\n");
+    HG_TEXT_LITERAL(t, "</rwgt>\n");
   }
-  HG_TEXT_LITERAL(&t, "</event>\n");
-  return hg_text_flush(&t);
+  HG_TEXT_LITERAL(t, "</event>\n");
 }
 
 int hg_lhef_write_end(hg_output *o) { return hg_output_printf(o, "</LesHouchesEvents>\n"); }

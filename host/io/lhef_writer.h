@@ -4,6 +4,7 @@
 #define HG_LHEF_WRITER_H
 
 #include "hegetcl/variations.h"
+#include "io/format_real.h"
 #include "io/output_file.h"
 
 /* The run: HEPRUP's first line and one process line, the LHEF 3.0 tags, the header and comment.
@@ -81,6 +82,10 @@ int hg_lhef_write_init(hg_output *o, const hg_lhef_init *init);
 
 /* Writes one <event> block: the HEPEUP line, then one line per particle. */
 int hg_lhef_write_event(hg_output *o, const hg_lhef_event *event);
+/* The two halves of hg_lhef_write_event: the checks (recorded on o), and the text of an event
+ * that passed them, into t (any thread). */
+int hg_lhef_check_event(hg_output *o, const hg_lhef_event *event);
+void hg_lhef_format_event(hg_text *t, const hg_lhef_event *event);
 
 /* Writes </LesHouchesEvents>. */
 int hg_lhef_write_end(hg_output *o);

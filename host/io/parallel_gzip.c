@@ -154,7 +154,7 @@ static unsigned thread_count(unsigned asked) {
   if (env != NULL && env[0] != '\0') n = strtol(env, NULL, 10);
   if (n <= 0) n = sysconf(_SC_NPROCESSORS_ONLN);
   if (n < 1) n = 1;
-  if (n > 32) n = 32;
+  if (n > 16) n = 16;
   return (unsigned)n;
 }
 

@@ -16,7 +16,7 @@
 typedef struct hg_pgz hg_pgz;
 
 /* A writer to the open descriptor fd (which it closes) at zlib level, with threads worker
- * threads (0: the online CPUs, at most 32; the environment variable HEGETCL_GZIP_THREADS
+ * threads (0: the online CPUs, at most 16; the environment variable HEGETCL_GZIP_THREADS
  * overrides). NULL without memory or threads. */
 hg_pgz *hg_pgz_open(int fd, int level, unsigned threads);
 

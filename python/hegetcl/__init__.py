@@ -336,8 +336,9 @@ def cross_section(process: Union[str, PhotonProcess, None] = None, *,
         ``pt_min``, ``eta_max``, ``dr_min``, ``scale``, ``pdf``, ``flavours``, ``orientation``,
         ``engine``, ``precision``, ``helicity``, ``phase_space``, ``seed``, ``events``,
         ``adapt_events``, ``min_iterations``, ``max_iterations``, ``target_error``, ``batch``,
-        ...; ``unweighted_events=N`` with ``lhe="out.lhe"`` (or .lhe.gz) writes N unweighted
-        events. Values are checked exactly as in a run card, with the same messages.
+        ...; ``unweighted_events=N`` with ``lhe="out.lhe"`` writes N unweighted events in the
+        format the name's ending gives: .lhe/.lhe.gz Les Houches, .hdf5/.h5 LHEH5,
+        .hepmc/.hepmc.gz HepMC3. Values are checked exactly as in a run card, with the same messages.
 
     Returns
     -------
@@ -377,10 +378,11 @@ def cross_section(process: Union[str, PhotonProcess, None] = None, *,
 def generate_events(path: Union[str, "os.PathLike[str]"], n_events: int,
                     process: Union[str, PhotonProcess, None] = None, *,
                     device: Optional[str] = None, **run_card_keys: Any) -> CrossSection:
-    """Integrates, then writes ``n_events`` unweighted events to the Les Houches file ``path``.
+    """Integrates, then writes ``n_events`` unweighted events to the event file ``path``.
 
-    The same as ``cross_section(process, unweighted_events=n_events, lhe=path, ...)``; the file
-    is written under a temporary name and renamed when complete (gzip for a .gz path).
+    The same as ``cross_section(process, unweighted_events=n_events, lhe=path, ...)``; the
+    format follows the ending (.lhe, .lhe.gz, .hdf5, .h5, .hepmc, .hepmc.gz), and the file is
+    written under a temporary name and renamed when complete (gzip for a .gz path).
     """
     return cross_section(process, device=device, unweighted_events=int(n_events),
                          lhe=os.fspath(path), **run_card_keys)

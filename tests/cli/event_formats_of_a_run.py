@@ -3,13 +3,14 @@
 """A photon run (p p -> 3 photons, small) writes its unweighted events as Les Houches, LHEH5 and
 HepMC3: the same seed gives the same events, so each file read back (pylhe, h5py, pyhepmc) equals
 the Les Houches file event by event (ids, status, colours, momenta to the printed 17 digits,
-weights, scales, couplings, sigma and its error). A run stopped in its unweighting leaves no file
+weights, scales, couplings, sigma and its error), and examples/analyse_events.py gives one
+histogram from all three. A run stopped in its unweighting leaves no file
 that looks complete in any format: LHEH5 none at all (it cannot be continued, so it takes no
 checkpoint), HepMC3 the stream --resume continues under its temporary name, and the resumed
 HepMC3 file equals the uninterrupted one byte for byte once decompressed. An explicit checkpoint
 with LHEH5 is refused before any work. Prints TAP.
 
-usage: event_formats_of_a_run.py HEGETCL_EXE EVENT_FORMATS_PY
+usage: event_formats_of_a_run.py HEGETCL_EXE EVENT_FORMATS_PY ANALYSE_EVENTS_PY
 """
 import gzip
 import importlib.util
@@ -48,6 +49,7 @@ def looks_complete(folder, name):
 
 def main():
     exe, formats_py = os.path.abspath(sys.argv[1]), sys.argv[2]
+    analysis_py = sys.argv[3]
     spec = importlib.util.spec_from_file_location("event_formats", formats_py)
     formats = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(formats)
@@ -70,6 +72,22 @@ def main():
         if os.path.exists(runs["ev.hepmc.gz"]):
             check("pyhepmc reads the run's HepMC3 file equal to its Les Houches file",
                   formats.compare(ref, formats.hepmc_events(runs["ev.hepmc.gz"]), "hepmc"))
+        # the documented analysis (examples/analyse_events.py) on each format: one histogram
+        spec = importlib.util.spec_from_file_location("analyse_events", analysis_py)
+        analysis = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(analysis)
+        hists, problems = {}, []
+        for name, path in runs.items():
+            if os.path.exists(path):
+                result = analysis.analyse(path)
+                hists[name] = (result["dsigma_pb_per_gev"], result["errors_pb_per_gev"])
+                problems += [f"{name}: {p}" for p in result["problems"]]
+                if result["band"] is not None:
+                    problems.append(f"{name}: a band without variation weights")
+        if len(set(map(str, hists.values()))) != 1:
+            problems.append("the formats give different histograms")
+        check("examples/analyse_events.py on the run's three files: its checks pass, one histogram, "
+              "no band (no variation weights)", problems)
         # stopped in the unweighting
         for name in ("ev.hdf5", "ev.hepmc.gz"):
             folder = os.path.join(tmp, "stop_" + name.replace(".", "_"))

@@ -195,6 +195,17 @@ def main():
         problems += compare(a, b, "big.hepmc.gz")
         check(f"{N_BIG} events in gzip files of {members} members: pylhe and pyhepmc read them all, "
               "equal", problems)
+        # worker threads (formatting, gzip) change no byte: the same files from one thread
+        problems = []
+        for name in ("big.lhe.gz", "big.hepmc.gz"):
+            one = os.path.join(tmp, "one_" + name)
+            env = dict(os.environ, HEGETCL_FORMAT_THREADS="1", HEGETCL_GZIP_THREADS="1")
+            many = dict(os.environ, HEGETCL_FORMAT_THREADS="4", HEGETCL_GZIP_THREADS="3")
+            subprocess.run([example, one, str(N_BIG), "variations"], check=True, env=env)
+            subprocess.run([example, big[name], str(N_BIG), "variations"], check=True, env=many)
+            if open(one, "rb").read() != open(big[name], "rb").read():
+                problems.append(f"{name} differs when written by one thread")
+        check("4 formatting and 3 gzip threads write the bytes one thread writes", problems)
         pythia = pythia_count(big["big.lhe.gz"])
         check(f"Pythia 8 reads the {members}-member gzip'd Les Houches file to its end"
               + ("" if pythia is not None else " # SKIP no pythia8mc"),

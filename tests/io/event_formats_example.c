@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Writes N made-up u ubar -> 3 photon events through the event sink (io/event_sink.h) to PATH, in
  * the format its ending names, with a run-level list of variations when asked: the 9 scale
- * variations and 3 members of a PDF set, each event's ratios 1 + 0.1 sin(k + event). The events
+ * variations and 3 members of a PDF set, each event's ratios 1 + 0.1 sin(k + event) (exactly 1
+ * for the nominal settings). The events
  * (massless photons conserving momentum, from a fixed recurrence; helicities sampled) are the
  * same for every format, so that
  * tests/io/event_formats.py can read the files back and compare them with each other.
@@ -97,7 +98,13 @@ int main(int argc, char **argv) {
     e.process_id = 1;
     e.number = 1000 + 7 * k;
     if (with_variations) {
-      for (unsigned v = 0; v < list.n; ++v) ratios[v] = 1.0 + 0.1 * sin(v + (double)k);
+      /* the nominal settings (mu factors 1, the central member) give the nominal weight */
+      for (unsigned v = 0; v < list.n; ++v) {
+        const hegetcl_variation *x = &list.v[v];
+        const int nominal =
+            x->mu_r_factor == 1.0 && x->mu_f_factor == 1.0 && x->pdf_lhapdf_id == 10042;
+        ratios[v] = nominal ? 1.0 : 1.0 + 0.1 * sin(v + (double)k);
+      }
       e.n_variations = list.n;
       e.variations = ratios;
     }

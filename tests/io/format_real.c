@@ -61,7 +61,8 @@ int main(void) {
       const double x = ldexp((double)odd, -j);
       char long_form[80];
       snprintf(long_form, sizeof long_form, "%.30e", x);
-      ties += strlen(long_form) > 19 && long_form[18] == '5' && strspn(long_form + 19, "0") == 30 - 17;
+      ties +=
+          strlen(long_form) > 19 && long_form[18] == '5' && strspn(long_form + 19, "0") == 30 - 17;
       check(x);
     }
   printf("%s %d - odd numbers times 2^-j, %ld of them exact ties at the 18th digit%s%s\n",
@@ -76,9 +77,22 @@ int main(void) {
     check(nextafter(x, INFINITY));
     check(-x);
   }
-  const double specials[] = {0.0, -0.0, 5e-324, 2.2250738585072014e-308, INFINITY, -INFINITY,
-                             NAN, 4503599627370496.0, 4503599627370495.5, 9007199254740993.0,
-                             1.0, 9.99999999999999999e-7, 1e-6, 0.5, 20.0, 7000.0};
+  const double specials[] = {0.0,
+                             -0.0,
+                             5e-324,
+                             2.2250738585072014e-308,
+                             INFINITY,
+                             -INFINITY,
+                             NAN,
+                             4503599627370496.0,
+                             4503599627370495.5,
+                             9007199254740993.0,
+                             1.0,
+                             9.99999999999999999e-7,
+                             1e-6,
+                             0.5,
+                             20.0,
+                             7000.0};
   for (size_t i = 0; i < sizeof specials / sizeof *specials; ++i) check(specials[i]);
   printf("%s %d - powers of ten and neighbours, signed zeros, subnormals, infinities, NaN%s%s\n",
          failures > before ? "not ok" : "ok", ++test, failures > before ? ": " : "",
