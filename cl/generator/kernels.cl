@@ -35,3 +35,22 @@ generator_sample(__global const double *restrict params, __global const double *
       momenta[HG_SOA_INDEX(c, i, HG_GEN_N_EXTERNAL, n_events, e)] =
           (AMP_REAL)ev.pt.p[hg_gen_order[i]][c];
 }
+
+/* The kept events of a batch, compacted: event index[k] of the batch's momenta (n_events per
+ * batch) and member factors into slot k of momenta_out and member_out (n_kept per component), so
+ * only they cross to the host. */
+__kernel void generator_gather(__global const hg_u32 *restrict index, const hg_u32 n_kept,
+                               __global const AMP_REAL *restrict momenta, const hg_u32 n_events,
+                               __global const double *restrict member_factor,
+                               __global double *restrict momenta_out,
+                               __global double *restrict member_out) {
+  const size_t k = get_global_id(0);
+  if (k >= n_kept) return;
+  const size_t e = index[k];
+  for (int i = 0; i < HG_GEN_N_EXTERNAL; ++i)
+    for (int c = 0; c < 4; ++c)
+      momenta_out[HG_SOA_INDEX(c, i, HG_GEN_N_EXTERNAL, n_kept, k)] =
+          (double)momenta[HG_SOA_INDEX(c, i, HG_GEN_N_EXTERNAL, n_events, e)];
+  for (int m = 0; m < GEN_MEMBERS; ++m)
+    member_out[(size_t)m * n_kept + k] = member_factor[(size_t)m * n_events + e];
+}

@@ -820,12 +820,14 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   hg_progress_bar_start(&p.bar, "integrating", "events", o.quiet);
 
   /* the event file is open from the start, under its temporary name */
-  char message[2048], comment[1024], writer[256];
+  char message[2048], comment[1024], writer[256], what[256];
+  if (c->process_text[0] != '\0')
+    snprintf(what, sizeof what, "%s at LO", c->process_text);
+  else
+    snprintf(what, sizeof what, "p p -> %u photons via q qbar at LO", c->process.n_photons);
   snprintf(comment, sizeof comment,
-           "hegetcl %s (commit %s): p p -> %u photons via q qbar at LO, unweighted events; "
-           "device %s (%s; driver %s)",
-           HEGETCL_VERSION, HG_COMMIT, c->process.n_photons, info.name, info.platform,
-           info.driver_version);
+           "hegetcl %s (commit %s): %s, unweighted events; device %s (%s; driver %s)",
+           HEGETCL_VERSION, HG_COMMIT, what, info.name, info.platform, info.driver_version);
   snprintf(writer, sizeof writer, "hegetcl %s (commit %s)", HEGETCL_VERSION, HG_COMMIT);
   hg_event_sink sink = {.format = format,
                         .lhe = {.config = c,

@@ -961,8 +961,8 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     if (!apply(o, (option_id)id, value, &at)) return 2;
   }
   if (!o->have_n) {
-    report("hegetcl: error: xsec needs --process TEXT or --n N (or process: / n: in the run "
-           "card), the process or the number of photons (2..%d)\n",
+    report("hegetcl: error: xsec needs --n N (or n: N in the run card), the number of photons "
+           "(2..%d), or --process TEXT (process: in the card), e.g. --process \"p p > t t~\"\n",
             HEGETCL_MAX_XSEC_PHOTONS);
     return 2;
   }

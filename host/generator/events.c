@@ -191,20 +191,74 @@ static void shares(const hg_gen_run *run, uint64_t n, uint64_t *out) {
   }
 }
 
-/* The device batch's buffers read back. */
-static hegetcl_status read_batch(hg_gen_run *run, gen_group *g, size_t n, double *factor,
-                                 double *me, double *members, double *momenta) {
+/* The batch's weight factors and |M|^2 read back (16 bytes an event). */
+static hegetcl_status read_weights(hg_gen_run *run, gen_group *g, size_t n, double *factor,
+                                   double *me) {
   hegetcl_context *ctx = run->ctx;
-  const size_t np = (size_t)g->spec.n;
   cl_int err = clEnqueueReadBuffer(ctx->queue, g->factor, CL_FALSE, 0, n * sizeof(double), factor,
                                    0, NULL, NULL);
-  err |= clEnqueueReadBuffer(ctx->queue, g->member_factor, CL_FALSE, 0,
-                             g->n_channels * n * sizeof(double), members, 0, NULL, NULL);
-  err |= clEnqueueReadBuffer(ctx->queue, g->amp->me, CL_FALSE, 0, n * sizeof(double), me, 0, NULL,
+  err |= clEnqueueReadBuffer(ctx->queue, g->amp->me, CL_TRUE, 0, n * sizeof(double), me, 0, NULL,
                              NULL);
-  err |= clEnqueueReadBuffer(ctx->queue, g->amp->momenta, CL_TRUE, 0, 4 * np * n * sizeof(double),
-                             momenta, 0, NULL, NULL);
   return hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading a batch of %s", g->spec.text);
+}
+
+/* The kept events' gather on the device (cl/generator/kernels.cl): its kernel and buffers. */
+typedef struct {
+  cl_kernel kernel;
+  cl_mem index, momenta, members;
+} gather;
+
+static void gather_close(gather *q) {
+  if (q->kernel) clReleaseKernel(q->kernel);
+  cl_mem buffers[] = {q->index, q->momenta, q->members};
+  for (int i = 0; i < 3; ++i)
+    if (buffers[i]) clReleaseMemObject(buffers[i]);
+  memset(q, 0, sizeof *q);
+}
+
+static hegetcl_status gather_open(hegetcl_context *ctx, gen_group *g, size_t batch, gather *q) {
+  memset(q, 0, sizeof *q);
+  hegetcl_status status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_GATHER, &q->kernel);
+  cl_int err = CL_SUCCESS;
+  if (status == HEGETCL_OK) {
+    q->index = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, batch * sizeof(cl_uint), NULL, &err);
+    if (err == CL_SUCCESS)
+      q->momenta = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
+                                  4 * (size_t)g->spec.n * batch * sizeof(double), NULL, &err);
+    if (err == CL_SUCCESS)
+      q->members = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
+                                  g->n_channels * batch * sizeof(double), NULL, &err);
+    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the kept events' gather");
+  }
+  return status;
+}
+
+/* The n kept events (batch positions index[0 .. n)) of a batch of n_events: their momenta
+ * (structure of arrays at stride n, group order) and member factors (member m at m * n). */
+static hegetcl_status gather_run(hegetcl_context *ctx, gen_group *g, gather *q,
+                                 const cl_uint *index, size_t n, size_t n_events, double *momenta,
+                                 double *members) {
+  cl_int err = clEnqueueWriteBuffer(ctx->queue, q->index, CL_FALSE, 0, n * sizeof(cl_uint), index,
+                                    0, NULL, NULL);
+  const cl_uint n_kept = (cl_uint)n, n_batch = (cl_uint)n_events;
+  err |= clSetKernelArg(q->kernel, 0, sizeof(cl_mem), &q->index);
+  err |= clSetKernelArg(q->kernel, 1, sizeof(cl_uint), &n_kept);
+  err |= clSetKernelArg(q->kernel, 2, sizeof(cl_mem), &g->amp->momenta);
+  err |= clSetKernelArg(q->kernel, 3, sizeof(cl_uint), &n_batch);
+  err |= clSetKernelArg(q->kernel, 4, sizeof(cl_mem), &g->member_factor);
+  err |= clSetKernelArg(q->kernel, 5, sizeof(cl_mem), &q->momenta);
+  err |= clSetKernelArg(q->kernel, 6, sizeof(cl_mem), &q->members);
+  const size_t local = 1, global = n;
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(ctx->queue, q->kernel, 1, NULL, &global, &local, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(ctx->queue, q->momenta, CL_FALSE, 0,
+                              4 * (size_t)g->spec.n * n * sizeof(double), momenta, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(ctx->queue, q->members, CL_TRUE, 0,
+                              g->n_channels * n * sizeof(double), members, 0, NULL, NULL);
+  return hg_cl_check(ctx, err, "generator_gather", "gathering %zu kept events of %s", n,
+                     g->spec.text);
 }
 
 hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
@@ -226,9 +280,8 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
   }
   double *factor = malloc(batch * sizeof *factor), *me = malloc(batch * sizeof *me);
   double *members = malloc(max_members * batch * sizeof *members);
-  double *momenta = malloc(4 * max_np * batch * sizeof *momenta);
   double *accepted = malloc(4 * max_np * batch * sizeof *accepted);
-  size_t *accepted_index = malloc(batch * sizeof *accepted_index);
+  cl_uint *accepted_index = malloc(batch * sizeof *accepted_index);
   double *weights = NULL;
   /* the accepted events' variation ratios, computed on the device (generator/variations.h) */
   const unsigned n_var = hg_gen_variations_count(run->variations);
@@ -243,7 +296,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
   }
   uint64_t *per_group = calloc(run->n_groups, sizeof *per_group);
   hegetcl_status status = HEGETCL_OK;
-  if (!factor || !me || !members || !momenta || !accepted || !accepted_index || !per_group)
+  if (!factor || !me || !members || !accepted || !accepted_index || !per_group)
     status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the unweighting's batches");
   if (status == HEGETCL_OK) shares(run, n_events, per_group);
   const double start = hg_now_seconds();
@@ -253,7 +306,10 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     if (per_group[gi] == 0) continue;
     const double w_max = g->result.max_weight;
     hg_gen_flows flows;
+    gather kept;
+    memset(&kept, 0, sizeof kept);
     status = hg_gen_flows_open(ctx, &g->spec, batch, &flows);
+    if (status == HEGETCL_OK) status = gather_open(ctx, g, batch, &kept);
     free(weights);
     weights = status == HEGETCL_OK ? malloc(flows.set.n_flows * batch * sizeof *weights) : NULL;
     if (status == HEGETCL_OK && weights == NULL)
@@ -274,7 +330,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
       const uint64_t first = (uint64_t)pass * batch;
       double t0 = hg_now_seconds();
       status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, batch, 0);
-      if (status == HEGETCL_OK) status = read_batch(run, g, batch, factor, me, members, momenta);
+      if (status == HEGETCL_OK) status = read_weights(run, g, batch, factor, me);
       double t1 = hg_now_seconds();
       times->unweight_device_seconds += t1 - t0;
       size_t n_acc = 0;
@@ -293,17 +349,15 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
           group_over += w - w_max;
         }
         if (!(hg_uniform_double(r.v[0], r.v[1]) * w_max < w)) continue;
-        accepted_index[n_acc] = e;
-        for (size_t i = 0; i < np; ++i)
-          for (size_t k = 0; k < 4; ++k)
-            accepted[(k * np + i) * batch + n_acc] = momenta[(k * np + i) * batch + e];
-        ++n_acc;
+        accepted_index[n_acc++] = (cl_uint)e;
+      }
+      /* only the kept events' momenta and member factors cross to the host */
+      if (status == HEGETCL_OK && n_acc > 0) {
+        const double g0 = hg_now_seconds();
+        status = gather_run(ctx, g, &kept, accepted_index, n_acc, batch, accepted, members);
+        times->unweight_device_seconds += hg_now_seconds() - g0;
       }
       if (status == HEGETCL_OK && n_acc > 0) {
-        /* the accepted events' momenta compacted at stride batch: the flows read them as a
-         * batch of n_acc events, so repack at stride n_acc */
-        for (size_t q = 0; q < 4 * np; ++q)
-          memmove(accepted + q * n_acc, accepted + q * batch, n_acc * sizeof *accepted);
         const double f0 = hg_now_seconds();
         status = hg_gen_flows_weights(ctx, &flows, g->amp->params, n_acc, accepted, weights);
         times->flows_seconds += hg_now_seconds() - f0;
@@ -319,11 +373,11 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
             (hg_u32)c->vegas.seed, g->key_high);
         /* the member by its share of the factor, the flow by its |J_k|^2 */
         double total = 0.0;
-        for (unsigned m = 0; m < g->n_channels; ++m) total += members[m * batch + e];
+        for (unsigned m = 0; m < g->n_channels; ++m) total += members[m * n_acc + a];
         double pick = hg_uniform_double(r.v[0], r.v[1]) * total, run_sum = 0.0;
         unsigned member = g->n_channels - 1;
         for (unsigned m = 0; m < g->n_channels; ++m) {
-          run_sum += members[m * batch + e];
+          run_sum += members[m * n_acc + a];
           if (pick < run_sum) {
             member = m;
             break;
@@ -363,6 +417,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
       (void)t1;
     }
     hg_gen_flows_close(&flows);
+    gather_close(&kept);
     /* each group's mean weight estimates its sigma; so the overweight share */
     sigma_check += tried > 0 ? group_sum / (double)tried : 0.0;
     overweight_sum += tried > 0 ? group_over / (double)tried : 0.0;
@@ -378,7 +433,6 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
   free(factor);
   free(me);
   free(members);
-  free(momenta);
   free(accepted);
   free(accepted_index);
   free(weights);

@@ -26,6 +26,10 @@
 #include "shared/kernel_names.h"
 #include "xsec/channels.h"
 
+_Static_assert(HG_CUT_COUNT <= HEGETCL_MAX_CUTS, "the config's cut array holds every cut");
+_Static_assert(HG_GEN_MAX_EXTERNAL >= HG_PROCESS_MAX_EXTERNAL, "a point holds every particle");
+_Static_assert(HEGETCL_EVENT_MAX_PARTICLES >= HG_PROCESS_MAX_EXTERNAL, "a record holds them too");
+
 static hegetcl_status make_buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
                                   const void *host, const char *what, cl_mem *out) {
   cl_int err = CL_SUCCESS;

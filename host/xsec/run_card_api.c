@@ -51,12 +51,14 @@ hegetcl_status hegetcl_xsec_write_lhe(hegetcl_context *ctx, const hegetcl_xsec_c
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "hegetcl_xsec_write_lhe needs a path and config->unweighted_events > 0 (the "
                    "events to write)");
-  char message[2048], comment[1024];
+  char message[2048], comment[1024], what[256];
+  if (config->process_text[0] != '\0')
+    snprintf(what, sizeof what, "%s at LO", config->process_text);
+  else
+    snprintf(what, sizeof what, "p p -> %u photons via q qbar at LO", config->process.n_photons);
   snprintf(comment, sizeof comment,
-           "hegetcl %s: p p -> %u photons via q qbar at LO, unweighted events; device %s (%s; "
-           "driver %s)",
-           HEGETCL_VERSION, config->process.n_photons, ctx->info.name, ctx->info.platform,
-           ctx->info.driver_version);
+           "hegetcl %s: %s, unweighted events; device %s (%s; driver %s)", HEGETCL_VERSION, what,
+           ctx->info.name, ctx->info.platform, ctx->info.driver_version);
   hg_event_sink sink = {.lhe = {.config = config, .run_card = NULL, .comment = comment}};
   int rc =
       hg_event_format_of("hegetcl_xsec_write_lhe", path, &sink.format, message, sizeof message);
