@@ -161,7 +161,14 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   }
   if (getenv("HEGETCL_FR_DUMP") != NULL) fputs(generated, stderr);
   hegetcl_status status = hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
-  const int colour_double = p->precision == HEGETCL_PRECISION_DOUBLE;
+  /* float amplitudes, colour sum in double: HEGETCL_CO_MIXED=1 (as the gluon kernels) */
+  const char *mixed = getenv("HEGETCL_CO_MIXED");
+  const int colour_double =
+      p->precision == HEGETCL_PRECISION_DOUBLE || (mixed != NULL && strcmp(mixed, "1") == 0);
+  if (status == HEGETCL_OK && colour_double && p->precision != HEGETCL_PRECISION_DOUBLE) {
+    const size_t used = strlen(amp->options);
+    snprintf(amp->options + used, sizeof amp->options - used, " -DHG_CO_COLOUR_DOUBLE");
+  }
   if (status == HEGETCL_OK)
     status = hg_process_program(amp, generated, "amplitudes/flow_recursion.cl", 1);
   free(generated);
