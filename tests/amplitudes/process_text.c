@@ -58,12 +58,19 @@ static void the_photon_family_keeps_its_engines(void **state) {
   assert_true(fabs(p.quark_charge + 1.0 / 3.0) < 1e-15);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_particles(&p), 5);
-  /* gluons with one quark line: the recursive colour engine; two quark lines: diagrams */
+  /* quarks and gluons, any number of quark lines: the recursive engine; a photon with them: the
+   * diagrams engine */
   assert_int_equal(hegetcl_process_from_text(&p, "g g > t t~ g", message, sizeof message),
                    HEGETCL_OK);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_particles(&p), 5);
   assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ g", message, sizeof message),
+                   HEGETCL_OK);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
+  assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ s s~", message, sizeof message),
+                   HEGETCL_OK);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
+  assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ a", message, sizeof message),
                    HEGETCL_OK);
   assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
 }
@@ -80,10 +87,10 @@ static void colour_bases_and_diagram_counts_are_madgraphs(void **state) {
     size_t diagrams, flows;
     double c00;
   } cases[] = {
-      {"g g > g g", 6, 6, 19.0 / 6.0},     {"g g > g g g", 45, 24, -1},
-      {"g g > g g g g", 510, 120, -1},     {"g g > t t~", 3, 2, 16.0 / 3.0},
-      {"g g > t t~ g", 18, 6, -1},         {"g g > t t~ g g", 159, 24, -1},
-      {"u u~ > d d~ g", 5, 4, -1},         {"u u~ > t t~", 1, 2, 9},
+      {"g g > g g", 6, 6, 19.0 / 6.0}, {"g g > g g g", 45, 24, -1},
+      {"g g > g g g g", 510, 120, -1}, {"g g > t t~", 3, 2, 16.0 / 3.0},
+      {"g g > t t~ g", 18, 6, -1},     {"g g > t t~ g g", 159, 24, -1},
+      {"u u~ > d d~ g", 5, 4, -1},     {"u u~ > t t~", 1, 2, 9},
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
     hg_process_spec spec;

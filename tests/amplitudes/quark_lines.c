@@ -238,10 +238,33 @@ static void identical_particles_and_boosts(void **state) {
   check_symmetries("u u > u u g g", uu, 2);
   const unsigned gluons[][2] = {{4, 5}};
   check_symmetries("u u~ > d d~ g g", gluons, 1);
+  if (!ts_exhaustive()) return; /* two more programs each: the exhaustive suite */
   const unsigned three[][2] = {{5, 6}};
   check_symmetries("u u~ > d d~ g g g", three, 1);
   const unsigned none[][2] = {{0, 0}};
   check_symmetries("g u > t t~ u g", none, 0);
+}
+
+/* A process with a photon asked of the recursive engine: refused before any build, naming the
+ * diagrams engine; sampled colours of a process with two quark lines: refused, naming the exact
+ * colour sum. */
+static void what_it_does_not_take_is_refused_with_the_fix(void **state) {
+  (void)state;
+  hegetcl_process p = qcd_process_of("u u~ > d d~ a");
+  p.engine = HEGETCL_ENGINE_RECURSIVE;
+  hegetcl_amplitude *amp = NULL;
+  assert_int_equal(hegetcl_amplitude_create(ctx, &p, &amp), HEGETCL_ERR_INPUT);
+  assert_null(amp);
+  assert_non_null(strstr(hegetcl_last_error(ctx), "--engine diagrams"));
+  hegetcl_process two = qcd_process_of("u u~ > d d~ g");
+  TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &two, &amp));
+  double *momenta = qcd_points_of(&two, 2, 5), me[2] = {0, 0};
+  const uint32_t colour[2] = {0, 0};
+  assert_int_equal(hegetcl_amplitude_evaluate_colour(amp, 2, momenta, NULL, colour, me),
+                   HEGETCL_ERR_UNSUPPORTED);
+  assert_non_null(strstr(hegetcl_last_error(ctx), "hegetcl_amplitude_evaluate"));
+  free(momenta);
+  hegetcl_amplitude_destroy(amp);
 }
 
 int main(void) {
@@ -257,6 +280,7 @@ int main(void) {
       cmocka_unit_test(uux_ttx_matches_madgraph),
       cmocka_unit_test(recursive_equals_diagrams),
       cmocka_unit_test(identical_particles_and_boosts),
+      cmocka_unit_test(what_it_does_not_take_is_refused_with_the_fix),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
