@@ -6,7 +6,8 @@
  * flows' partial amplitudes); the colour matrix then sums the flows. The program is the same
  * size for every process: the process is data (the tape) in the generated header, which comes
  * before this file (host/amplitude/flow_recursion_amplitude.c): N_PARTICLES, FR_SLOTS, FR_OPS,
- * FR_FLOWS, FR_CONFIGS, the tables hg_fr_ops (5 words an operation), hg_fr_targets (slot |
+ * FR_FLOWS, FR_CONFIGS, the tables hg_fr_ops (3 words an operation: kind | top << 4 | width << 5 |
+ * targets << 8, a | b << 16, c | d << 16), hg_fr_targets (slot |
  * coefficient << 16), hg_fr_coefs and the function hg_fr_externals.
  * Conventions: CONVENTIONS.md, "Quark lines in the recursive engine". */
 
@@ -37,45 +38,63 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
   hg_complex A[FR_FLOWS];
   for (int f = 0; f < FR_FLOWS; ++f) A[f] = hg_czero();
   const hg_coupling gs = hg_coupling_both(pp.g_s);
+  hg_u32 first = 0; /* each operation's targets follow the previous one's */
 #pragma unroll 1
   for (hg_u32 o = 0; o < FR_OPS; ++o) {
-    __constant const hg_u32 *op = hg_fr_ops + 5 * o;
-    const hg_u32 kind = op[0] & 15u, top = op[0] >> 8 & 1u, width = op[0] >> 9 & 1u;
+    __constant const hg_u32 *op = hg_fr_ops + 3 * o;
+    const hg_u32 kind = op[0] & 15u, top = op[0] >> 4 & 1u, width = op[0] >> 5 & 1u;
+    const hg_u32 n = op[0] >> 8;
     const hg_u32 a = op[1] & 0xffffu, b = op[1] >> 16, c = op[2] & 0xffffu, d = op[2] >> 16;
     const REAL mass = top ? pp.top_mass : (REAL)0;
     const REAL fwidth = top && width ? pp.top_width : (REAL)0;
     hg_wave r = W[a];
     hg_complex amp = hg_czero();
     switch (kind) {
-    case HG_FR_FVI: r = fvixxx(W[a], W[b], gs, mass, fwidth); break;
-    case HG_FR_FVO: r = fvoxxx(W[a], W[b], gs, mass, fwidth); break;
-    case HG_FR_JIO: r = jioxxx(W[a], W[b], gs, (REAL)0, (REAL)0); break;
-    case HG_FR_JVV: r = jvvxxx(W[a], W[b], pp.g_s, (REAL)0, (REAL)0); break;
-    case HG_FR_JGGG: r = jgggxx(W[a], W[b], W[c], pp.g_s); break;
-    case HG_FR_IOV: amp = iovxxx(W[a], W[b], W[c], gs); break;
-    case HG_FR_VVV: amp = vvvxxx(W[a], W[b], W[c], pp.g_s); break;
-    default: amp = ggggxx(W[a], W[b], W[c], W[d], pp.g_s); break;
+    case HG_FR_FVI:
+      r = fvixxx(W[a], W[b], gs, mass, fwidth);
+      break;
+    case HG_FR_FVO:
+      r = fvoxxx(W[a], W[b], gs, mass, fwidth);
+      break;
+    case HG_FR_JIO:
+      r = jioxxx(W[a], W[b], gs, (REAL)0, (REAL)0);
+      break;
+    case HG_FR_JVV:
+      r = jvvxxx(W[a], W[b], pp.g_s, (REAL)0, (REAL)0);
+      break;
+    case HG_FR_JGGG:
+      r = jgggxx(W[a], W[b], W[c], pp.g_s);
+      break;
+    case HG_FR_IOV:
+      amp = iovxxx(W[a], W[b], W[c], gs);
+      break;
+    case HG_FR_VVV:
+      amp = vvvxxx(W[a], W[b], W[c], pp.g_s);
+      break;
+    default:
+      amp = ggggxx(W[a], W[b], W[c], W[d], pp.g_s);
+      break;
     }
-    const hg_u32 first = op[3], n = op[4];
     if (kind >= HG_FR_IOV) {
 #pragma unroll 1
       for (hg_u32 t = first; t < first + n; ++t) {
         const hg_u32 target = hg_fr_targets[t];
-        const hg_complex coef = hg_cmplx(hg_fr_coefs[2 * (target >> 16)],
-                                         hg_fr_coefs[2 * (target >> 16) + 1]);
+        const hg_complex coef =
+            hg_cmplx(hg_fr_coefs[2 * (target >> 16)], hg_fr_coefs[2 * (target >> 16) + 1]);
         A[target & 0xffffu] = hg_cfma(coef, amp, A[target & 0xffffu]);
       }
     } else {
 #pragma unroll 1
       for (hg_u32 t = first; t < first + n; ++t) {
         const hg_u32 target = hg_fr_targets[t], s = target & 0xffffu;
-        const hg_complex coef = hg_cmplx(hg_fr_coefs[2 * (target >> 16)],
-                                         hg_fr_coefs[2 * (target >> 16) + 1]);
+        const hg_complex coef =
+            hg_cmplx(hg_fr_coefs[2 * (target >> 16)], hg_fr_coefs[2 * (target >> 16) + 1]);
         for (int k = 0; k < 4; ++k) W[s].w[k] = hg_cfma(coef, r.w[k], W[s].w[k]);
         W[s].w[4] = r.w[4];
         W[s].w[5] = r.w[5];
       }
     }
+    first += n;
   }
   /* sum_ab Re(A_a* C_ab A_b) with the symmetric real colour matrix */
   hg_fr_sum_t sum = 0;

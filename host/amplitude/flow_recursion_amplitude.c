@@ -123,10 +123,13 @@ static char *source(const hg_flow_recursion *fr, int gauge_particle, int *n_conf
   for (size_t o = 0; o < fr->n_ops && !failed; ++o) {
     const hg_fr_op *op = &fr->ops[o];
     const unsigned c = op->c >= 0 ? (unsigned)op->c : 0u, d = op->d >= 0 ? (unsigned)op->d : 0u;
-    hg_strbuf_printf(&b, "\n  %uu,%uu,%uu,%zuu,%zuu,",
-                     (unsigned)op->kind | (unsigned)op->top_mass << 8 | (unsigned)op->width << 9,
-                     (unsigned)op->a | (unsigned)op->b << 16, c | d << 16, op->first_target,
-                     op->n_targets);
+    /* the targets follow each other in the operations' order: first_target is a running sum */
+    failed |= op->n_targets >= 1u << 24 ||
+              op->first_target != (o ? fr->ops[o - 1].first_target + fr->ops[o - 1].n_targets : 0);
+    hg_strbuf_printf(&b, "\n  %uu,%uu,%uu,",
+                     (unsigned)op->kind | (unsigned)op->top_mass << 4 | (unsigned)op->width << 5 |
+                         (unsigned)op->n_targets << 8,
+                     (unsigned)op->a | (unsigned)op->b << 16, c | d << 16);
   }
   hg_strbuf_printf(&b,
                    "0u};\n\n/* the external wavefunctions of configuration config */\n"
