@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* The recursive engine with two and three quark lines (identical flavours, tops): |M|^2 against
  * MadGraph5_aMC@NLO's reference files (1e-12 relative in double, 1e-4 in float), equal to the
- * independent diagrams engine in every helicity configuration at seeded RAMBO points, and
- * symmetric under exchanges of identical particles and Lorentz boosts. */
+ * independent diagrams engine in every helicity configuration at seeded RAMBO points, gauge
+ * invariant, and symmetric under exchanges of identical particles and Lorentz boosts. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "amplitude/amplitude_internal.h"
 #include "io/mg5_points.h"
 #include "qcd_points.h"
 #include "test_support.h"
@@ -148,9 +149,13 @@ static void check_engines_agree(const char *text, size_t n_points) {
 
 /* the diagrams engine's programs for these take PoCL seconds */
 static const char *const both_engines[] = {"u d > u d g", "u u~ > u u~ g", "u u~ > d d~ s s~"};
-/* ... and for these up to minutes: exhaustive suite */
-static const char *const both_engines_large[] = {
-    "u u~ > t t~ g g", "u u > u u g g", "g u > t t~ u g", "u u~ > d d~ g g g", "u d > u d c c~"};
+/* ... and for these up to minutes: exhaustive suite. Left out: g u > t t~ u g, u u > u u g g and
+ * u u~ > u u~ g g, where the diagrams engine's |M|^2 breaks the Ward identity (a gluon's
+ * polarisation replaced by its momentum leaves 30-60% of |M|^2) and, for u u > u u g g, the
+ * exchange of the identical outgoing quarks; identical_particles_gauge_and_boosts checks the
+ * recursive engine's there. */
+static const char *const both_engines_large[] = {"u u~ > t t~ g g", "u u~ > d d~ g g g",
+                                                 "u d > u d c c~", "u u~ > u u~ d d~"};
 
 static void recursive_equals_diagrams(void **state) {
   (void)state;
@@ -176,9 +181,11 @@ static double *swapped(const double *momenta, unsigned n, size_t n_points, unsig
   return out;
 }
 
-/* |M|^2 unchanged (1e-12) when the identical particles i and j exchange momenta, and under a
- * boost of speed 0.6 in a random direction (1e-11); float equals double to 1e-4. */
-static void check_symmetries(const char *text, const unsigned (*exchanges)[2], int n_exchanges) {
+/* |M|^2 vanishes (1e-20 of it) with the polarisation of the gluon gauge replaced by its momentum,
+ * is unchanged (1e-12) when the identical particles i and j exchange momenta, and under a boost of
+ * speed 0.6 in a random direction (1e-11); float equals double to 1e-4. */
+static void check_symmetries(const char *text, int gauge, const unsigned (*exchanges)[2],
+                             int n_exchanges) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   enum { n_points = 4 };
   const hegetcl_process rec = qcd_process_of(text);
@@ -186,6 +193,16 @@ static void check_symmetries(const char *text, const unsigned (*exchanges)[2], i
   const unsigned n = hegetcl_process_particles(&rec);
   double *momenta = qcd_points_of(&rec, n_points, 41);
   double *physical = evaluate(&rec, n_points, momenta, NULL);
+  hegetcl_amplitude *amp = NULL;
+  TS_ASSERT_OK(ctx, hg_amplitude_create_gauge_check(ctx, &rec, gauge, &amp));
+  double *ward = calloc(n_points, sizeof *ward);
+  TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(amp, n_points, momenta, ward));
+  for (size_t e = 0; e < n_points; ++e)
+    if (!(fabs(ward[e]) <= 1e-20 * physical[e]))
+      fail_msg("%s, gluon %d's polarisation -> p/E, point %zu on %s: %.3e against %.3e", text,
+               gauge, e, ts_device_name(ctx), ward[e], physical[e]);
+  free(ward);
+  hegetcl_amplitude_destroy(amp);
   for (int k = 0; k < n_exchanges; ++k) {
     double *moved = swapped(momenta, n, n_points, exchanges[k][0], exchanges[k][1]);
     double *me = evaluate(&rec, n_points, moved, NULL);
@@ -232,17 +249,18 @@ static void check_symmetries(const char *text, const unsigned (*exchanges)[2], i
   free(momenta);
 }
 
-static void identical_particles_and_boosts(void **state) {
+static void identical_particles_gauge_and_boosts(void **state) {
   (void)state;
   const unsigned uu[][2] = {{0, 1}, {2, 3}};
-  check_symmetries("u u > u u g g", uu, 2);
+  check_symmetries("u u > u u g g", 5, uu, 2);
   const unsigned gluons[][2] = {{4, 5}};
-  check_symmetries("u u~ > d d~ g g", gluons, 1);
-  if (!ts_exhaustive()) return; /* two more programs each: the exhaustive suite */
-  const unsigned three[][2] = {{5, 6}};
-  check_symmetries("u u~ > d d~ g g g", three, 1);
+  check_symmetries("u u~ > d d~ g g", 4, gluons, 1);
   const unsigned none[][2] = {{0, 0}};
-  check_symmetries("g u > t t~ u g", none, 0);
+  check_symmetries("g u > t t~ u g", 0, none, 0);
+  if (!ts_exhaustive()) return; /* more programs: the exhaustive suite */
+  check_symmetries("u u~ > u u~ g g", 5, gluons, 1);
+  const unsigned three[][2] = {{5, 6}};
+  check_symmetries("u u~ > d d~ g g g", 6, three, 1);
 }
 
 /* A process with a photon asked of the recursive engine: refused before any build, naming the
@@ -279,7 +297,7 @@ int main(void) {
       cmocka_unit_test(uux_ddxg_matches_madgraph),
       cmocka_unit_test(uux_ttx_matches_madgraph),
       cmocka_unit_test(recursive_equals_diagrams),
-      cmocka_unit_test(identical_particles_and_boosts),
+      cmocka_unit_test(identical_particles_gauge_and_boosts),
       cmocka_unit_test(what_it_does_not_take_is_refused_with_the_fix),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
