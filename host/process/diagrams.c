@@ -400,6 +400,13 @@ static void root_four(builder *b, candidate_list *list, size_t w1, size_t w2, si
   hg_colour_free(&x34);
   hg_colour_scale(&c->colour, four_gluon_re, four_gluon_im);
   colour_fail(b, status);
+  /* the Fermi sign of the quark lines inside the four gluon currents, as at the other roots */
+  int n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
+  const size_t ws[4] = {w1, w2, w3, w4};
+  for (int k = 0; k < 4; ++k)
+    if (merge_pairs(&n_pairs, pairs, &w[ws[k]]) != 0)
+      build_fail(b, "more fermion lines than the diagram engine takes (5)");
+  if (pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(&c->colour, -1, 0);
   c->weight = w[w1].qcd + w[w2].qcd + w[w3].qcd + w[w4].qcd +
               2 * (w[w1].qed + w[w2].qed + w[w3].qed + w[w4].qed) + 2;
 }
