@@ -21,6 +21,7 @@
 #include "io/output_file.h"
 #include "process/colour_ordered.h"
 #include "process/diagrams.h"
+#include "process/flow_recursion.h"
 #include "process/model.h"
 #include "rambo.h"
 
@@ -295,6 +296,12 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
     r->flows = co.n_orderings; /* the colour basis: one ordering per element */
     r->flops = hg_bench_flops_colour_ordered(&co, r->per_helicity, r->colour_sampled);
     have_co = 1;
+  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE && hg_flow_recursion_supports(&spec)) {
+    hg_flow_recursion fr; /* several quark lines: the quark-line basis */
+    if (hg_flow_recursion_build(&spec, 0, &fr, message, sizeof message) == 0) {
+      r->flows = fr.n_flows;
+      hg_flow_recursion_free(&fr);
+    }
   }
   hegetcl_amplitude *amp = NULL;
   /* mixed: a float program whose colour sum runs in double (colour_ordered_amplitude.c) */

@@ -13,6 +13,7 @@
 #include "kernel_names.h"
 #include "layout.h"
 #include "process/colour_ordered.h"
+#include "process/flow_recursion.h"
 #include "process/model.h"
 #include "process/process_spec.h"
 #include "recursive_shared.h"
@@ -64,8 +65,9 @@ hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, c
   } else {
     /* the recursive colour engine where it takes the process: its code does not grow with the
      * diagrams (docs/user-guide.md, "Processes and engines") */
-    p->engine =
-        hg_colour_ordered_supports(&spec) ? HEGETCL_ENGINE_RECURSIVE : HEGETCL_ENGINE_DIAGRAMS;
+    p->engine = hg_colour_ordered_supports(&spec) || hg_flow_recursion_supports(&spec)
+                    ? HEGETCL_ENGINE_RECURSIVE
+                    : HEGETCL_ENGINE_DIAGRAMS;
   }
   return HEGETCL_OK;
 }

@@ -78,6 +78,11 @@ hegetcl_status hg_process_program(hegetcl_amplitude *amp, const char *generated,
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle);
 
+/* The same for processes with two or more quark lines (flow_recursion_amplitude.c), called by
+ * hg_colour_ordered_amplitude_build for the processes hg_flow_recursion_supports takes. */
+hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
+                                                 const hg_process_spec *spec, int gauge_particle);
+
 /* hegetcl_amplitude_create for a general process whose external vector gauge_particle has its
  * polarisation replaced by its momentum: every |M|^2 vanishes by gauge invariance. */
 hegetcl_status hg_amplitude_create_gauge_check(hegetcl_context *ctx, const hegetcl_process *process,

@@ -13,6 +13,7 @@
 #include "core/strbuf.h"
 #include "kernel_names.h"
 #include "process/colour_ordered.h"
+#include "process/flow_recursion.h"
 #include "process/model.h"
 
 static void external(hg_strbuf *b, const hg_colour_ordered *co, int i, int gauge_particle) {
@@ -81,6 +82,8 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle) {
   hegetcl_context *ctx = amp->ctx;
   const hegetcl_process *p = &amp->process;
+  if (!hg_colour_ordered_supports(spec) && hg_flow_recursion_supports(spec))
+    return hg_flow_recursion_amplitude_build(amp, spec, gauge_particle);
   hg_colour_ordered co;
   char error[1024];
   if (hg_colour_ordered_build(spec, &co, error, sizeof error) != 0)

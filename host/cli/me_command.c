@@ -11,6 +11,7 @@
 #include "hegetcl/hegetcl.h"
 #include "io/mg5_points.h"
 #include "process/colour_ordered.h"
+#include "process/flow_recursion.h"
 #include "process/process_spec.h"
 
 /* The defaults --tolerance states: a relative difference to the reference. Double precision
@@ -343,7 +344,7 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
     masses[i] = hegetcl_process_mass(&given, i);
   int rc = check_momenta(&points, path, masses, o->momentum_tolerance) > 0;
   /* a process other than the photon family: "all" means the diagrams engine and, where it takes
-   * the process, the recursive colour engine */
+   * the process, the recursive engine */
   int general = 0, recursive_too = 0;
   if (o->process != NULL) {
     hg_process_spec spec;
@@ -352,7 +353,8 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
     double charge = 0;
     general = hg_process_parse(o->process, &spec, error, sizeof error) == 0 &&
               !hg_process_is_photon_family(&spec, &n_photons, &charge);
-    recursive_too = general && hg_colour_ordered_supports(&spec);
+    recursive_too =
+        general && (hg_colour_ordered_supports(&spec) || hg_flow_recursion_supports(&spec));
   }
   for (int engine = 0; engine < HEGETCL_ENGINE_COUNT; ++engine) {
     if (!o->all_engines && engine != (int)o->engine) continue;

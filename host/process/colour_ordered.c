@@ -197,9 +197,9 @@ static int classify(const hg_process_spec *spec, hg_colour_ordered *out, char *e
       (n_fermions == 2 && hg_species_particle(spec->species[fermions[0]]) !=
                               hg_species_particle(spec->species[fermions[1]])))
     return fail(error, error_size, spec,
-                "the recursive engine takes gluons with at most one quark line (g g > g g g, "
-                "g g > t t~ g g, u u~ > g g); use the diagrams engine (--engine diagrams) for "
-                "this process");
+                "the recursive engine takes quarks and gluons only (g g > t t~ g g, "
+                "u u~ > d d~ g, any number of quark lines); use the diagrams engine "
+                "(--engine diagrams) for processes with photons, leptons or electroweak bosons");
   out->quark_line = n_fermions == 2;
   if (out->quark_line) {
     const int first_in = hg_colour_ordered_flows_in(spec, fermions[0]);

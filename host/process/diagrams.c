@@ -731,7 +731,13 @@ static void root_four(builder *b, candidate_list *list, size_t w1, size_t w2, si
   hg_colour_free(&x34);
   hg_colour_scale(&c->colour, four_gluon_re, four_gluon_im);
   colour_fail(b, status);
+  /* the Fermi sign of the quark lines inside the four gluon currents, as at the other roots */
+  int n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
   const size_t idx[4] = {w1, w2, w3, w4};
+  for (int k = 0; k < 4; ++k)
+    if (merge_pairs(&n_pairs, pairs, &w[idx[k]]) != 0)
+      build_fail(b, "more fermion lines than the diagram engine takes (5)");
+  if (pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(&c->colour, -1, 0);
   const vertex_info v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
   c->weight = weight_of(w, 4, idx, &v, &c->d.qcd, &c->d.qed);
 }
@@ -782,6 +788,12 @@ static void root_four_bosons(builder *b, candidate_list *list, size_t x, size_t 
   c->d.coupling = v.coupling;
   c->d.coupling_slot = v.slot;
   colour_fail(b, colour_product(&c->colour, b->set->wfs, ws, 4));
+  /* the Fermi sign of the fermion lines inside the four boson currents, as at the other roots */
+  int n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
+  for (int k = 0; k < 4; ++k)
+    if (merge_pairs(&n_pairs, pairs, &b->set->wfs[ws[k]]) != 0)
+      build_fail(b, "more fermion lines than the diagram engine takes (5)");
+  if (pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(&c->colour, -1, 0);
   c->weight = weight_of(b->set->wfs, 4, ws, &v, &c->d.qcd, &c->d.qed);
 }
 

@@ -97,6 +97,10 @@ static int parse_order(const char *tok, hg_process_spec *out, char *why, size_t 
   return 1;
 }
 
+int hg_process_has_orders(const hg_process_spec *spec) {
+  return spec->max_qcd >= 0 || spec->max_qed >= 0 || spec->max_weighted >= 0;
+}
+
 int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t error_size) {
   memset(out, 0, sizeof *out);
   out->max_qcd = out->max_qed = out->max_weighted = -1;

@@ -159,7 +159,8 @@ hegetcl_status hegetcl_amplitude_evaluate_events(hegetcl_amplitude *amp, size_t 
  * index a - 1 (0..7), a quark's or antiquark's fundamental index (0..2; CONVENTIONS.md, "Colour
  * sampling"); other bits zero. The only way to evaluate processes beyond the exact colour sum's
  * 720 orderings (g g > 7 g, g g > 8 g). HEGETCL_ERR_INPUT for an index out of range,
- * HEGETCL_ERR_UNSUPPORTED for the other engines. */
+ * HEGETCL_ERR_UNSUPPORTED for the other engines and for processes with two or more quark lines
+ * (their exact colour sum only). */
 hegetcl_status hegetcl_amplitude_evaluate_colour(hegetcl_amplitude *amp, size_t n_events,
                                                  const double *momenta, const uint32_t *helicity,
                                                  const uint32_t *colour, double *me);

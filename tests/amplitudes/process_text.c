@@ -102,12 +102,23 @@ static void the_photon_family_keeps_its_engines(void **state) {
   assert_true(fabs(p.quark_charge + 1.0 / 3.0) < 1e-15);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_particles(&p), 5);
-  /* gluons with one quark line: the recursive colour engine; two quark lines: diagrams */
+  /* quarks and gluons, any number of quark lines: the recursive engine; a photon with them: the
+   * diagrams engine */
   assert_int_equal(hegetcl_process_from_text(&p, "g g > t t~ g", message, sizeof message),
                    HEGETCL_OK);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_particles(&p), 5);
   assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ g", message, sizeof message),
+                   HEGETCL_OK);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
+  assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ s s~", message, sizeof message),
+                   HEGETCL_OK);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
+  assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ a", message, sizeof message),
+                   HEGETCL_OK);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
+  /* coupling orders may add photon and Z exchanges, which only the diagrams engine has */
+  assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ g QED<=2", message, sizeof message),
                    HEGETCL_OK);
   assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
 }

@@ -104,15 +104,13 @@ CASE(gg_ttx_width, "g g > t t~", "me_gg_ttx.txt", HEGETCL_WIDTH_ALL)
 CASE(gg_ttxg_width, "g g > t t~ g", "me_gg_ttxg.txt", HEGETCL_WIDTH_ALL)
 CASE(gg_ttxgg_width, "g g > t t~ g g", "me_gg_ttxgg.txt", HEGETCL_WIDTH_ALL)
 CASE(gg_ttxggg_width, "g g > t t~ g g g", "me_gg_ttxggg.txt", HEGETCL_WIDTH_ALL)
-CASE_ENGINE(uux_ttx, "u u~ > t t~", "me_uux_ttx.txt", HEGETCL_WIDTH_RESONANT,
-            HEGETCL_ENGINE_DIAGRAMS)
+CASE(uux_ttx, "u u~ > t t~", "me_uux_ttx.txt", HEGETCL_WIDTH_RESONANT)
 CASE(gg_gg, "g g > g g", "me_gg_gg.txt", HEGETCL_WIDTH_RESONANT)
 CASE(gg_ggg, "g g > g g g", "me_gg_ggg.txt", HEGETCL_WIDTH_RESONANT)
 CASE(gg_gggg, "g g > g g g g", "me_gg_gggg.txt", HEGETCL_WIDTH_RESONANT)
 CASE(uux_gg, "u u~ > g g", "me_uux_gg.txt", HEGETCL_WIDTH_RESONANT)
 CASE(uux_ggg, "u u~ > g g g", "me_uux_ggg.txt", HEGETCL_WIDTH_RESONANT)
-CASE_ENGINE(uux_ddxg, "u u~ > d d~ g", "me_uux_ddxg.txt", HEGETCL_WIDTH_RESONANT,
-            HEGETCL_ENGINE_DIAGRAMS)
+CASE(uux_ddxg, "u u~ > d d~ g", "me_uux_ddxg.txt", HEGETCL_WIDTH_RESONANT)
 
 #define BOTH(name)                                                                                 \
   cmocka_unit_test(name##_matches_madgraph_double), cmocka_unit_test(name##_matches_madgraph_float)
@@ -127,7 +125,7 @@ int main(void) {
       BOTH(gg_ttx_rec),   BOTH(gg_ttxg_rec),       BOTH(gg_ttxgg_rec),   BOTH(gg_ttxggg_rec),
       BOTH(gg_ttx_width_rec), BOTH(gg_ttxg_width_rec), BOTH(gg_ttxgg_width_rec),
       BOTH(gg_ttxggg_width_rec), BOTH(gg_gg_rec),  BOTH(gg_ggg_rec),     BOTH(gg_gggg_rec),
-      BOTH(uux_gg_rec),   BOTH(uux_ggg_rec),
+      BOTH(uux_gg_rec),   BOTH(uux_ggg_rec),      BOTH(uux_ttx_rec),    BOTH(uux_ddxg_rec),
       /* the diagrams engine: the processes only it takes, and one of each kind (a top line
        * with each width scheme, gluons only); recursive_colour.c checks it equals the recursive
        * engine per helicity configuration for the others, the exhaustive run against MadGraph */
@@ -137,7 +135,7 @@ int main(void) {
       BOTH(gg_ttx_rec),   BOTH(gg_ttxg_rec),       BOTH(gg_ttxgg_rec),   BOTH(gg_ttxggg_rec),
       BOTH(gg_ttx_width_rec), BOTH(gg_ttxg_width_rec), BOTH(gg_ttxgg_width_rec),
       BOTH(gg_ttxggg_width_rec), BOTH(gg_gg_rec),  BOTH(gg_ggg_rec),     BOTH(gg_gggg_rec),
-      BOTH(uux_gg_rec),   BOTH(uux_ggg_rec),
+      BOTH(uux_gg_rec),   BOTH(uux_ggg_rec),      BOTH(uux_ttx_rec),    BOTH(uux_ddxg_rec),
       BOTH(gg_ttx),  BOTH(gg_ttxg), BOTH(gg_ttxgg), BOTH(gg_ttx_width), BOTH(gg_ttxg_width),
       BOTH(gg_ttxgg_width), BOTH(uux_ttx), BOTH(gg_gg), BOTH(gg_ggg), BOTH(gg_gggg),
       BOTH(uux_gg),  BOTH(uux_ggg), BOTH(uux_ddxg),

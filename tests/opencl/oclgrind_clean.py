@@ -27,7 +27,7 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
   13-15 hegetcl me --process, QCD with the massive and gluon HELAS functions (cl/helas/qcd.cl)
        through the generated diagram code and, where it applies, the recursive colour engine, at
        MadGraph's points (../shared/refs/mg5-qcd, HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive
-       quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: diagrams only), g g > g g g
+       quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: the recursive engine's tape), g g > g g g
        in float (four-gluon vertex)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device test
 known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which

@@ -1,0 +1,678 @@
+/* SPDX-License-Identifier: MIT */
+/* The multi-line recursion's tape (flow_recursion.h). The vertices, couplings, widths, colour
+ * factors and Fermi signs are those of the diagram engine (diagrams.c) applied to one colour
+ * structure at a time; what differs is that a current is the SUM of every sub-diagram with the
+ * same external particles, species, fermion pairing, coupling orders and colour structure, so
+ * each vertex is evaluated once per pair (or triple) of such currents. */
+#include "flow_recursion.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+/* The phases of the gluon vertices relative to HELAS's (diagrams.c, CONVENTIONS.md "Colour"). */
+static const double three_gluon_im = -1, four_gluon_re = 1;
+
+#define HG_FR_MAX_SLOTS 60000
+#define HG_FR_MAX_OPS 2000000
+
+typedef struct {
+  unsigned mask;
+  int species;
+  hg_wf_role role;
+  int open_fermion;
+  int n_pairs;
+  int pairs[HG_MAX_PAIRS][2]; /* (in-type, out-type) external fermions, sorted by the first */
+  int qcd, qed;
+  int width;
+  int used;
+  hg_colour_term colour; /* coefficient 1 */
+} current;
+
+typedef struct {
+  hg_fr_op op;
+  hg_colour_expr colour; /* the amplitude's colour at the last particle, Fermi sign included */
+  int weight;
+} root_op;
+
+typedef struct {
+  hg_flow_recursion *fr;
+  int width_all;
+  current *cur;
+  size_t n_cur, cap_cur;
+  size_t block_start; /* the currents of the mask being made start here */
+  hg_fr_op *ops;
+  size_t n_ops, cap_ops;
+  hg_fr_target *targets;
+  size_t n_targets, cap_targets;
+  root_op *roots;
+  size_t n_roots, cap_roots;
+  char *error;
+  size_t error_size;
+  int failed;
+} builder;
+
+static void fail(builder *b, const char *message) {
+  if (!b->failed)
+    snprintf(b->error, b->error_size, "process \"%s\": %s", b->fr->spec.text, message);
+  b->failed = 1;
+}
+
+static const hg_particle *particle_of(int species) {
+  return hg_model_particle(hg_species_particle(species));
+}
+static int is_gluon(int species) { return particle_of(species)->pdg == 21; }
+
+static int grow(builder *b, void **items, size_t n, size_t *capacity, size_t size) {
+  if (n < *capacity) return 0;
+  const size_t grown = *capacity ? 2 * *capacity : 256;
+  void *bigger = realloc(*items, grown * size);
+  if (bigger == NULL) {
+    fail(b, "no memory for the recursion's currents");
+    return -1;
+  }
+  *items = bigger;
+  *capacity = grown;
+  return 0;
+}
+
+static int popcount(unsigned m) {
+  int c = 0;
+  for (; m; m &= m - 1) ++c;
+  return c;
+}
+
+/* The width flag of a propagator of species over mask, as the diagram engine sets it. */
+static int carries_width(const builder *b, int species, unsigned mask) {
+  const hg_particle *p = particle_of(species);
+  if (p->width == HG_PARAM_ZERO) return 0;
+  if (b->width_all) return 1;
+  const unsigned incoming = mask & 3u;
+  if (incoming == 1u || incoming == 2u) return 0;
+  for (int i = 0; i < b->fr->spec.n; ++i)
+    if ((mask >> i & 1u) &&
+        hg_species_particle(b->fr->spec.species[i]) == hg_species_particle(species))
+      return 0;
+  return 1;
+}
+
+/* The single-term colour expression of current x (no allocation: points at a copy). */
+static hg_colour_expr single(hg_colour_term *copy, const current *x) {
+  *copy = x->colour;
+  return (hg_colour_expr){copy, 1, 1};
+}
+
+/* The fields of a new current of inputs x, y (and z): all but species, role, open fermion and
+ * colour. */
+static current combined(const builder *b, const current *x, const current *y, const current *z,
+                        int species, int photon, int four) {
+  current w;
+  memset(&w, 0, sizeof w);
+  w.mask = x->mask | y->mask | (z ? z->mask : 0u);
+  w.species = species;
+  w.open_fermion = -1;
+  w.qcd = x->qcd + y->qcd + (z ? z->qcd : 0) + (photon ? 0 : four ? 2 : 1);
+  w.qed = x->qed + y->qed + (z ? z->qed : 0) + (photon ? 1 : 0);
+  w.width = carries_width(b, species, w.mask);
+  const current *in[3] = {x, y, z};
+  for (int k = 0; k < 3; ++k)
+    for (int p = 0; in[k] != NULL && p < in[k]->n_pairs && w.n_pairs < HG_MAX_PAIRS; ++p) {
+      w.pairs[w.n_pairs][0] = in[k]->pairs[p][0];
+      w.pairs[w.n_pairs][1] = in[k]->pairs[p][1];
+      ++w.n_pairs;
+    }
+  return w;
+}
+
+static void add_pair(current *w, int in, int out) {
+  if (w->n_pairs == HG_MAX_PAIRS) return;
+  int at = w->n_pairs++;
+  for (; at > 0 && w->pairs[at - 1][0] > in; --at) {
+    w->pairs[at][0] = w->pairs[at - 1][0];
+    w->pairs[at][1] = w->pairs[at - 1][1];
+  }
+  w->pairs[at][0] = in;
+  w->pairs[at][1] = out;
+}
+
+static void sort_pairs(current *w) {
+  current copy = *w;
+  w->n_pairs = 0;
+  for (int p = 0; p < copy.n_pairs; ++p) add_pair(w, copy.pairs[p][0], copy.pairs[p][1]);
+}
+
+static int same_key(const current *a, const current *b) {
+  if (a->mask != b->mask || a->species != b->species || a->role != b->role ||
+      a->open_fermion != b->open_fermion || a->n_pairs != b->n_pairs || a->qcd != b->qcd ||
+      a->qed != b->qed)
+    return 0;
+  for (int p = 0; p < a->n_pairs; ++p)
+    if (a->pairs[p][0] != b->pairs[p][0] || a->pairs[p][1] != b->pairs[p][1]) return 0;
+  return hg_colour_same_structure(&a->colour, &b->colour);
+}
+
+/* Adds the op and, for each term of colour, a target: the current of key proto with that term's
+ * structure (made when new). */
+static void emit(builder *b, const hg_fr_op *op, const current *proto, hg_colour_expr *colour,
+                 int status) {
+  if (status != 0) {
+    fail(b, "its colour factors outgrow the colour algebra's room");
+    return;
+  }
+  if (colour->n == 0) return; /* the colour vanishes */
+  void *items = b->ops;
+  if (b->n_ops == HG_FR_MAX_OPS) {
+    fail(b, "needs more than 2000000 vertex operations: too large for the recursive engine; use "
+            "the diagrams engine (--engine diagrams)");
+    return;
+  }
+  if (grow(b, &items, b->n_ops, &b->cap_ops, sizeof *b->ops) != 0) return;
+  b->ops = items;
+  hg_fr_op *o = &b->ops[b->n_ops++];
+  *o = *op;
+  o->first_target = b->n_targets;
+  o->n_targets = colour->n;
+  for (size_t t = 0; t < colour->n; ++t) {
+    current key = *proto;
+    key.colour = colour->terms[t];
+    key.colour.re = 1;
+    key.colour.im = 0;
+    size_t slot = b->block_start;
+    while (slot < b->n_cur && !same_key(&b->cur[slot], &key)) ++slot;
+    if (slot == b->n_cur) {
+      if (b->n_cur == HG_FR_MAX_SLOTS) {
+        fail(b, "needs more than 60000 off-shell currents: too large for the recursive engine; "
+                "use the diagrams engine (--engine diagrams)");
+        return;
+      }
+      items = b->cur;
+      if (grow(b, &items, b->n_cur, &b->cap_cur, sizeof *b->cur) != 0) return;
+      b->cur = items;
+      b->cur[b->n_cur++] = key;
+    }
+    items = b->targets;
+    if (grow(b, &items, b->n_targets, &b->cap_targets, sizeof *b->targets) != 0) return;
+    b->targets = items;
+    b->targets[b->n_targets++] =
+        (hg_fr_target){(int)slot, colour->terms[t].re, colour->terms[t].im};
+  }
+}
+
+static int couples(int fermion_species, int vector_species) {
+  return is_gluon(vector_species) && particle_of(fermion_species)->colour == 3;
+}
+
+static hg_fr_op new_op(int kind, size_t a, size_t c) {
+  hg_fr_op op;
+  memset(&op, 0, sizeof op);
+  op.kind = kind;
+  op.a = (int)a;
+  op.b = (int)c;
+  op.c = op.d = -1;
+  op.coupling = HG_COUPLING_STRONG;
+  return op;
+}
+
+static void fermion_vector(builder *b, size_t fi, size_t vi) {
+  const current f = b->cur[fi], v = b->cur[vi];
+  if (!couples(f.species, v.species)) return;
+  hg_fr_op op = new_op(f.role == HG_ROLE_IN ? HG_WF_FVI : HG_WF_FVO, fi, vi);
+  current w = combined(b, &f, &v, NULL, f.species, 0, 0);
+  w.role = f.role;
+  w.open_fermion = f.open_fermion;
+  op.top_mass = particle_of(f.species)->mass == HG_PARAM_TOP_MASS;
+  op.width = w.width;
+  sort_pairs(&w);
+  hg_colour_term tf, tv;
+  hg_colour_expr ef = single(&tf, &f), ev = single(&tv, &v), out = {NULL, 0, 0};
+  const int status =
+      f.role == HG_ROLE_IN ? hg_colour_apply_i(&out, &ev, &ef) : hg_colour_apply_o(&out, &ef, &ev);
+  emit(b, &op, &w, &out, status);
+  hg_colour_free(&out);
+}
+
+static void fermion_pair(builder *b, size_t ii, size_t oi) {
+  const current fi = b->cur[ii], fo = b->cur[oi];
+  if (hg_species_particle(fi.species) != hg_species_particle(fo.species)) return;
+  const int gluon = hg_species_from_name("g");
+  if (!couples(fi.species, gluon)) return;
+  hg_fr_op op = new_op(HG_WF_JIO, ii, oi);
+  current w = combined(b, &fi, &fo, NULL, gluon, 0, 0);
+  w.role = HG_ROLE_VECTOR;
+  add_pair(&w, fi.open_fermion, fo.open_fermion);
+  sort_pairs(&w);
+  hg_colour_term ti, to;
+  hg_colour_expr ei = single(&ti, &fi), eo = single(&to, &fo), out = {NULL, 0, 0};
+  const int status = hg_colour_pair_to_gluon(&out, &eo, &ei);
+  emit(b, &op, &w, &out, status);
+  hg_colour_free(&out);
+}
+
+static void two_gluons(builder *b, size_t x, size_t y) {
+  const current a = b->cur[x], c = b->cur[y];
+  hg_fr_op op = new_op(HG_WF_JVV, x, y);
+  current w = combined(b, &a, &c, NULL, a.species, 0, 0);
+  w.role = HG_ROLE_VECTOR;
+  sort_pairs(&w);
+  hg_colour_term ta, tc;
+  hg_colour_expr ea = single(&ta, &a), ec = single(&tc, &c), out = {NULL, 0, 0};
+  const int status = hg_colour_commutator(&out, &ea, &ec);
+  hg_colour_scale(&out, 0, three_gluon_im);
+  emit(b, &op, &w, &out, status);
+  hg_colour_free(&out);
+}
+
+static void three_gluons(builder *b, size_t x, size_t y, size_t z) {
+  const current a = b->cur[x], c = b->cur[y], d = b->cur[z];
+  hg_fr_op op = new_op(HG_WF_JGGG, x, y);
+  op.c = (int)z;
+  current w = combined(b, &a, &c, &d, a.species, 0, 1);
+  w.role = HG_ROLE_VECTOR;
+  sort_pairs(&w);
+  hg_colour_term ta, tc, td;
+  hg_colour_expr ea = single(&ta, &a), ec = single(&tc, &c), ed = single(&td, &d);
+  hg_colour_expr inner = {NULL, 0, 0}, out = {NULL, 0, 0};
+  int status = hg_colour_commutator(&inner, &ea, &ec);
+  if (status == 0) status = hg_colour_commutator(&out, &inner, &ed);
+  hg_colour_free(&inner);
+  hg_colour_scale(&out, four_gluon_re, 0);
+  emit(b, &op, &w, &out, status);
+  hg_colour_free(&out);
+}
+
+static void combine_two(builder *b, size_t x, size_t y) {
+  const current *a = &b->cur[x], *c = &b->cur[y];
+  if (a->role != HG_ROLE_VECTOR && c->role == HG_ROLE_VECTOR)
+    fermion_vector(b, x, y);
+  else if (a->role == HG_ROLE_VECTOR && c->role != HG_ROLE_VECTOR)
+    fermion_vector(b, y, x);
+  else if (a->role == HG_ROLE_IN && c->role == HG_ROLE_OUT)
+    fermion_pair(b, x, y);
+  else if (a->role == HG_ROLE_OUT && c->role == HG_ROLE_IN)
+    fermion_pair(b, y, x);
+  else if (a->role == HG_ROLE_VECTOR && is_gluon(a->species) && is_gluon(c->species))
+    two_gluons(b, x, y);
+}
+
+static int all_gluons(const builder *b, size_t x, size_t y, size_t z) {
+  return is_gluon(b->cur[x].species) && is_gluon(b->cur[y].species) && is_gluon(b->cur[z].species);
+}
+
+/* The parity of the pairing of in-type with out-type external fermions (diagrams.c). */
+static int pairing_sign(int n, int pairs[][2]) {
+  int inversions = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      if (pairs[i][0] < pairs[j][0] && pairs[i][1] > pairs[j][1]) ++inversions;
+  return inversions % 2 ? -1 : 1;
+}
+
+static root_op *new_root(builder *b) {
+  void *items = b->roots;
+  if (grow(b, &items, b->n_roots, &b->cap_roots, sizeof *b->roots) != 0) return NULL;
+  b->roots = items;
+  root_op *r = &b->roots[b->n_roots++];
+  memset(r, 0, sizeof *r);
+  return r;
+}
+
+static int merge(int *n, int pairs[][2], const current *x) {
+  for (int k = 0; k < x->n_pairs; ++k) {
+    if (*n == HG_MAX_PAIRS) return -1;
+    pairs[*n][0] = x->pairs[k][0];
+    pairs[*n][1] = x->pairs[k][1];
+    ++*n;
+  }
+  return 0;
+}
+
+/* The amplitude where currents x, y meet the last particle z (quark-gluon or three-gluon). */
+static void root_three(builder *b, size_t x, size_t y, size_t z) {
+  const size_t w3[3] = {x, y, z};
+  int in = -1, out = -1, vec = -1, n_vec = 0, n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
+  for (int k = 0; k < 3; ++k) {
+    const hg_wf_role r = b->cur[w3[k]].role;
+    if (r == HG_ROLE_IN)
+      in = (int)w3[k];
+    else if (r == HG_ROLE_OUT)
+      out = (int)w3[k];
+    else {
+      vec = (int)w3[k];
+      ++n_vec;
+    }
+    if (merge(&n_pairs, pairs, &b->cur[w3[k]]) != 0) {
+      fail(b, "more quark lines than the recursive engine takes (5)");
+      return;
+    }
+  }
+  hg_colour_expr colour = {NULL, 0, 0};
+  hg_fr_op op;
+  int status;
+  if (n_vec == 1 && in >= 0 && out >= 0) {
+    const current *fi = &b->cur[in], *fo = &b->cur[out], *v = &b->cur[vec];
+    if (hg_species_particle(fi->species) != hg_species_particle(fo->species) ||
+        !couples(fi->species, v->species))
+      return;
+    op = new_op(HG_FR_AMPLITUDE + HG_AMP_IOV, (size_t)in, (size_t)out);
+    op.c = vec;
+    pairs[n_pairs][0] = fi->open_fermion;
+    pairs[n_pairs][1] = fo->open_fermion;
+    ++n_pairs;
+    hg_colour_term ti, to, tv;
+    hg_colour_expr ei = single(&ti, fi), eo = single(&to, fo), ev = single(&tv, v);
+    status = hg_colour_close_fermions(&colour, &eo, &ev, &ei);
+  } else if (n_vec == 3 && all_gluons(b, x, y, z)) {
+    op = new_op(HG_FR_AMPLITUDE + HG_AMP_VVV, x, y);
+    op.c = (int)z;
+    hg_colour_term tx, ty, tz;
+    hg_colour_expr ex = single(&tx, &b->cur[x]), ey = single(&ty, &b->cur[y]),
+                   ez = single(&tz, &b->cur[z]), xy = {NULL, 0, 0};
+    status = hg_colour_commutator(&xy, &ex, &ey);
+    if (status == 0) status = hg_colour_close_gluons(&colour, &xy, &ez);
+    hg_colour_free(&xy);
+    hg_colour_scale(&colour, 0, three_gluon_im);
+  } else {
+    return;
+  }
+  if (pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(&colour, -1, 0);
+  root_op *r = new_root(b);
+  if (r == NULL || status != 0) {
+    if (status != 0) fail(b, "its colour factors outgrow the colour algebra's room");
+    hg_colour_free(&colour);
+    return;
+  }
+  r->op = op;
+  r->colour = colour;
+  const current *c = b->cur;
+  r->weight = c[x].qcd + c[y].qcd + c[z].qcd + 2 * (c[x].qed + c[y].qed + c[z].qed) + 1;
+}
+
+/* The four-gluon amplitude: ggggxx(w1, w2, w3, w4) with f^{a1 a2 e} f^{a3 a4 e}. */
+static void root_four(builder *b, size_t w1, size_t w2, size_t w3, size_t w4) {
+  const current *c = b->cur;
+  hg_colour_term t1, t2, t3, t4;
+  hg_colour_expr e1 = single(&t1, &c[w1]), e2 = single(&t2, &c[w2]), e3 = single(&t3, &c[w3]),
+                 e4 = single(&t4, &c[w4]);
+  hg_colour_expr x12 = {NULL, 0, 0}, x34 = {NULL, 0, 0}, colour = {NULL, 0, 0};
+  int status = hg_colour_commutator(&x12, &e1, &e2);
+  if (status == 0) status = hg_colour_commutator(&x34, &e3, &e4);
+  if (status == 0) status = hg_colour_close_gluons(&colour, &x12, &x34);
+  hg_colour_free(&x12);
+  hg_colour_free(&x34);
+  hg_colour_scale(&colour, four_gluon_re, 0);
+  int n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
+  const size_t w[4] = {w1, w2, w3, w4};
+  for (int k = 0; k < 4; ++k)
+    if (merge(&n_pairs, pairs, &c[w[k]]) != 0) status = -1;
+  if (status == 0 && pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(&colour, -1, 0);
+  root_op *r = new_root(b);
+  if (r == NULL || status != 0) {
+    if (status != 0) fail(b, "its colour factors outgrow the colour algebra's room");
+    hg_colour_free(&colour);
+    return;
+  }
+  r->op = new_op(HG_FR_AMPLITUDE + HG_AMP_GGGG, w1, w2);
+  r->op.c = (int)w3;
+  r->op.d = (int)w4;
+  r->colour = colour;
+  c = b->cur;
+  r->weight = c[w1].qcd + c[w2].qcd + c[w3].qcd + c[w4].qcd +
+              2 * (c[w1].qed + c[w2].qed + c[w3].qed + c[w4].qed) + 2;
+}
+
+static void add_externals(builder *b) {
+  const hg_process_spec *spec = &b->fr->spec;
+  for (int i = 0; i < spec->n && !b->failed; ++i) {
+    void *items = b->cur;
+    if (grow(b, &items, b->n_cur, &b->cap_cur, sizeof *b->cur) != 0) return;
+    b->cur = items;
+    current *w = &b->cur[b->n_cur++];
+    memset(w, 0, sizeof *w);
+    const int incoming = i < spec->n_in;
+    const int species = incoming ? hg_species_anti(spec->species[i]) : spec->species[i];
+    const hg_particle *p = particle_of(species);
+    w->species = species;
+    w->mask = 1u << i;
+    w->open_fermion = -1;
+    hg_colour_expr e = {NULL, 0, 0};
+    int status;
+    if (p->spin == HG_SPIN_FERMION) {
+      w->role = hg_species_is_anti(species) ? HG_ROLE_IN : HG_ROLE_OUT;
+      w->open_fermion = i;
+      status = hg_colour_fermion(&e, i, w->role == HG_ROLE_IN);
+    } else {
+      w->role = HG_ROLE_VECTOR;
+      status = hg_colour_gluon(&e, i);
+    }
+    if (status != 0 || e.n != 1)
+      fail(b, "no memory for the colour algebra");
+    else
+      w->colour = e.terms[0];
+    hg_colour_free(&e);
+  }
+}
+
+static int flow_index(builder *b, const hg_colour_term *t) {
+  hg_flow_recursion *fr = b->fr;
+  for (size_t i = 0; i < fr->n_flows; ++i)
+    if (hg_colour_same_structure(&fr->flows[i], t)) return (int)i;
+  hg_colour_term *flows = realloc(fr->flows, (fr->n_flows + 1) * sizeof *flows);
+  if (flows == NULL) {
+    fail(b, "no memory for the colour basis");
+    return -1;
+  }
+  fr->flows = flows;
+  fr->flows[fr->n_flows] = *t;
+  fr->flows[fr->n_flows].re = 1;
+  fr->flows[fr->n_flows].im = 0;
+  return (int)fr->n_flows++;
+}
+
+/* Keeps the ops that feed a kept amplitude and the currents they make, renumbered. */
+static void finish(builder *b, int min_weight) {
+  hg_flow_recursion *fr = b->fr;
+  const int n = fr->spec.n;
+  for (int i = 0; i < n; ++i) b->cur[i].used = 1;
+  size_t kept_roots = 0, root_targets = 0;
+  for (size_t r = 0; r < b->n_roots; ++r)
+    if (b->roots[r].weight == min_weight) {
+      const hg_fr_op *o = &b->roots[r].op;
+      const int args[4] = {o->a, o->b, o->c, o->d};
+      for (int k = 0; k < 4; ++k)
+        if (args[k] >= 0) b->cur[args[k]].used = 1;
+      ++kept_roots;
+      root_targets += b->roots[r].colour.n;
+    }
+  char *needed = calloc(b->n_ops + 1, 1);
+  int *slot_of = malloc((b->n_cur + 1) * sizeof *slot_of);
+  fr->ops = malloc((b->n_ops + kept_roots + 1) * sizeof *fr->ops);
+  fr->targets = malloc((b->n_targets + root_targets + 1) * sizeof *fr->targets);
+  if (needed == NULL || slot_of == NULL || fr->ops == NULL || fr->targets == NULL) {
+    free(needed);
+    free(slot_of);
+    fail(b, "no memory for the recursion's tape");
+    return;
+  }
+  for (size_t o = b->n_ops; o-- > 0;) {
+    const hg_fr_op *op = &b->ops[o];
+    for (size_t t = 0; t < op->n_targets; ++t)
+      needed[o] |= b->cur[b->targets[op->first_target + t].slot].used;
+    if (!needed[o]) continue;
+    const int args[4] = {op->a, op->b, op->c, op->d};
+    for (int k = 0; k < 4; ++k)
+      if (args[k] >= 0) b->cur[args[k]].used = 1;
+  }
+  int slots = 0;
+  for (size_t c = 0; c < b->n_cur; ++c) slot_of[c] = b->cur[c].used ? slots++ : -1;
+  fr->n_slots = slots;
+  fr->n_diagram_currents = b->n_cur - (size_t)n;
+  for (size_t o = 0; o < b->n_ops; ++o) {
+    if (!needed[o]) continue;
+    hg_fr_op op = b->ops[o];
+    const size_t first = fr->n_targets;
+    for (size_t t = 0; t < op.n_targets; ++t) {
+      hg_fr_target target = b->targets[op.first_target + t];
+      if (slot_of[target.slot] < 0) continue;
+      target.slot = slot_of[target.slot];
+      fr->targets[fr->n_targets++] = target;
+    }
+    op.first_target = first;
+    op.n_targets = fr->n_targets - first;
+    op.a = slot_of[op.a];
+    op.b = slot_of[op.b];
+    op.c = op.c >= 0 ? slot_of[op.c] : -1;
+    fr->ops[fr->n_ops++] = op;
+  }
+  for (size_t r = 0; r < b->n_roots && !b->failed; ++r) {
+    if (b->roots[r].weight != min_weight) continue;
+    hg_fr_op op = b->roots[r].op;
+    op.first_target = fr->n_targets;
+    for (size_t t = 0; t < b->roots[r].colour.n; ++t) {
+      const hg_colour_term *term = &b->roots[r].colour.terms[t];
+      const int f = flow_index(b, term);
+      if (f < 0) break;
+      fr->targets[fr->n_targets++] = (hg_fr_target){f, term->re, term->im};
+    }
+    op.n_targets = fr->n_targets - op.first_target;
+    op.a = slot_of[op.a];
+    op.b = slot_of[op.b];
+    op.c = op.c >= 0 ? slot_of[op.c] : -1;
+    op.d = op.d >= 0 ? slot_of[op.d] : -1;
+    fr->ops[fr->n_ops++] = op;
+  }
+  free(needed);
+  free(slot_of);
+}
+
+int hg_flow_recursion_supports(const hg_process_spec *spec) {
+  if (hg_process_has_orders(spec)) return 0; /* e.g. QED<=2 adds photon and Z exchanges */
+  int quarks = 0;
+  for (int i = 0; i < spec->n; ++i) {
+    const hg_particle *p = particle_of(spec->species[i]);
+    if (p->spin == HG_SPIN_FERMION && p->colour == 3)
+      ++quarks;
+    else if (p->pdg != 21)
+      return 0;
+  }
+  return quarks >= 4 && quarks % 2 == 0 && quarks <= 2 * HG_MAX_PAIRS;
+}
+
+int hg_flow_recursion_build(const hg_process_spec *spec, int width_all, hg_flow_recursion *out,
+                            char *error, size_t error_size) {
+  memset(out, 0, sizeof *out);
+  out->spec = *spec;
+  out->iden = hg_process_iden(spec);
+  if (!hg_flow_recursion_supports(spec)) {
+    snprintf(error, error_size,
+             "process \"%s\": the recursive engine takes quarks and gluons (two or more quark "
+             "lines here, or gluons with at most one quark line); use the diagrams engine "
+             "(--engine diagrams) for processes with photons, leptons or electroweak bosons",
+             spec->text);
+    return -1;
+  }
+  builder b;
+  memset(&b, 0, sizeof b);
+  b.fr = out;
+  b.width_all = width_all;
+  b.error = error;
+  b.error_size = error_size;
+  const int n = spec->n, last = n - 1;
+  const unsigned full = (1u << last) - 1u;
+  size_t *start = calloc((size_t)full + 2, sizeof *start),
+         *end = calloc((size_t)full + 2, sizeof *end);
+  if (start == NULL || end == NULL) fail(&b, "no memory for the recursion");
+  if (!b.failed) add_externals(&b);
+  for (int i = 0; i < last && !b.failed; ++i) {
+    start[1u << i] = (size_t)i;
+    end[1u << i] = (size_t)i + 1;
+  }
+  for (int size = 2; size < last && !b.failed; ++size)
+    for (unsigned m = 1; m <= full && !b.failed; ++m) {
+      if (popcount(m) != size) continue;
+      b.block_start = b.n_cur;
+      const unsigned low = m & -m;
+      for (unsigned s1 = (m - 1) & m; s1 && !b.failed; s1 = (s1 - 1) & m) {
+        if (!(s1 & low)) continue;
+        const unsigned rest = m ^ s1;
+        for (size_t x = start[s1]; x < end[s1]; ++x)
+          for (size_t y = start[rest]; y < end[rest] && !b.failed; ++y) combine_two(&b, x, y);
+        const unsigned low2 = rest & -rest;
+        for (unsigned s2 = (rest - 1) & rest; s2 && !b.failed; s2 = (s2 - 1) & rest) {
+          if (!(s2 & low2)) continue;
+          const unsigned s3 = rest ^ s2;
+          for (size_t x = start[s1]; x < end[s1]; ++x)
+            for (size_t y = start[s2]; y < end[s2]; ++y)
+              for (size_t z = start[s3]; z < end[s3] && !b.failed; ++z)
+                if (all_gluons(&b, x, y, z)) {
+                  three_gluons(&b, x, y, z);
+                  three_gluons(&b, x, z, y);
+                  three_gluons(&b, y, z, x);
+                }
+        }
+      }
+      start[m] = b.block_start;
+      end[m] = b.n_cur;
+    }
+  const size_t wl = (size_t)last;
+  const unsigned low = full & -full;
+  for (unsigned s1 = full; s1 && !b.failed; s1 = (s1 - 1) & full) {
+    if (!(s1 & low) || s1 == full) continue;
+    const unsigned rest = full ^ s1;
+    for (size_t x = start[s1]; x < end[s1]; ++x)
+      for (size_t y = start[rest]; y < end[rest] && !b.failed; ++y) root_three(&b, x, y, wl);
+    const unsigned low2 = rest & -rest;
+    for (unsigned s2 = (rest - 1) & rest; s2 && !b.failed; s2 = (s2 - 1) & rest) {
+      if (!(s2 & low2)) continue;
+      const unsigned s3 = rest ^ s2;
+      for (size_t x = start[s1]; x < end[s1]; ++x)
+        for (size_t y = start[s2]; y < end[s2]; ++y)
+          for (size_t z = start[s3]; z < end[s3] && !b.failed; ++z)
+            if (all_gluons(&b, x, y, z) && is_gluon(b.cur[wl].species)) {
+              root_four(&b, x, y, z, wl);
+              root_four(&b, x, z, y, wl);
+              root_four(&b, x, wl, y, z);
+            }
+    }
+  }
+  if (!b.failed && b.n_roots == 0)
+    fail(&b, "has no tree-level diagram with quark-gluon, three- and four-gluon vertices");
+  if (!b.failed) {
+    int min_weight = b.roots[0].weight;
+    for (size_t r = 1; r < b.n_roots; ++r)
+      if (b.roots[r].weight < min_weight) min_weight = b.roots[r].weight;
+    finish(&b, min_weight);
+  }
+  if (!b.failed) {
+    out->colour_matrix = malloc((out->n_flows * out->n_flows + 1) * sizeof *out->colour_matrix);
+    if (out->colour_matrix == NULL) fail(&b, "no memory for the colour matrix");
+    for (size_t i = 0; i < out->n_flows && !b.failed; ++i)
+      for (size_t j = 0; j <= i; ++j)
+        out->colour_matrix[i * out->n_flows + j] = out->colour_matrix[j * out->n_flows + i] =
+            hg_colour_product(&out->flows[i], &out->flows[j]);
+  }
+  for (size_t r = 0; r < b.n_roots; ++r) hg_colour_free(&b.roots[r].colour);
+  free(b.roots);
+  free(b.cur);
+  free(b.ops);
+  free(b.targets);
+  free(start);
+  free(end);
+  if (b.failed) {
+    hg_flow_recursion_free(out);
+    return -1;
+  }
+  return 0;
+}
+
+void hg_flow_recursion_free(hg_flow_recursion *fr) {
+  free(fr->ops);
+  free(fr->targets);
+  free(fr->flows);
+  free(fr->colour_matrix);
+  fr->ops = NULL;
+  fr->targets = NULL;
+  fr->flows = NULL;
+  fr->colour_matrix = NULL;
+}
