@@ -124,7 +124,7 @@ def host_part(exe, tmp):
                                                   "--unweighted-events", "10"], None, 2,
          ["--lhe a.root: the file's ending names no event format: use .lhe or .lhe.gz (Les "
           "Houches 3.0), .hdf5 or .h5 (LHEH5), .hepmc or .hepmc.gz (HepMC3 ASCII)"]),
-        ("no --n", x + ["--pt-min", "20"], None, 2, ["xsec needs --process TEXT or --n N"]),
+        ("no --n", x + ["--pt-min", "20"], None, 2, ["xsec needs --n N", "--process TEXT"]),
         ("a histogram range upside down", x + ["--n", "2", "--pt-bins", "10:5:1"], None, 2,
          ["--pt-bins 10:5:1: the upper edge HI must be above the lower LO"]),
         ("a histogram without bins", x + ["--n", "2", "--mass-bins", "0:0:10"], None, 2,

@@ -469,7 +469,8 @@ def bench_part(bench, tmp):
           nothing]),
         ("two quark lines, sampled colours", ["--device", DEVICE, "--process", "u u~ > d d~ g",
                                               "--colour", "sampled"], 1,
-         ["--colour sampled is for the recursive colour engine", nothing]),
+         ["sampled colours and helicities are benchmarked for the recursive colour engine",
+          nothing]),
     ], tmp, keep + ["none.json"])
     report(ok, "a bench that measures nothing lists the skipped cases with their reasons and "
            "exits 1", detail)
