@@ -85,11 +85,13 @@ static int parse_order(const char *tok, hg_process_spec *out, char *why, size_t 
     max = &out->max_weighted;
   }
   if (max == NULL || end == num || *end != '\0' || v < 0 || v > 64) {
+    char shown[256];
+    escaped(tok, shown, sizeof shown);
     snprintf(why, why_size,
              "'%s' is not a coupling order: write QCD<=n, QED<=n (or QCD=n, the same), QCD==n, "
              "QED==n (exactly n) or WEIGHTED<=n after the particles, n >= 0, e.g. "
              "\"u u~ > e+ e- g QED<=2\"",
-             tok);
+             shown);
     return -1;
   }
   *max = (int)v;
