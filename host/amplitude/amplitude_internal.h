@@ -75,6 +75,10 @@ hegetcl_status hg_process_program(hegetcl_amplitude *amp, const char *generated,
  * hg_process_amplitude_build for the recursive engine; colour_ordered_amplitude.c): fills
  * options, program, summed, helicity (not beyond HG_CO_MAX_ORDERINGS orderings), colour_kernel,
  * colour, n_orderings and me_factor. */
+/* The colour matrix (dim x dim) as the summed and helicity kernels' last argument, in double or
+ * float (colour_double 0); colour_ordered_amplitude.c. */
+hegetcl_status hg_amplitude_colour_matrix(hegetcl_amplitude *amp, const double *matrix, size_t dim,
+                                          int colour_double, const char *process_text);
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle);
 

@@ -78,6 +78,25 @@ static char *source(const hg_colour_ordered *co, int width_all, int gauge_partic
   return b.data;
 }
 
+/* The colour matrix (dim x dim, double) as the summed and helicity kernels' last argument, in the
+ * colour sum's precision (double, or float when colour_double is 0). */
+hegetcl_status hg_amplitude_colour_matrix(hegetcl_amplitude *amp, const double *matrix, size_t dim,
+                                          int colour_double, const char *process_text) {
+  hegetcl_context *ctx = amp->ctx;
+  const size_t n = dim * dim;
+  void *values = colour_double ? (void *)matrix : malloc(n * sizeof(float) + 1);
+  if (values == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the colour matrix");
+  if (!colour_double)
+    for (size_t k = 0; k < n; ++k) ((float *)values)[k] = (float)matrix[k];
+  cl_int err = CL_SUCCESS;
+  amp->colour = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                               n * (colour_double ? sizeof(double) : sizeof(float)), values, &err);
+  if (!colour_double) free(values);
+  if (err == CL_SUCCESS) err |= clSetKernelArg(amp->summed, 5, sizeof(cl_mem), &amp->colour);
+  if (err == CL_SUCCESS) err |= clSetKernelArg(amp->helicity, 6, sizeof(cl_mem), &amp->colour);
+  return hg_cl_check(ctx, err, "clCreateBuffer", "making the colour matrix of %s", process_text);
+}
+
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle) {
   hegetcl_context *ctx = amp->ctx;
@@ -115,23 +134,7 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
     status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_COLOUR, &amp->colour_kernel);
   if (status == HEGETCL_OK && full_colour) {
     /* the colour matrix in the colour sum's precision, the kernels' last argument */
-    const size_t n = co.n_orderings * co.n_orderings;
-    void *values = colour_double ? (void *)co.colour : malloc(n * sizeof(float));
-    if (values == NULL) {
-      status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the colour matrix");
-    } else {
-      if (!colour_double)
-        for (size_t k = 0; k < n; ++k) ((float *)values)[k] = (float)co.colour[k];
-      cl_int err = CL_SUCCESS;
-      amp->colour =
-          clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                         n * (colour_double ? sizeof(double) : sizeof(float)), values, &err);
-      if (!colour_double) free(values);
-      if (err == CL_SUCCESS) err |= clSetKernelArg(amp->summed, 5, sizeof(cl_mem), &amp->colour);
-      if (err == CL_SUCCESS) err |= clSetKernelArg(amp->helicity, 6, sizeof(cl_mem), &amp->colour);
-      status =
-          hg_cl_check(ctx, err, "clCreateBuffer", "making the colour matrix of %s", spec->text);
-    }
+    status = hg_amplitude_colour_matrix(amp, co.colour, co.n_orderings, colour_double, spec->text);
   }
   hg_colour_ordered_free(&co);
   return status;

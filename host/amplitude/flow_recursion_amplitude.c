@@ -176,23 +176,8 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
     status = hg_process_program(amp, generated, "amplitudes/flow_recursion.cl", 1);
   free(generated);
   if (status == HEGETCL_OK) {
-    const size_t n = fr.n_flows * fr.n_flows;
-    void *values = colour_double ? (void *)fr.colour_matrix : malloc(n * sizeof(float) + 1);
-    if (values == NULL) {
-      status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the colour matrix");
-    } else {
-      if (!colour_double)
-        for (size_t k = 0; k < n; ++k) ((float *)values)[k] = (float)fr.colour_matrix[k];
-      cl_int err = CL_SUCCESS;
-      amp->colour =
-          clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                         n * (colour_double ? sizeof(double) : sizeof(float)), values, &err);
-      if (!colour_double) free(values);
-      if (err == CL_SUCCESS) err |= clSetKernelArg(amp->summed, 5, sizeof(cl_mem), &amp->colour);
-      if (err == CL_SUCCESS) err |= clSetKernelArg(amp->helicity, 6, sizeof(cl_mem), &amp->colour);
-      status =
-          hg_cl_check(ctx, err, "clCreateBuffer", "making the colour matrix of %s", spec->text);
-    }
+    status =
+        hg_amplitude_colour_matrix(amp, fr.colour_matrix, fr.n_flows, colour_double, spec->text);
   }
   hg_flow_recursion_free(&fr);
   return status;
