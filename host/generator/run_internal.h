@@ -5,6 +5,7 @@
 #define HG_GENERATOR_RUN_INTERNAL_H
 
 #include "amplitude/amplitude_internal.h"
+#include "generator/multichannel.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "generator/run.h"
@@ -48,6 +49,12 @@ typedef struct {
   double object_pt[HG_GEN_MAX_EXTERNAL],
       object_eta[HG_GEN_MAX_EXTERNAL]; /* sampled objects' cuts */
   int cut_code[HG_GEN_MAX_EXTERNAL];   /* each particle's, in the sampler's order */
+  /* the phase-space channels (generator/multichannel.h): their kind, entries and weights; the
+   * weights adapt in the integration's adapting iterations when there are several */
+  unsigned n_ps;
+  int ps_kind;
+  double ps_a[HG_GEN_MAX_CHANNELS], ps_b[HG_GEN_MAX_CHANNELS], alpha[HG_GEN_MAX_CHANNELS];
+  unsigned rows; /* the channel reduction's rows: the members, then the channels when several */
   int order[HG_GEN_MAX_EXTERNAL];
   uint32_t key_high;                /* Philox key's high word for the stage being run */
   char options[1024];               /* the sampler program's build options */
