@@ -463,6 +463,10 @@ static hegetcl_status check_config(hegetcl_context *ctx, const hegetcl_xsec_conf
     if (!(scales[i] > 0.0 && isfinite(scales[i])))
       return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s = %g: a scale must be positive (--scale X GeV)",
                      names[i], scales[i]);
+  if (c->phase_space == HEGETCL_PHASE_SPACE_RAMBO)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "--phase-space rambo is for photon runs; a process run takes auto or "
+                   "multichannel (its channels) or collider (its single map)");
   if (!(c->sqrt_s_gev > 0.0))
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "sqrt(s) = %g GeV: must be positive", c->sqrt_s_gev);
   if (hg_mg_cuts_check(c->cuts, error, sizeof error) != 0)
