@@ -50,6 +50,13 @@ static int pdf_slot(hg_gen_run *run, int pid) {
   return (int)run->n_pdf_pids++;
 }
 
+/* Whether two cut codes are a same-flavour opposite-charge lepton pair (mmll's). */
+static int same_flavour_pair(int a, int b) {
+  const int pa = hg_mg_cut_code_pdg(a), pb = hg_mg_cut_code_pdg(b);
+  return hg_mg_cut_code_class(a) == HG_CUT_CLASS_LEPTON &&
+         hg_mg_cut_code_class(b) == HG_CUT_CLASS_LEPTON && pa != 0 && pa + pb == 0;
+}
+
 /* The partonic channels and groups of the process (host/process/partonic_channels.h). A member
  * whose incoming pair is the group's swapped is a mirror; any final-state reordering of a member
  * maps particles onto ones of the same cut class (checked), so the cuts, symmetric in particles
@@ -95,16 +102,29 @@ static hegetcl_status build_channels(hg_gen_run *run) {
     hegetcl_process gp;
     hegetcl_process_from_text(&gp, group_spec->text, NULL, 0);
     const int flavours = run->config.five_flavour ? 5 : 4;
+    /* each particle of the class of the one it stands for, and the same pairs of one flavour and
+     * opposite charges (mmll's): l+ vl's u d~ > mu+ vm joins u d~ > e+ ve */
+    int mine[HG_GEN_MAX_EXTERNAL], theirs[HG_GEN_MAX_EXTERNAL];
     for (int k = 2; k < lc->n; ++k) {
       const int j = lc->order[k];
       const double mass = hegetcl_process_mass(&gp, (unsigned)j);
-      if (hg_mg_cut_class(lc->pdg[k], mass, flavours) !=
-          hg_mg_cut_class(hg_species_pdg(group_spec->species[j]), mass, flavours))
+      mine[k] = hg_mg_cut_class(lc->pdg[k], mass, flavours);
+      theirs[k] = hg_mg_cut_class(hg_species_pdg(group_spec->species[j]), mass, flavours);
+      if (hg_mg_cut_code_class(mine[k]) != hg_mg_cut_code_class(theirs[k]))
         status = hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
                          "%s: its particle %d is cut as another kind than %s's particle %d, which "
                          "stands for it; the group cannot take it",
                          lc->text, k, group_spec->text, j);
     }
+    for (int k = 2; k < lc->n && status == HEGETCL_OK; ++k)
+      for (int l = k + 1; l < lc->n; ++l)
+        if (same_flavour_pair(mine[k], mine[l]) != same_flavour_pair(theirs[k], theirs[l]))
+          status = hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                           "%s: its particles %d and %d are %s same-flavour pair and those of %s "
+                           "that stand for them %s; the group cannot take it",
+                           lc->text, k, l, same_flavour_pair(mine[k], mine[l]) ? "a" : "not a",
+                           group_spec->text,
+                           same_flavour_pair(theirs[k], theirs[l]) ? "are not" : "are");
   }
   run->n_channels = list->n_channels;
   run->n_groups = list->n_groups;
