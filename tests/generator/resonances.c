@@ -376,12 +376,44 @@ static void massless_pairs(void **state) {
   hegetcl_xsec_result_free(&r);
 }
 
+/* p p > l+ vl: the muon members join the electron's group (same |M|^2, same cuts), each
+ * channel's sigma equal to its electron twin's; p p > ve ve~ through the Z alone, no cut. */
+static void lepton_labels_and_neutrinos(void **state) {
+  (void)state;
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
+  if (!exhaustive()) skip();
+  hegetcl_xsec_result r = run("p p > l+ vl", 80.419, 0.0, 0.0, 3e-3);
+  assert_int_equal(r.n_groups, 1);
+  assert_int_equal(r.n_process_channels, 8);
+  for (unsigned k = 0; k < r.n_process_channels; ++k) {
+    char twin[sizeof r.process_channels[k].text];
+    snprintf(twin, sizeof twin, "%s", r.process_channels[k].text);
+    char *mu = strstr(twin, "mu+ vm");
+    if (mu == NULL) continue;
+    memcpy(mu, "e+ ve ", 6);
+    mu[5] = '\0';
+    int found = 0;
+    for (unsigned j = 0; j < r.n_process_channels; ++j)
+      if (strcmp(r.process_channels[j].text, twin) == 0) {
+        found = 1;
+        assert_true(r.process_channels[j].sigma_fb == r.process_channels[k].sigma_fb);
+      }
+    assert_true(found);
+  }
+  hegetcl_xsec_result_free(&r);
+  r = run("p p > ve ve~", 91.188, 0.0, 0.0, 3e-3);
+  assert_int_equal(r.groups[0].phase_space_channels, 1);
+  print_message("# p p > ve ve~: %.6e +- %.2e fb\n", r.vegas.estimate, r.vegas.error);
+  hegetcl_xsec_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(w_matrix_element_matches_closed_form),
       cmocka_unit_test(massless_pairs),
       cmocka_unit_test(w_production_matches_semi_analytic),
       cmocka_unit_test(drell_yan_matches_semi_analytic),
+      cmocka_unit_test(lepton_labels_and_neutrinos),
   };
   return cmocka_run_group_tests_name("resonances", tests, setup, teardown);
 }
