@@ -102,8 +102,8 @@ static void the_photon_family_keeps_its_engines(void **state) {
   assert_true(fabs(p.quark_charge + 1.0 / 3.0) < 1e-15);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_particles(&p), 5);
-  /* quarks and gluons, any number of quark lines: the recursive engine; a photon with them: the
-   * diagrams engine */
+  /* quarks and gluons, any number of quark lines, photons, leptons, W, Z, H and coupling orders:
+   * the recursive engine (the colour-ordered kernels or the quark-line recursion) */
   assert_int_equal(hegetcl_process_from_text(&p, "g g > t t~ g", message, sizeof message),
                    HEGETCL_OK);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
@@ -116,11 +116,11 @@ static void the_photon_family_keeps_its_engines(void **state) {
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ a", message, sizeof message),
                    HEGETCL_OK);
-  assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
-  /* coupling orders may add photon and Z exchanges, which only the diagrams engine has */
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
+  /* coupling orders may add photon and Z exchanges, which the quark-line recursion applies */
   assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ g QED<=2", message, sizeof message),
                    HEGETCL_OK);
-  assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
 }
 
 /* Colour flows: (n-1)! traces for n gluons, n! strings for a quark line with n gluons (MadGraph's
