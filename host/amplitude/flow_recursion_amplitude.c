@@ -73,22 +73,28 @@ static int one_line(int species_a, int species_b) {
   return a == b || (a->partner != NULL && strcmp(a->partner, b->name) == 0);
 }
 
+/* Whether fermion particle p couples to the model's vectors with its left-handed part only: a
+ * neutrino (W and Z; the Z's right-handed coupling ee Q sw/cw vanishes with Q). */
+static int left_only(const hg_particle *p) { return p->colour == 1 && p->charge == 0; }
+
 /* Whether helicity configuration config (the bits of hg_diagrams_helicity_layout; incoming
  * particles as MadGraph gives them) can be non-zero: no massive vector has the value 3, and some
  * pairing of the fermion ends (one flowing in, one flowing out, one line) has every massless line
- * with opposite helicities at its ends once every particle is crossed to outgoing (chirality is
- * kept along a massless line; the Yukawas, which flip it, are the massive top's and tau's). */
+ * of one chirality at both ends (chirality is kept along a massless line by every vector
+ * vertex; the Yukawas, which flip it, are the massive top's and tau's), left-handed where the
+ * line must pass a W (its ends of different flavours) or has a neutrino end. The chirality of
+ * an end is HELAS's nhel * nsf (-1: left-handed; CONVENTIONS.md, "HELAS slots"). */
 static int can_be_nonzero(const hg_process_spec *s, const int *bit_of, uint32_t config) {
   int in_end[HG_PROCESS_MAX_EXTERNAL], out_end[HG_PROCESS_MAX_EXTERNAL], n_in = 0, n_out = 0;
-  int h[HG_PROCESS_MAX_EXTERNAL];
+  int chirality[HG_PROCESS_MAX_EXTERNAL];
   for (int i = 0; i < s->n; ++i) {
     const hg_particle *p = hg_model_particle(hg_species_particle(s->species[i]));
     if (p->spin == HG_SPIN_VECTOR && p->mass != HG_PARAM_ZERO && (config >> bit_of[i] & 3u) == 3u)
       return 0;
     if (p->spin != HG_SPIN_FERMION) continue;
-    h[i] = (config >> bit_of[i] & 1) ? 1 : -1;
-    if (i < s->n_in) h[i] = -h[i];
-    if (hg_colour_ordered_flows_in(s, i))
+    const int in_role = hg_colour_ordered_flows_in(s, i), incoming = i < s->n_in;
+    chirality[i] = ((config >> bit_of[i] & 1) ? 1 : -1) * (incoming == in_role ? 1 : -1);
+    if (in_role)
       in_end[n_in++] = i;
     else
       out_end[n_out++] = i;
@@ -102,8 +108,10 @@ static int can_be_nonzero(const hg_process_spec *s, const int *bit_of, uint32_t 
       const int i = in_end[k], o = out_end[perm[k]];
       const hg_particle *pi = hg_model_particle(hg_species_particle(s->species[i]));
       const hg_particle *po = hg_model_particle(hg_species_particle(s->species[o]));
+      const int massless = pi->mass == HG_PARAM_ZERO && po->mass == HG_PARAM_ZERO;
+      const int left = pi != po || left_only(pi) || left_only(po);
       ok = one_line(s->species[i], s->species[o]) &&
-           (pi->mass != HG_PARAM_ZERO || po->mass != HG_PARAM_ZERO || h[i] != h[o]);
+           (!massless || (chirality[i] == chirality[o] && (!left || chirality[i] < 0)));
     }
     if (ok) return 1;
     /* next permutation */
