@@ -12,7 +12,7 @@
 #   EW_BENCH_DEVICE      --device (default gpu)
 #   EW_BENCH_EVENTS      largest batch, --max-events (default 1048576; 64 for a PoCL smoke run)
 #   EW_BENCH_SECONDS     time budget of one measurement, --max-seconds (default 2)
-#   EW_BENCH_LIMIT_S     time limit of one hegetcl-bench call (default 60)
+#   EW_BENCH_LIMIT_S     time limit of one hegetcl-bench call (default 45)
 #   EW_BENCH_BUDGET_S    total; calls that would start after it are reported as not run
 #                        (default 210: the whole script stays under 4 minutes)
 #   EW_BENCH_GLUONS      gluon counts (default "1 2 3 4")
@@ -22,7 +22,7 @@ out=$2
 device=${EW_BENCH_DEVICE:-gpu}
 events=${EW_BENCH_EVENTS:-1048576}
 seconds=${EW_BENCH_SECONDS:-2}
-limit=${EW_BENCH_LIMIT_S:-60}
+limit=${EW_BENCH_LIMIT_S:-45}
 budget=${EW_BENCH_BUDGET_S:-210}
 gluons=${EW_BENCH_GLUONS:-1 2 3 4}
 bench="$build/bench/hegetcl-bench"
