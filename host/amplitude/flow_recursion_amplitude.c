@@ -174,8 +174,11 @@ static const char *const kind_names[HG_FR_AMPLITUDE + 10] = {
     "JVVVC",    "JVS",  "HVV",  "JVSS", "HVVS", "HSS",  "HSSS", "IOV",   "VVV",  "GGGG",
     "IOS",      "VVVC", "VVVVC", "VVS", "VVSS", "SSS",  "SSSS"};
 
+/* The generated header, or NULL with *too_large set when a table outgrows its field (slots,
+ * coefficients, targets of one operation: 16 bits; couplings: 7), else out of memory. */
 static char *source(const hg_flow_recursion *fr, int gauge_particle, int *n_configs,
-                    int *helicity_bits) {
+                    int *helicity_bits, int *too_large) {
+  *too_large = 0;
   hg_strbuf b = {0};
   const hg_process_spec *s = &fr->spec;
   int bit_of[HG_PROCESS_MAX_EXTERNAL];
@@ -255,6 +258,7 @@ static char *source(const hg_flow_recursion *fr, int gauge_particle, int *n_conf
                    "                              const hg_process_params pp, hg_wave *W) {\n");
   for (int i = 0; i < s->n; ++i) external(&b, s, i, bit_of[i], gauge_particle);
   hg_strbuf_printf(&b, "  return 1;\n}\n");
+  *too_large = failed && table != NULL;
   free(table);
   if (b.failed || failed) {
     hg_strbuf_free(&b);
@@ -274,11 +278,17 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   amp->me_factor = 1.0 / fr.iden;
   amp->n_orderings = fr.n_flows;
-  int n_configs = 0, helicity_bits = 0;
-  char *generated = source(&fr, gauge_particle, &n_configs, &helicity_bits);
+  int n_configs = 0, helicity_bits = 0, too_large = 0;
+  char *generated = source(&fr, gauge_particle, &n_configs, &helicity_bits, &too_large);
   amp->helicity_bits = (unsigned)helicity_bits;
   if (generated == NULL) {
     hg_flow_recursion_free(&fr);
+    if (too_large)
+      return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "process \"%s\": its recursion (%d current slots, %zu vertex operations) "
+                     "outgrows the recursive engine's tables; use the diagrams engine (--engine "
+                     "diagrams)",
+                     spec->text, fr.n_slots, fr.n_ops);
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
   }
   if (getenv("HEGETCL_FR_DUMP") != NULL) fputs(generated, stderr);
