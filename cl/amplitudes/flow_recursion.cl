@@ -65,11 +65,7 @@ HG_INLINE REAL hg_fr_mass(const hg_process_params *pp, hg_u32 m) {
 HG_INLINE REAL hg_fr_width(const hg_process_params *pp, hg_u32 m, hg_u32 width) {
   if (!width) return (REAL)0;
 #ifdef HG_PROCESS_EW
-  return m == 1u   ? pp->top_width
-         : m == 2u ? pp->wz
-         : m == 3u ? pp->ww
-         : m == 4u ? pp->wh
-                   : (REAL)0;
+  return m == 1u ? pp->top_width : m == 2u ? pp->wz : m == 3u ? pp->ww : m == 4u ? pp->wh : (REAL)0;
 #else
   return m == 1u ? pp->top_width : (REAL)0;
 #endif

@@ -60,8 +60,8 @@ static void external(hg_strbuf *b, const hg_process_spec *s, int i, int bit, int
                      "    W[%d] = vxxxxx(p[%d], %s, v == 0u ? -1 : v == 1u ? 1 : 0, %d);\n  }\n",
                      bit, i, i, mass, incoming ? -1 : 1);
   } else {
-    hg_strbuf_printf(b, "  W[%d] = vxxxxx(p[%d], (REAL)0, HG_HELICITY_OF(config, %d), %d);\n", i,
-                     i, bit, incoming ? -1 : 1);
+    hg_strbuf_printf(b, "  W[%d] = vxxxxx(p[%d], (REAL)0, HG_HELICITY_OF(config, %d), %d);\n", i, i,
+                     bit, incoming ? -1 : 1);
   }
 }
 
@@ -141,11 +141,10 @@ typedef struct {
 
 static int coupling_index(coupling_entry *table, int *n, const hg_fr_op *op) {
   const int kind = op->kind >= HG_FR_AMPLITUDE ? op->kind - HG_FR_AMPLITUDE : op->kind;
-  const int fermion_vertex =
-      op->kind >= HG_FR_AMPLITUDE
-          ? kind == HG_AMP_IOV || kind == HG_AMP_IOS
-          : kind == HG_WF_FVI || kind == HG_WF_FVO || kind == HG_WF_JIO || kind == HG_WF_FSI ||
-                kind == HG_WF_FSO || kind == HG_WF_HIO;
+  const int fermion_vertex = op->kind >= HG_FR_AMPLITUDE
+                                 ? kind == HG_AMP_IOV || kind == HG_AMP_IOS
+                                 : kind == HG_WF_FVI || kind == HG_WF_FVO || kind == HG_WF_JIO ||
+                                       kind == HG_WF_FSI || kind == HG_WF_FSO || kind == HG_WF_HIO;
   coupling_entry e = {op->coupling, op->coupling == HG_COUPLING_PHOTON ? op->charge : 0,
                       op->coupling == HG_COUPLING_EW ? op->coupling_slot : 0,
                       op->coupling == HG_COUPLING_EW && !fermion_vertex};
@@ -170,9 +169,9 @@ static int coefficient(double *table, int *n, double re, double im) {
 }
 
 static const char *const kind_names[HG_FR_AMPLITUDE + 10] = {
-    "EXTERNAL", "FVI",  "FVO",  "JIO",  "JVV",  "JGGG", "FSI",  "FSO",   "HIO",  "JVVC",
-    "JVVVC",    "JVS",  "HVV",  "JVSS", "HVVS", "HSS",  "HSSS", "IOV",   "VVV",  "GGGG",
-    "IOS",      "VVVC", "VVVVC", "VVS", "VVSS", "SSS",  "SSSS"};
+    "EXTERNAL", "FVI",   "FVO", "JIO",  "JVV",   "JGGG", "FSI",  "FSO",  "HIO",
+    "JVVC",     "JVVVC", "JVS", "HVV",  "JVSS",  "HVVS", "HSS",  "HSSS", "IOV",
+    "VVV",      "GGGG",  "IOS", "VVVC", "VVVVC", "VVS",  "VVSS", "SSS",  "SSSS"};
 
 /* The generated header, or NULL with *too_large set when a table outgrows its field (slots,
  * coefficients, targets of one operation: 16 bits; couplings: 7), else out of memory. */
@@ -239,9 +238,10 @@ static char *source(const hg_flow_recursion *fr, int gauge_particle, int *n_conf
                      (unsigned)op->a | (unsigned)op->b << 16, c | d << 16);
   }
   hg_strbuf_printf(&b, "0u};\n\n#define FR_COUPLINGS %d\n", n_couplings);
-  hg_strbuf_printf(&b, "/* the vertices' couplings, HELAS convention (hg_coupling) */\n"
-                       "HG_INLINE void hg_fr_couplings(const hg_process_params pp, hg_coupling *cpl) "
-                       "{\n  cpl[0] = hg_coupling_both(pp.g_s);\n");
+  hg_strbuf_printf(&b,
+                   "/* the vertices' couplings, HELAS convention (hg_coupling) */\n"
+                   "HG_INLINE void hg_fr_couplings(const hg_process_params pp, hg_coupling *cpl) "
+                   "{\n  cpl[0] = hg_coupling_both(pp.g_s);\n");
   for (int k = 1; k < n_couplings; ++k) {
     const coupling_entry *e = &couplings[k];
     if (e->kind == HG_COUPLING_PHOTON)

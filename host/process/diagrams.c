@@ -287,8 +287,8 @@ static void add_bosons(builder *b, const size_t *ws, int n) {
       continue;
     int order[3];
     const hg_wf_kind kind = hg_vertex_boson_current(legs, n, s, &v, order);
-    hg_wavefunction *w = new_current(b, kind, s, ws[order[0]], ws[order[1]],
-                                     n == 3 ? (long)ws[order[2]] : -1, &v);
+    hg_wavefunction *w =
+        new_current(b, kind, s, ws[order[0]], ws[order[1]], n == 3 ? (long)ws[order[2]] : -1, &v);
     if (w == NULL) return;
     colour_fail(b, colour_product(&w->colour, b->set->wfs, ws, n));
   }

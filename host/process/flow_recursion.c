@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The quark-line recursion's tape (flow_recursion.h). The vertices (vertices.h), couplings,
  * widths, colour factors and Fermi signs are those of the diagram engine (diagrams.c) applied to
- * one colour structure at a time; what differs is that a current is the SUM of every sub-diagram with the
- * same external particles, species, fermion pairing, coupling orders and colour structure, so
- * each vertex is evaluated once per pair (or triple) of such currents. */
+ * one colour structure at a time; what differs is that a current is the SUM of every sub-diagram
+ * with the same external particles, species, fermion pairing, coupling orders and colour structure,
+ * so each vertex is evaluated once per pair (or triple) of such currents. */
 #include "flow_recursion.h"
 
 #include <stdio.h>
@@ -239,8 +239,8 @@ static void fermion_boson(builder *b, size_t fi, size_t bi) {
     const int found = f.role == HG_ROLE_IN ? hg_vertex_ffx(other, f.species, v.species, &vx)
                                            : hg_vertex_ffx(f.species, other, v.species, &vx);
     if (!found) continue;
-    const int kind = f.role == HG_ROLE_IN ? (scalar ? HG_WF_FSI : HG_WF_FVI)
-                                          : (scalar ? HG_WF_FSO : HG_WF_FVO);
+    const int kind =
+        f.role == HG_ROLE_IN ? (scalar ? HG_WF_FSI : HG_WF_FVI) : (scalar ? HG_WF_FSO : HG_WF_FVO);
     current w = combined(b, &f, &v, NULL, s, &vx);
     w.open_fermion = f.open_fermion;
     sort_pairs(&w);
@@ -266,8 +266,8 @@ static void fermion_pair(builder *b, size_t ii, size_t oi) {
     current w = combined(b, &fi, &fo, NULL, s, &v);
     add_pair(&w, fi.open_fermion, fo.open_fermion);
     sort_pairs(&w);
-    hg_fr_op op = new_op(spin_of(s) == HG_SPIN_SCALAR ? HG_WF_HIO : HG_WF_JIO, ii, oi, &v, s,
-                         w.width);
+    hg_fr_op op =
+        new_op(spin_of(s) == HG_SPIN_SCALAR ? HG_WF_HIO : HG_WF_JIO, ii, oi, &v, s, w.width);
     hg_colour_term ti, to;
     hg_colour_expr ei = single(&ti, &fi), eo = single(&to, &fo), out = {NULL, 0, 0};
     const int status = v.coupling == HG_COUPLING_STRONG ? hg_colour_pair_to_gluon(&out, &eo, &ei)
@@ -786,8 +786,10 @@ int hg_flow_recursion_build(const hg_process_spec *spec, int width_all, hg_flow_
     for (size_t r = 0; r < b.n_roots; ++r) {
       root_op *o = &b.roots[r];
       int keep = 1;
-      if (spec->max_qcd >= 0) keep &= spec->exact_qcd ? o->qcd == spec->max_qcd : o->qcd <= spec->max_qcd;
-      if (spec->max_qed >= 0) keep &= spec->exact_qed ? o->qed == spec->max_qed : o->qed <= spec->max_qed;
+      if (spec->max_qcd >= 0)
+        keep &= spec->exact_qcd ? o->qcd == spec->max_qcd : o->qcd <= spec->max_qcd;
+      if (spec->max_qed >= 0)
+        keep &= spec->exact_qed ? o->qed == spec->max_qed : o->qed <= spec->max_qed;
       if (spec->max_weighted >= 0) keep &= o->weight <= spec->max_weighted;
       if (!keep)
         o->weight = -1;

@@ -26,8 +26,8 @@ typedef struct {
   int kind;
   int a, b, c, d;
   hg_coupling_kind coupling;
-  double charge;     /* HG_COUPLING_PHOTON: the fermion's charge */
-  int coupling_slot; /* HG_COUPLING_EW: the params buffer's slot */
+  double charge;       /* HG_COUPLING_PHOTON: the fermion's charge */
+  int coupling_slot;   /* HG_COUPLING_EW: the params buffer's slot */
   hg_model_param mass; /* the new current's particle's mass (HG_PARAM_ZERO for amplitudes) */
   int width;           /* its propagator carries the particle's width */
   size_t first_target, n_targets;

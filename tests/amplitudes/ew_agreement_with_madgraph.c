@@ -137,10 +137,9 @@ int main(void) {
    * electroweak vertices present; the exhaustive run (HEGETCL_TEST_EXHAUSTIVE=1) every file in
    * both precisions and both engines */
   const struct CMUnitTest tests[] = {
-      BOTH(epem_mupmum),       DOUBLE(uux_epemg_res),   DOUBLE(uux_epemgg_rec),
-      BOTH2(udx_epvegg),       DOUBLE(udx_epvegg_res),  DOUBLE(gg_ttxh_wt0),
-      DOUBLE(gg_ttxh_wt0_rec), DOUBLE(uux_agg),
-      DOUBLE(uux_agg_rec),     DOUBLE(uu_uug),
+      BOTH(epem_mupmum),      DOUBLE(uux_epemg_res), DOUBLE(uux_epemgg_rec),  BOTH2(udx_epvegg),
+      DOUBLE(udx_epvegg_res), DOUBLE(gg_ttxh_wt0),   DOUBLE(gg_ttxh_wt0_rec), DOUBLE(uux_agg),
+      DOUBLE(uux_agg_rec),    DOUBLE(uu_uug),
   };
   const struct CMUnitTest exhaustive[] = {
       BOTH2(epem_mupmum), BOTH2(epem_mupmum_res), BOTH2(uux_epemg),   BOTH2(uux_epemg_res),

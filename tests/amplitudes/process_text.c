@@ -55,7 +55,7 @@ static void invisible_characters_are_shown_escaped(void **state) {
           "unknown particle 'g\\u00a0>' (\\u00a0 is a no-break space: write the particles "
           "apart with plain spaces)");
   refused("g g > t t~\r", "unknown particle 't~\\r' (\\r and \\n are line breaks: give the "
-                         "process on one line)");
+                          "process on one line)");
   refused("g g\n> t t~", "unknown particle 'g\\n>'");
   refused("g g > t t\x7f", "unknown particle 't\\x7f' (a control character");
   refused("g g > t t\xe2\x80\x93", "unknown particle 't\\u2013' (a character outside ASCII");

@@ -180,8 +180,8 @@ static const char *const bosons[] = {"u d~ > e+ ve g g", "u u~ > a g g"};
 /* ... and more programs (the exhaustive suite), with the boson self-couplings (W W Z, W W Z Z,
  * H H H, Z Z H H) */
 static const char *const bosons_large[] = {
-    "g g > t t~ h",   "u u~ > d d~ e+ e-", "u u~ > e+ e- g g g", "u u > u u g QED<=2",
-    "e+ e- > w+ w-",  "u d~ > w+ z g",     "e+ e- > z h h",      "e+ e- > w+ w- z",
+    "g g > t t~ h",   "u u~ > d d~ e+ e-",   "u u~ > e+ e- g g g", "u u > u u g QED<=2",
+    "e+ e- > w+ w-",  "u d~ > w+ z g",       "e+ e- > z h h",      "e+ e- > w+ w- z",
     "u u~ > w+ w- g", "d d~ > e+ e- mu+ mu-"};
 
 static void recursive_equals_diagrams_with_bosons(void **state) {
@@ -302,8 +302,9 @@ static void identical_particles_gauge_and_boosts(void **state) {
  * sum. */
 static void routing_and_refusals(void **state) {
   (void)state;
-  const char *const recursive[] = {"u d~ > e+ ve g g", "u u~ > e+ e- g g g g", "g g > t t~ h",
-                                   "u u~ > a g g", "u u~ > d d~ a", "u u > u u g QED<=2"};
+  const char *const recursive[] = {"u d~ > e+ ve g g", "u u~ > e+ e- g g g g",
+                                   "g g > t t~ h",     "u u~ > a g g",
+                                   "u u~ > d d~ a",    "u u > u u g QED<=2"};
   for (size_t k = 0; k < sizeof recursive / sizeof recursive[0]; ++k)
     if (qcd_process_of(recursive[k]).engine != HEGETCL_ENGINE_RECURSIVE)
       fail_msg("%s: the default engine is %s, not the recursive one", recursive[k],
