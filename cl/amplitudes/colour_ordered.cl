@@ -260,6 +260,9 @@ HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 config, const hg_process
 }
 #endif
 
+#if CO_GROUP
+#include "amplitudes/colour_group.cl"
+#else
 /* |M|^2 summed over the configurations that can be non-zero (for a quark line: every gluon
  * configuration with a non-zero one times every helicity pair the line allows) and over colours,
  * times me_factor = 1/IDEN (MadGraph's normalisation). */
@@ -306,6 +309,7 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
   me[event] = hg_co_config(p, helicity[event], pp, colour) * me_factor;
 #endif
 }
+#endif /* CO_GROUP */
 #endif /* CO_FULL_COLOUR */
 
 /* Sampled colours: |M|^2 of one colour assignment, |sum_o c_o(colours) A_o|^2, whose sum over
