@@ -22,13 +22,25 @@
  * word of length >= 2 and then each ordering, the table index of each contiguous substring
  * (i, m) at CO_SUB(i, m) (CO_N_SUB entries a row). */
 
+/* Where an event's words and amplitudes do not fit in local memory (t t~ + 4 g: 119 KB in
+ * double), CO_WG_GLOBAL puts them in a global buffer, CO_WG_EVENTS * (CO_WORDS waves and the
+ * amplitudes) per work-group; as many groups are launched as it has room for, and each goes over
+ * the batch in steps of their number. */
+#if CO_WG_GLOBAL
+#define HG_CG_TABLE __global
+#define HG_CG_FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+#else
+#define HG_CG_TABLE __local
+#define HG_CG_FENCE CLK_LOCAL_MEM_FENCE
+#endif
+
 #define CO_WORD_ROWS_BEFORE_ORDERINGS (CO_WORDS - CO_LETTERS)
 #define CO_EXT_SLOTS (N_PARTICLES * 2)
 #define CO_A_PAIRS CO_FERMION_PAIRS
 
 /* The current of the word whose substrings' table indices are sub (a row of `words`), of length
  * l, from the table J: the same vertices in the same order as hg_co_gluon_currents. */
-HG_INLINE hg_wave hg_cg_current(__local const hg_wave *J, __global const ushort *restrict sub,
+HG_INLINE hg_wave hg_cg_current(HG_CG_TABLE const hg_wave *J, __global const ushort *restrict sub,
                                 const int l, const REAL g) {
   hg_complex acc[4] = {hg_czero(), hg_czero(), hg_czero(), hg_czero()};
   for (int m = 1; m < l; ++m) hg_co_v3(J[sub[CO_SUB(0, m)]], J[sub[CO_SUB(m, l - m)]], g, acc);
@@ -49,10 +61,10 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
                             __global const hg_u32 *restrict helicity, __global REAL *restrict me,
                             __global const hg_co_sum_t *restrict colour,
                             __global const ushort *restrict words, const int per_event,
-                            __local hg_wave *ext, __local hg_wave *J, __local hg_complex *A,
-                            __local hg_co_sum_t *acc, __local hg_u32 *config) {
+                            const size_t first, __local hg_wave *ext, HG_CG_TABLE hg_wave *J,
+                            HG_CG_TABLE hg_complex *A, __local hg_co_sum_t *acc,
+                            __local hg_u32 *config) {
   const int lid = (int)get_local_id(0);
-  const size_t first = get_group_id(0) * (size_t)CO_WG_EVENTS;
   const hg_process_params pp = hg_load_params(params);
   const REAL g = pp.g_s;
 #if CO_QUARK_LINE
@@ -75,7 +87,7 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
     if (b == 0) config[e] = per_event ? helicity[source] : 0u;
   }
   for (int k = lid; k < CO_WG_EVENTS * (int)CO_ORDERINGS; k += CO_WG_SIZE) acc[k] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(HG_CG_FENCE);
 
 #pragma unroll 1
   for (hg_u32 h = 0; h < n_configs; ++h) {
@@ -86,7 +98,7 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
       const int particle = hg_co_letter_particle[j];
       J[e * CO_WORDS + j] = ext[e * CO_EXT_SLOTS + 2 * particle + (int)HG_CG_BIT(c, particle)];
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(HG_CG_FENCE);
     /* the longer words, a length at a time */
 #pragma unroll 1
     for (int l = 2; l <= CO_TABLE_MAX; ++l) {
@@ -96,17 +108,17 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
         J[e * CO_WORDS + w] = hg_cg_current(J + e * CO_WORDS,
                                             words + (size_t)(w - CO_LETTERS) * CO_N_SUB, l, g);
       }
-      barrier(CLK_LOCAL_MEM_FENCE);
+      barrier(HG_CG_FENCE);
     }
     /* the colour-ordered amplitudes, a work-item per ordering */
     for (int k = lid; k < CO_WG_EVENTS * (int)CO_ORDERINGS; k += CO_WG_SIZE) {
       const int e = k / (int)CO_ORDERINGS, o = k % (int)CO_ORDERINGS;
-      __local const hg_wave *Je = J + e * CO_WORDS;
+      HG_CG_TABLE const hg_wave *Je = J + e * CO_WORDS;
       __local const hg_wave *xe = ext + e * CO_EXT_SLOTS;
       __global const ushort *restrict sub =
           words + (size_t)(CO_WORD_ROWS_BEFORE_ORDERINGS + o) * CO_N_SUB;
       const hg_u32 c = per_event ? config[e] : hg_co_helicities[h];
-      __local hg_complex *Ae = A + (e * CO_A_PAIRS) * (int)CO_ORDERINGS + o;
+      HG_CG_TABLE hg_complex *Ae = A + (e * CO_A_PAIRS) * (int)CO_ORDERINGS + o;
 #if CO_QUARK_LINE
       const hg_coupling gs = hg_coupling_both(pp.g_s);
 #if CO_LETTERS == 1
@@ -188,11 +200,11 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
       Ae[0] = hg_cscale((REAL)2, amp);
 #endif
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(HG_CG_FENCE);
     /* the colour sum: work-item (e, a) adds Re(A_a^* sum_b C_ab A_b) for every pair */
     for (int k = lid; k < CO_WG_EVENTS * (int)CO_ORDERINGS; k += CO_WG_SIZE) {
       const int e = k / (int)CO_ORDERINGS, a = k % (int)CO_ORDERINGS;
-      __local const hg_complex *Ae = A + (e * CO_A_PAIRS) * (int)CO_ORDERINGS;
+      HG_CG_TABLE const hg_complex *Ae = A + (e * CO_A_PAIRS) * (int)CO_ORDERINGS;
       hg_co_sum_t zr[CO_A_PAIRS], zi[CO_A_PAIRS];
 #pragma unroll
       for (int f = 0; f < CO_A_PAIRS; ++f) zr[f] = zi[f] = 0;
@@ -220,7 +232,7 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
     }
     /* the next configuration's first writes (the letters) touch no array this step reads */
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(HG_CG_FENCE);
   for (int e = lid; e < CO_WG_EVENTS; e += CO_WG_SIZE) {
     const size_t event = first + (size_t)e;
     hg_co_sum_t sum = 0;
@@ -229,24 +241,44 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
   }
 }
 
-/* The local arrays of a group: the externals in both helicities, the word table, the amplitudes
- * of every pair, the colour sum's terms, the configurations. */
+/* The local arrays of a group: the externals in both helicities, the colour sum's terms, the
+ * configurations, and (without CO_WG_GLOBAL) the word table and the amplitudes of every pair. */
 #define HG_CG_LOCALS                                                                              \
   __local hg_wave ext[CO_WG_EVENTS * CO_EXT_SLOTS];                                               \
-  __local hg_wave J[CO_WG_EVENTS * CO_WORDS];                                                     \
-  __local hg_complex A[CO_WG_EVENTS * CO_A_PAIRS * CO_ORDERINGS];                                 \
   __local hg_co_sum_t acc[CO_WG_EVENTS * CO_ORDERINGS];                                           \
   __local hg_u32 config[CO_WG_EVENTS]
+#define HG_CG_GROUP_REALS (CO_WG_EVENTS * (12 * CO_WORDS + 2 * CO_A_PAIRS * CO_ORDERINGS))
+
+#if CO_WG_GLOBAL
+/* the group's events in steps of the launched groups (the same for all its work-items, so the
+ * barriers stay in step), its tables in scratch */
+#define HG_CG_RUN(helicity, per_event)                                                            \
+  __global hg_wave *J = (__global hg_wave *)(scratch + get_group_id(0) * HG_CG_GROUP_REALS);      \
+  __global hg_complex *A = (__global hg_complex *)(J + CO_WG_EVENTS * CO_WORDS);                  \
+  for (size_t first = get_group_id(0) * CO_WG_EVENTS; first < n_events;                           \
+       first += get_num_groups(0) * CO_WG_EVENTS) {                                               \
+    hg_cg_events(momenta, n_events, params, me_factor, helicity, me, colour, words, per_event,    \
+                 first, ext, J, A, acc, config);                                                  \
+    barrier(HG_CG_FENCE); /* the sums are read before the next events clear them */              \
+  }
+#define HG_CG_SCRATCH , __global REAL *restrict scratch
+#else
+#define HG_CG_RUN(helicity, per_event)                                                            \
+  __local hg_wave J[CO_WG_EVENTS * CO_WORDS];                                                     \
+  __local hg_complex A[CO_WG_EVENTS * CO_A_PAIRS * CO_ORDERINGS];                                 \
+  hg_cg_events(momenta, n_events, params, me_factor, helicity, me, colour, words, per_event,      \
+               get_group_id(0) * (size_t)CO_WG_EVENTS, ext, J, A, acc, config);
+#define HG_CG_SCRATCH
+#endif
 
 /* As colour_ordered.cl's amplitude_summed, CO_WG_EVENTS events per group of CO_WG_SIZE. */
 __kernel __attribute__((reqd_work_group_size(CO_WG_SIZE, 1, 1))) void
 amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
                  __global const REAL *restrict params, const REAL me_factor,
                  __global REAL *restrict me, __global const hg_co_sum_t *restrict colour,
-                 __global const ushort *restrict words) {
+                 __global const ushort *restrict words HG_CG_SCRATCH) {
   HG_CG_LOCALS;
-  hg_cg_events(momenta, n_events, params, me_factor, NULL, me, colour, words, 0, ext, J, A, acc,
-               config);
+  HG_CG_RUN(NULL, 0)
 }
 
 /* As colour_ordered.cl's amplitude_helicity, CO_WG_EVENTS events per group of CO_WG_SIZE. */
@@ -255,8 +287,7 @@ amplitude_helicity(__global const REAL *restrict momenta, const hg_u32 n_events,
                    __global const REAL *restrict params, const REAL me_factor,
                    __global const hg_u32 *restrict helicity, __global REAL *restrict me,
                    __global const hg_co_sum_t *restrict colour,
-                   __global const ushort *restrict words) {
+                   __global const ushort *restrict words HG_CG_SCRATCH) {
   HG_CG_LOCALS;
-  hg_cg_events(momenta, n_events, params, me_factor, helicity, me, colour, words, 1, ext, J, A,
-               acc, config);
+  HG_CG_RUN(helicity, 1)
 }

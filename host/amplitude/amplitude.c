@@ -311,6 +311,7 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   amp->ctx = ctx;
   amp->process = general ? *process : photons;
   amp->colour_item = shared_sum == HG_SUMMED_PRIVATE;
+  amp->colour_global = shared_sum == HG_SUMMED_SHARED_GLOBAL;
   if (general) {
     status = hg_process_amplitude_build(amp, process->text, -1);
     if (status != HEGETCL_OK) {
@@ -857,7 +858,8 @@ hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per
     cl_int err = CL_SUCCESS;
     if (per_helicity) err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->helicities);
     err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->me);
-    if (!per_helicity && amp->summed_tables != NULL)
+    /* the photon engine's tables (the colour engine's are set once, after its own arguments) */
+    if (!per_helicity && amp->summed_tables != NULL && !amp->general)
       err |= clSetKernelArg(kernel, next, sizeof(cl_mem), &amp->summed_tables);
     if (status == HEGETCL_OK)
       status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the buffers of %s", name);

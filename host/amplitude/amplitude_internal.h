@@ -60,6 +60,8 @@ struct hegetcl_amplitude {
   cl_mem words;                   /* its work-group kernels' word table (colour_group.cl) */
   int colour_item;                /* the recursive colour engine: one event per work-item even
                                      where the work-group kernels fit (HG_SUMMED_PRIVATE) */
+  int colour_global;              /* its work-group kernels' tables in global memory even where
+                                     they fit in local memory (HG_SUMMED_SHARED_GLOBAL) */
   char process_text[200];         /* its normalised text, for messages */
 };
 

@@ -118,14 +118,23 @@ static int word_table_build(const hg_colour_ordered *co, word_table *t) {
 }
 
 
-/* The work-group kernels' defines and tables for events events a group of size work-items. */
+/* The work-group kernels' shape: events and work-items per group, and with the words and
+ * amplitudes in global memory (global), the groups launched and the REALs of each's tables. */
+typedef struct {
+  size_t events, size;
+  int global;
+  size_t groups, group_reals;
+} group_shape_t;
+
+/* The work-group kernels' defines and tables. */
 static int group_source(hg_strbuf *b, const hg_colour_ordered *co, const word_table *t,
-                        size_t events, size_t size) {
+                        const group_shape_t *shape) {
   hg_strbuf_printf(b,
                    "/* the work-group kernels (colour_group.cl): %zu words up to %d letters */\n"
                    "#define CO_GROUP 1\n#define CO_WG_EVENTS %zu\n#define CO_WG_SIZE %zu\n"
-                   "#define CO_WORDS %zu\n#define CO_TABLE_MAX %d\n",
-                   t->n_words, t->table_max, events, size, t->n_words, t->table_max);
+                   "#define CO_WORDS %zu\n#define CO_TABLE_MAX %d\n#define CO_WG_GLOBAL %d\n",
+                   t->n_words, t->table_max, shape->events, shape->size, t->n_words, t->table_max,
+                   shape->global);
   hg_strbuf_printf(b, "__constant int hg_cg_level_start[%d] = {0,", t->table_max + 2);
   for (int l = 1; l <= t->table_max + 1; ++l) hg_strbuf_printf(b, "%d,", t->level_start[l]);
   /* the line's pairs, those whose flowing-out end has helicity -1 first */
@@ -161,10 +170,9 @@ static void external(hg_strbuf *b, const hg_colour_ordered *co, int i, int gauge
 }
 
 static char *source(const hg_colour_ordered *co, int width_all, int gauge_particle,
-                    int full_colour, const word_table *table, size_t group_events,
-                    size_t group_size) {
+                    int full_colour, const word_table *table, const group_shape_t *shape) {
   hg_strbuf b = {0};
-  if (table != NULL && group_source(&b, co, table, group_events, group_size) != 0) {
+  if (table != NULL && group_source(&b, co, table, shape) != 0) {
     hg_strbuf_free(&b);
     return NULL;
   }
@@ -236,25 +244,27 @@ static int want_group(const hegetcl_amplitude *amp) {
   return !amp->colour_item;
 }
 
-/* The work-group kernels' events per group and work-items per group: about 128 work-items, as
- * many events as fill them and fit in local memory (HEGETCL_CO_GROUP="EVENTS[,SIZE]" in the
- * environment overrides, for studies); 0 where one event's tables do not fit. */
-static int group_shape(const hegetcl_amplitude *amp, const hg_colour_ordered *co,
-                       const word_table *t, int colour_double, size_t *events, size_t *size) {
+/* The work-group kernels' shape: about 128 work-items (at most 256), as many events as fill them
+ * and fit in local memory (HEGETCL_CO_GROUP="EVENTS[,SIZE]" in the environment overrides, for
+ * studies); where one event's words and amplitudes do not fit (or HG_SUMMED_SHARED_GLOBAL asks),
+ * those in global memory, two groups per compute unit. */
+static void group_shape(const hegetcl_amplitude *amp, const hg_colour_ordered *co,
+                        const word_table *t, int colour_double, group_shape_t *shape) {
   const hegetcl_context *ctx = amp->ctx;
   const size_t real = amp->process.precision == HEGETCL_PRECISION_DOUBLE ? 8 : 4;
   const size_t sum = colour_double ? 8 : real, wave = 12 * real;
   const size_t pairs = co->quark_line ? (size_t)co->n_fermion_pairs : 1, n = co->n_orderings;
-  const size_t per_event = (2 * (size_t)co->spec.n + t->n_words) * wave + pairs * n * 2 * real +
-                           n * sum + sizeof(cl_uint);
+  const size_t tables = t->n_words * wave + pairs * n * 2 * real;
+  const size_t local = 2 * (size_t)co->spec.n * wave + n * sum + sizeof(cl_uint);
   const size_t budget = (size_t)ctx->info.local_memory_bytes;
-  if (per_event > budget) return 0;
-  size_t e = n < 128 ? 128 / n : 1;
-  size_t g = 0;
-  const char *shape = getenv("HEGETCL_CO_GROUP");
-  if (shape != NULL) {
+  memset(shape, 0, sizeof *shape);
+  shape->global = amp->colour_global || local + tables > budget;
+  const size_t per_event = shape->global ? local : local + tables;
+  size_t e = n < 128 ? 128 / n : 1, g = 0;
+  const char *given = getenv("HEGETCL_CO_GROUP");
+  if (given != NULL) {
     unsigned long a = 0, b = 0;
-    const int got = sscanf(shape, "%lu,%lu", &a, &b);
+    const int got = sscanf(given, "%lu,%lu", &a, &b);
     if (got >= 1 && a > 0) e = (size_t)a;
     if (got == 2) g = (size_t)b;
   }
@@ -263,9 +273,12 @@ static int group_shape(const hegetcl_amplitude *amp, const hg_colour_ordered *co
     g = (e * n + 31) / 32 * 32;
     if (g > 256) g = 256;
   }
-  *events = e;
-  *size = g;
-  return 1;
+  shape->events = e;
+  shape->size = g;
+  if (shape->global) {
+    shape->groups = 2 * (size_t)(ctx->info.compute_units > 0 ? ctx->info.compute_units : 1);
+    shape->group_reals = e * tables / real;
+  }
 }
 
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
@@ -290,11 +303,11 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
       p->precision == HEGETCL_PRECISION_DOUBLE || (mixed != NULL && strcmp(mixed, "1") == 0);
   /* the work-group kernels where an event's tables fit in local memory */
   word_table table = {0};
-  size_t group_events = 0, group_size = 0;
-  const int use_group = full_colour && want_group(amp) && word_table_build(&co, &table) == 0 &&
-                        group_shape(amp, &co, &table, colour_double, &group_events, &group_size);
+  group_shape_t shape = {0};
+  const int use_group = full_colour && want_group(amp) && word_table_build(&co, &table) == 0;
+  if (use_group) group_shape(amp, &co, &table, colour_double, &shape);
   char *generated = source(&co, p->width_scheme == HEGETCL_WIDTH_ALL, gauge_particle, full_colour,
-                           use_group ? &table : NULL, group_events, group_size);
+                           use_group ? &table : NULL, &shape);
   if (generated == NULL) {
     free(table.rows);
     hg_colour_ordered_free(&co);
@@ -323,8 +336,23 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
     if (err == CL_SUCCESS) err |= clSetKernelArg(amp->summed, 6, sizeof(cl_mem), &amp->words);
     if (err == CL_SUCCESS) err |= clSetKernelArg(amp->helicity, 7, sizeof(cl_mem), &amp->words);
     status = hg_cl_check(ctx, err, "clCreateBuffer", "making the word table of %s", spec->text);
-    amp->summed_group = group_size;
-    amp->summed_group_events = group_events;
+    amp->summed_group = shape.size;
+    amp->summed_group_events = shape.events;
+  }
+  if (status == HEGETCL_OK && use_group && shape.global) {
+    /* each launched group's words and amplitudes, the kernels' argument after the word table */
+    const size_t bytes =
+        shape.groups * shape.group_reals * (p->precision == HEGETCL_PRECISION_DOUBLE ? 8 : 4);
+    cl_int err = CL_SUCCESS;
+    amp->summed_tables = clCreateBuffer(ctx->context, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    if (err == CL_SUCCESS)
+      err |= clSetKernelArg(amp->summed, 7, sizeof(cl_mem), &amp->summed_tables);
+    if (err == CL_SUCCESS)
+      err |= clSetKernelArg(amp->helicity, 8, sizeof(cl_mem), &amp->summed_tables);
+    status = hg_cl_check(ctx, err, "clCreateBuffer",
+                         "making %.1f MB of word tables for %zu work-groups of %s",
+                         (double)bytes / 1048576.0, shape.groups, spec->text);
+    amp->summed_groups = shape.groups;
   }
   free(table.rows);
   hg_colour_ordered_free(&co);

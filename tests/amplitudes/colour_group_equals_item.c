@@ -4,7 +4,9 @@
  * work-group product) equal its one-event-per-work-item kernels (colour_ordered.cl), which make
  * every ordering's currents again, for every helicity configuration and summed, at random points
  * of g g > t t~ g g, g g > g g g g and g g > t t~ g g g, in batches that leave the last
- * work-group partly filled. */
+ * work-group partly filled; per configuration also with the tables in global memory (where
+ * t t~ + 4 g keeps them), whose groups each go over several events; and (exhaustive suite)
+ * g g > t t~ g g g g summed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +41,8 @@ static double *evaluate(const hegetcl_process *process, int variant, size_t n,
     assert_true(amp->summed_group == 0 && amp->words == NULL);
   else if (amp->summed_group == 0 || amp->words == NULL)
     fail_msg("%s: the work-group kernels were not built", process->text);
+  if (variant == HG_SUMMED_SHARED_GLOBAL && amp->summed_tables == NULL)
+    fail_msg("%s: the work-group kernels' tables are not in global memory", process->text);
   double *me = malloc(n * sizeof *me);
   for (size_t e = 0; e < n; ++e) me[e] = -1; /* poison */
   if (helicity == NULL)
@@ -50,8 +54,9 @@ static double *evaluate(const hegetcl_process *process, int variant, size_t n,
 }
 
 /* Every helicity configuration (configuration h of point e at h * N_POINTS + e) and the sum: the
- * two kernels to 1e-13, or 1e-15 of the point's sum for configurations that vanish. */
-static void check(const char *text) {
+ * two kernels to 1e-13, or 1e-15 of the point's sum for configurations that vanish; with_global:
+ * per configuration also the work-group kernels with their tables in global memory. */
+static void check(const char *text, int with_global, int per_configuration) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   const hegetcl_process process = qcd_process_of(text);
   const unsigned n = hegetcl_process_particles(&process);
@@ -62,6 +67,15 @@ static void check(const char *text) {
     if (!(item[e] > 0 && ts_rel_diff(group[e], item[e]) <= 1e-13))
       fail_msg("%s, point %zu on %s, summed: work-group %.17g, per work-item %.17g", text, e,
                ts_device_name(ctx), group[e], item[e]);
+  if (!per_configuration) {
+    printf("# %s: summed, largest difference %.2g\n", text,
+           fmax(fmax(ts_rel_diff(group[0], item[0]), ts_rel_diff(group[1], item[1])),
+                ts_rel_diff(group[2], item[2])));
+    free(momenta);
+    free(item);
+    free(group);
+    return;
+  }
   const size_t configs = (size_t)1 << n, total = configs * N_POINTS;
   double *repeated = malloc(4 * n * total * sizeof *repeated);
   uint32_t *helicity = malloc(total * sizeof *helicity);
@@ -72,15 +86,22 @@ static void check(const char *text) {
         repeated[c * total + h * N_POINTS + e] = momenta[c * N_POINTS + e];
     }
   double *item_h = evaluate(&process, HG_SUMMED_PRIVATE, total, repeated, helicity);
-  double *group_h = evaluate(&process, HG_SUMMED_SHARED, total, repeated, helicity);
+  /* the tables where they fit, and in global memory (t t~ + 4 g's place) */
+  double *group_h[2] = {evaluate(&process, HG_SUMMED_SHARED, total, repeated, helicity),
+                        with_global ? evaluate(&process, HG_SUMMED_SHARED_GLOBAL, total, repeated,
+                                               helicity)
+                                    : NULL};
   double worst = 0;
-  for (size_t k = 0; k < total; ++k) {
-    const double a = group_h[k], b = item_h[k], sum = item[k % N_POINTS];
+  for (size_t k = 0; k < (with_global ? 2 : 1) * total; ++k) {
+    const double a = group_h[k / total][k % total], b = item_h[k % total];
+    const double sum = item[k % N_POINTS];
     const double scale = fmax(fmax(fabs(a), fabs(b)), 1e-2 * sum);
     const double diff = fabs(a - b) / scale;
     if (!(diff <= 1e-13))
-      fail_msg("%s, point %zu, configuration %zu on %s: work-group %.17g, per work-item %.17g",
-               text, k % N_POINTS, k / N_POINTS, ts_device_name(ctx), a, b);
+      fail_msg("%s, point %zu, configuration %zu on %s: work-group (%s) %.17g, per work-item "
+               "%.17g",
+               text, k % N_POINTS, (k % total) / N_POINTS, ts_device_name(ctx),
+               k < total ? "local tables" : "global tables", a, b);
     if (diff > worst) worst = diff;
   }
   printf("# %s: %zu configurations x %d points, largest difference %.2g\n", text, configs,
@@ -91,22 +112,32 @@ static void check(const char *text) {
   free(repeated);
   free(helicity);
   free(item_h);
-  free(group_h);
+  free(group_h[0]);
+  free(group_h[1]);
 }
 
 static void ttgg(void **state) {
   (void)state;
-  check("g g > t t~ g g");
+  check("g g > t t~ g g", 1, 1);
 }
 
 static void gggg(void **state) {
   (void)state;
-  check("g g > g g g g");
+  check("g g > g g g g", 1, 1);
 }
 
 static void ttggg(void **state) {
   (void)state;
-  check("g g > t t~ g g g");
+  /* its global-table program takes PoCL a further 10 s to build: exhaustive suite */
+  check("g g > t t~ g g g", ts_exhaustive(), 1);
+}
+
+/* t t~ + 4 g keeps its tables in global memory (119 KB an event in double); summed only, the
+ * work-item kernel taking PoCL seconds a point: exhaustive suite */
+static void ttgggg(void **state) {
+  (void)state;
+  if (!ts_exhaustive()) skip();
+  check("g g > t t~ g g g g", 0, 0);
 }
 
 int main(void) {
@@ -114,6 +145,7 @@ int main(void) {
       cmocka_unit_test(ttgg),
       cmocka_unit_test(gggg),
       cmocka_unit_test(ttggg),
+      cmocka_unit_test(ttgggg),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
