@@ -246,8 +246,8 @@ static int want_group(const hegetcl_amplitude *amp) {
 
 /* The work-group kernels' shape: about 128 work-items (at most 256), as many events as fill them
  * and fit in local memory (HEGETCL_CO_GROUP="EVENTS[,SIZE]" in the environment overrides, for
- * studies); where one event's words and amplitudes do not fit (or HG_SUMMED_SHARED_GLOBAL asks),
- * those in global memory, two groups per compute unit. */
+ * studies); where one event's words and amplitudes do not fit (or HG_SUMMED_SHARED_GLOBAL or
+ * HEGETCL_CO_GLOBAL_TABLES=1 asks), those in global memory, two groups per compute unit. */
 static void group_shape(const hegetcl_amplitude *amp, const hg_colour_ordered *co,
                         const word_table *t, int colour_double, group_shape_t *shape) {
   const hegetcl_context *ctx = amp->ctx;
@@ -258,7 +258,9 @@ static void group_shape(const hegetcl_amplitude *amp, const hg_colour_ordered *c
   const size_t local = 2 * (size_t)co->spec.n * wave + n * sum + sizeof(cl_uint);
   const size_t budget = (size_t)ctx->info.local_memory_bytes;
   memset(shape, 0, sizeof *shape);
-  shape->global = amp->colour_global || local + tables > budget;
+  const char *global = getenv("HEGETCL_CO_GLOBAL_TABLES");
+  shape->global = amp->colour_global || (global != NULL && strcmp(global, "1") == 0) ||
+                  local + tables > budget;
   const size_t per_event = shape->global ? local : local + tables;
   size_t e = n < 128 ? 128 / n : 1, g = 0;
   const char *given = getenv("HEGETCL_CO_GROUP");
