@@ -18,14 +18,15 @@
  * word j being letter j, then longer words level by level), CO_TABLE_MAX (the longest tabulated
  * word), hg_cg_level_start[l] (the first word of length l, 1 <= l <= CO_TABLE_MAX + 1), and
  * hg_cg_pairs (the line's helicity pairs ordered by the flowing-out end's helicity, so that
- * pairs sharing that end share its currents). The kernels' last argument `words` holds, for each
- * word of length >= 2 and then each ordering, the table index of each contiguous substring
- * (i, m) at CO_SUB(i, m) (CO_N_SUB entries a row). */
+ * pairs sharing that end share its currents). The kernels' argument after the colour matrix,
+ * `words`, holds, for each word of length >= 2 and then each ordering, the table index of each
+ * contiguous substring (i, m) at CO_SUB(i, m) (CO_N_SUB entries a row). Each quark-line current
+ * is built as fvoxxx builds it, but with one propagator for the sum of its vertices. */
 
 /* Where an event's words and amplitudes do not fit in local memory (t t~ + 4 g: 119 KB in
- * double), CO_WG_GLOBAL puts them in a global buffer, CO_WG_EVENTS * (CO_WORDS waves and the
- * amplitudes) per work-group; as many groups are launched as it has room for, and each goes over
- * the batch in steps of their number. */
+ * double), CO_WG_GLOBAL puts them in a global buffer (the argument after `words`),
+ * CO_WG_EVENTS * (CO_WORDS waves and the amplitudes) per work-group; as many groups are launched
+ * as it has room for, and each goes over the batch in steps of their number. */
 #if CO_WG_GLOBAL
 #define HG_CG_TABLE __global
 #define HG_CG_FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)

@@ -10,6 +10,8 @@
  * line: the gluons' configurations, and CO_FERMION_PAIRS masks hg_co_fermion_pairs of the line's
  * ends), and hg_co_externals. The orderings are the lexicographic permutations of the letters,
  * stepped through in the kernel; the colour matrix's rows follow the same order.
+ * With CO_GROUP the exact colour sum's kernels (amplitude_summed, amplitude_helicity) are the
+ * work-group kernels of colour_group.cl instead, which share the words between orderings.
  * Conventions: CONVENTIONS.md, "Colour-ordered amplitudes" and "Colour sampling". */
 
 #include "amplitudes/colour_factors.h"
