@@ -6,8 +6,8 @@
 # PARTS, run in this order (default speed,cudacpp,large,check):
 #   speed     g g > t t~ g g and t t~ g g g with both kernels, double and float (table, JSON)
 #   cudacpp   MadGraph's CUDACPP standalone g g > t t~ g g, double and float, in the same call:
-#             .cudacpp/gg_ttgg.sa beside the tree (docs/performance.md says how to get it), built
-#             detached at the start
+#             .cudacpp/gg_ttgg.sa beside the tree (docs/performance.md, "QCD processes", says
+#             which one), built detached at the start
 #   large     g g > t t~ g g g g with the work-group kernels (tables in global memory), double
 #             and float, with NVIDIA's verbose build log; both kernels with LARGE_ITEM=1
 #   check     the two kernels agree on the GPU (colour_group_equals_item, exhaustive)
