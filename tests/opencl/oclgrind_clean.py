@@ -28,10 +28,15 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        through the generated diagram code and, where it applies, the recursive colour engine, at
        MadGraph's points (../shared/refs/mg5-qcd, HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive
        quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: the recursive engine's tape), g g > g g g
-       in float (four-gluon vertex)
+       in float (four-gluon vertex); the colour engine's work-group kernels (colour_group.cl)
+       by default
   16   hegetcl me --process "u d~ > e+ ve g g" (../shared/refs/mg5-next, HEGETCL_NEXT_REFS_DIR):
        the electroweak HELAS functions through the diagram code and the quark-line recursion's
        tape (a W off the lepton pair on the quark line; 4 s)
+  17-18 hegetcl me --process "g g > t t~ g": the colour engine's work-group kernels with their
+       tables in global memory (HEGETCL_CO_GLOBAL_TABLES=1, as t t~ + 4 g), one event per group
+       so that each group goes over several; its one-event-per-work-item kernels
+       (HEGETCL_CO_KERNEL=item)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device test
 known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which
 misreports it (its shadow of a released buffer outlives the buffer:
@@ -87,6 +92,12 @@ def cases(hegetcl):
     out.append(("me --process \"u d~ > e+ ve g g\": the electroweak functions, both engines",
                 [hegetcl, "me", "--process", "u d~ > e+ ve g g",
                  os.path.join(nxt, "me_udx_epvegg.txt")]))
+    ttg = [hegetcl, "me", "--process", "g g > t t~ g", os.path.join(qcd, "me_gg_ttxg_WT0.txt")]
+    out.append(("me --process \"g g > t t~ g\", the colour engine's work-group kernels with "
+                "their tables in global memory, one event per group, groups over several events",
+                ttg, {"HEGETCL_CO_GLOBAL_TABLES": "1", "HEGETCL_CO_GROUP": "1"}))
+    out.append(("me --process \"g g > t t~ g\", the colour engine's one-event-per-work-item "
+                "kernels", ttg, {"HEGETCL_CO_KERNEL": "item"}))
     return out
 
 
