@@ -76,6 +76,7 @@ struct hg_gen_run {
   unsigned alpha_s_power;
   double build_seconds;
   struct hg_gen_variations *variations; /* NULL: none (generator/variations.h) */
+  struct hg_gen_ckpt *ckpt;             /* NULL: no checkpoints (generator/checkpoint.h) */
 };
 
 /* The Philox key's high word of a stage (0: pilot, 1: integration, 2: unweighting) of group g:
