@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "generator/run_internal.h"
+#include "generator/share.h"
 #include "generator/variations.h"
 #include "io/checkpoint_file.h"
 #include "xsec/checkpoint.h"
@@ -300,7 +301,7 @@ hegetcl_status hg_gen_ckpt_detach(hg_gen_ckpt *k, unsigned g, hg_vegas *v) {
 typedef struct {
   hg_gen_ckpt *k;
   const hegetcl_xsec_hooks *hooks;
-  uint64_t skip, seen;
+  uint64_t skip, seen, total;
   int stopped;
 } gen_sink;
 
@@ -329,7 +330,7 @@ static hegetcl_status through(const hegetcl_event *event, void *user) {
   if (status != HEGETCL_OK) return status;
   ++s->seen;
   const uint64_t every = s->k->cp->every_events;
-  const int last = s->seen == s->k->run->config.unweighted_events;
+  const int last = s->seen == s->total;
   if (s->k->cp->stop != NULL && *s->k->cp->stop && !last) {
     s->stopped = 1;
     status = events_checkpoint(s, 1);
@@ -348,7 +349,8 @@ hegetcl_status hg_gen_ckpt_unweight(hg_gen_ckpt *k, const hegetcl_xsec_hooks *ho
     return hg_fail(run->ctx, HEGETCL_ERR_INPUT,
                    "checkpoints of a run with unweighted events need the events_checkpoint and "
                    "events_resume hooks (the event file must continue where it stopped)");
-  gen_sink s = {.k = k, .hooks = hooks};
+  gen_sink s = {
+      .k = k, .hooks = hooks, .total = hg_gen_share_events(run, run->config.unweighted_events)};
   hegetcl_status status = HEGETCL_OK;
   char *state = NULL;
   if (k->resumed == HEGETCL_XSEC_UNWEIGHTING && hg_ckpt_find(&k->saved, "sink", 0) != NULL) {
@@ -361,14 +363,14 @@ hegetcl_status hg_gen_ckpt_unweight(hg_gen_ckpt *k, const hegetcl_xsec_hooks *ho
     status = hooks->events_begin(result, hooks->sink_user);
   }
   if (status == HEGETCL_OK)
-    status =
-        hg_gen_run_unweight(run, run->config.unweighted_events, through, &s, hooks->events_progress,
-                            hooks->events_progress_user, &result->unweighting, result);
+    status = hg_gen_run_unweight(run, s.total, through, &s, hooks->events_progress,
+                                 hooks->events_progress_user, &result->unweighting, result);
   if (s.stopped) {
     /* the checkpoint holds the events given to the sink */
     result->unweighting.written = s.seen;
     result->stopped = HEGETCL_XSEC_UNWEIGHTING;
     if (status == HEGETCL_ERR_INPUT) status = HEGETCL_OK;
   }
-  return status;
+  return hg_gen_share_combine_unweighting(run, status, run->config.unweighted_events,
+                                          &result->unweighting);
 }

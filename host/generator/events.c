@@ -327,7 +327,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
                     g->spec.text, (unsigned long long)out->tried, (unsigned long long)n_events);
         break;
       }
-      const uint64_t first = (uint64_t)pass * batch;
+      const uint64_t first = run->first_event + (uint64_t)pass * batch;
       double t0 = hg_now_seconds();
       status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, batch, 0);
       if (status == HEGETCL_OK) status = read_weights(run, g, batch, factor, me);

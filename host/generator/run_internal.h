@@ -77,7 +77,17 @@ struct hg_gen_run {
   double build_seconds;
   struct hg_gen_variations *variations; /* NULL: none (generator/variations.h) */
   struct hg_gen_ckpt *ckpt;             /* NULL: no checkpoints (generator/checkpoint.h) */
+  /* sharing (generator/share.c): the same run on this process's other devices, whose groups
+   * make the batches of workers 1 .. n_replicas; the processes sharing the run; the first event
+   * number of this process's unweighting stream */
+  struct hg_gen_run **replicas;
+  unsigned n_replicas;
+  const hegetcl_team *team;
+  uint64_t first_event;
 };
+
+/* Group g (its index) of worker w's run: the run's own for worker 0, else a replica's. */
+gen_group *hg_gen_worker_group(gen_group *g, unsigned worker);
 
 /* The Philox key's high word of a stage (0: pilot, 1: integration, 2: unweighting) of group g:
  * every group and stage draws its own stream. */
