@@ -15,12 +15,14 @@ pilot; iterations are counted over the groups (2 adapting + 3 combined each).
      group 1's VEGAS state (generator.groups 3 1, generator.current 1); the same identities, and
      the resumed run replays group 1's two saved iterations (marked "(checkpoint)") and runs
      neither the pilot nor group 0 again (in 1: one saved iteration of group 0 replayed)
-  3  SIGINT in the unweighting: exit status 130, FILE.partial holds exactly the events the
+  3  SIGINT in the third group, resumed on two devices (--device D,D: the rest of the run shared
+     batch by batch): the same identities
+  4  SIGINT in the unweighting: exit status 130, FILE.partial holds exactly the events the
      checkpoint counts, each the uninterrupted run's event but for its weight; resumed: the same
      identities, FILE.partial and the stream gone
-  4  SIGKILL in the unweighting (no checkpoint on the way out): resumed from the last periodic
+  5  SIGKILL in the unweighting (no checkpoint on the way out): resumed from the last periodic
      checkpoint (--checkpoint-every) and the killed run's stream: the same identities
-  5  a fresh run refuses to replace the unfinished run's checkpoint; --resume with another
+  6  a fresh run refuses to replace the unfinished run's checkpoint; --resume with another
      setting names it and both values
 
 usage: process_checkpoints.py HEGETCL_EXE
@@ -118,7 +120,8 @@ def without_weight(block):
     return "\n".join(lines)
 
 
-def stopped_in_integration(exe, tmp, reference, name, interrupt, code, group, restored):
+def stopped_in_integration(exe, tmp, reference, name, interrupt, code, group, restored,
+                           more=()):
     folder = os.path.join(tmp, name)
     stopped = run(exe, folder, BASE, interrupt)
     problems = []
@@ -132,7 +135,7 @@ def stopped_in_integration(exe, tmp, reference, name, interrupt, code, group, re
         current = checkpoint_line(folder, "generator.current")
         if groups != f"3 {group}" or current != str(group):
             problems.append(f"checkpoint: generator.groups {groups}, generator.current {current}")
-        resumed = run(exe, folder, ["--resume", "ev.lhe.ckpt"])
+        resumed = run(exe, folder, ["--resume", "ev.lhe.ckpt"] + list(more))
         problems += same_as(reference, folder, resumed)
         # the state is read back, not made again: the group being integrated replays its saved
         # iterations (marked), the complete groups none, and the rest run
@@ -159,6 +162,8 @@ def main():
             return
         stopped_in_integration(exe, tmp, reference, "adapting", "iterations:1:TERM", 143, 0, 1)
         stopped_in_integration(exe, tmp, reference, "second_group", "iterations:7:INT", 130, 1, 2)
+        stopped_in_integration(exe, tmp, reference, "resumed_on_two_devices", "iterations:12:INT",
+                               130, 2, 2, ["--device", f"{DEVICE},{DEVICE}"])
 
         # SIGINT in the unweighting: FILE.partial holds the events the checkpoint counts
         folder = os.path.join(tmp, "unweighting")
