@@ -201,6 +201,11 @@ hegetcl_status hg_gen_ckpt_open(hg_gen_run *run, const hegetcl_xsec_hooks *hooks
   const int saving = cp->path != NULL && cp->path[0] != '\0';
   if (cp->resume && !saving)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "resuming needs the checkpoint's path");
+  if (saving && run->config.unweighted_events > 0 &&
+      (hooks->events_checkpoint == NULL || hooks->events_resume == NULL))
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "checkpoints of a run with unweighted events need the events_checkpoint and "
+                   "events_resume hooks (the event file must continue where it stopped)");
   hg_gen_ckpt *k = calloc(1, sizeof *k);
   if (k != NULL) {
     k->iterations = calloc(run->n_groups, sizeof *k->iterations);
@@ -344,11 +349,6 @@ static hegetcl_status through(const hegetcl_event *event, void *user) {
 hegetcl_status hg_gen_ckpt_unweight(hg_gen_ckpt *k, const hegetcl_xsec_hooks *hooks,
                                     hegetcl_xsec_result *result) {
   hg_gen_run *run = k->run;
-  const int saving = k->cp->path != NULL && k->cp->path[0] != '\0';
-  if (saving && (hooks->events_checkpoint == NULL || hooks->events_resume == NULL))
-    return hg_fail(run->ctx, HEGETCL_ERR_INPUT,
-                   "checkpoints of a run with unweighted events need the events_checkpoint and "
-                   "events_resume hooks (the event file must continue where it stopped)");
   gen_sink s = {
       .k = k, .hooks = hooks, .total = hg_gen_share_events(run, run->config.unweighted_events)};
   hegetcl_status status = HEGETCL_OK;
