@@ -35,25 +35,26 @@ static size_t edge_count(const hg_gen_run *run, const gen_group *g) {
   return (size_t)g->dims * (run->config.vegas.bins + 1);
 }
 
-static const int result_reals = 10;
+/* A group's hegetcl_vegas_result as the reals of a "generator.result" line. */
+#define RESULT_REALS 10
 
 static void put_result(hg_ckpt_writer *w, const hegetcl_vegas_result *r) {
-  const double x[10] = {r->estimate,
-                        r->error,
-                        r->chi2_per_dof,
-                        (double)r->iterations,
-                        (double)r->events,
-                        (double)r->events_total,
-                        (double)r->events_nonzero,
-                        (double)r->reached_target,
-                        r->wall_seconds,
-                        r->max_weight};
-  hg_ckpt_put_reals(w, "generator.result", x, 10);
+  const double x[RESULT_REALS] = {r->estimate,
+                                  r->error,
+                                  r->chi2_per_dof,
+                                  (double)r->iterations,
+                                  (double)r->events,
+                                  (double)r->events_total,
+                                  (double)r->events_nonzero,
+                                  (double)r->reached_target,
+                                  r->wall_seconds,
+                                  r->max_weight};
+  hg_ckpt_put_reals(w, "generator.result", x, RESULT_REALS);
 }
 
 static int get_result(hg_ckpt *c, size_t nth, hegetcl_vegas_result *r) {
-  double x[10];
-  const int status = hg_ckpt_get_reals(c, "generator.result", nth, x, (size_t)result_reals);
+  double x[RESULT_REALS];
+  const int status = hg_ckpt_get_reals(c, "generator.result", nth, x, RESULT_REALS);
   if (status != 0) return status;
   r->estimate = x[0];
   r->error = x[1];
