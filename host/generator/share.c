@@ -31,7 +31,7 @@ hegetcl_status hg_gen_share_open(hg_gen_run *run, const hegetcl_xsec_hooks *hook
                    sharing->n_devices + 1, HEGETCL_XSEC_MAX_DEVICES);
   if (team != NULL && team->size > 1 && hooks->checkpointing != NULL &&
       hooks->checkpointing->path != NULL && hooks->checkpointing->path[0] != '\0')
-    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
                    "checkpoints of a run shared by %d processes are not supported: run without "
                    "--checkpoint, or in one process, which may use several GPUs (--device "
                    "all-gpus, or a list)",

@@ -8,8 +8,8 @@
 struct hg_gen_run;
 
 /* From hooks->sharing: the run built again on every other device (its replicas), the team and
- * this process's first event number (rank x 2^40). HEGETCL_ERR_INPUT for a team that is no team
- * or a shared team with a checkpoint. */
+ * this process's first event number (rank x 2^40). HEGETCL_ERR_INPUT for a team that is no team,
+ * HEGETCL_ERR_UNSUPPORTED for a checkpoint of a run shared by processes (as photon runs). */
 hegetcl_status hg_gen_share_open(struct hg_gen_run *run, const hegetcl_xsec_hooks *hooks);
 void hg_gen_share_close(struct hg_gen_run *run);
 

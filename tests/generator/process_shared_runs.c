@@ -7,7 +7,7 @@
  * under test (one per "device", as two GPUs would be). The unweighting of a device-shared run is
  * the one-device run's, event for event; a team's ranks each make their share of the events from
  * streams of their own: their events add up to the number asked for and no event of one rank is
- * another's. */
+ * another's. A team that is no team, and a checkpoint of a run shared by processes, are refused. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -274,10 +274,48 @@ static void a_team_shares_a_run_bit_for_bit(void **state) {
   hegetcl_xsec_result_free(&one);
 }
 
+static int never_called(void *user, double *values, size_t count, char *message,
+                        size_t message_size) {
+  (void)user;
+  (void)values;
+  (void)count;
+  snprintf(message, message_size, "the refused run called allreduce");
+  return 1;
+}
+
+/* A team that is no team, and a checkpoint of a run shared by processes, are refused with the
+ * fix before any batch. */
+static void bad_teams_are_refused(void **state) {
+  (void)state;
+  ts_skip_without_fp64(devices[0], HEGETCL_PRECISION_DOUBLE);
+  hegetcl_xsec_config c = shared_config();
+  c.unweighted_events = 0;
+  hegetcl_team team = {.rank = 2, .size = 2, .local_size = 1, .allreduce_sum = never_called};
+  const hegetcl_xsec_sharing sharing = {.team = &team};
+  hegetcl_xsec_hooks hooks = {.sharing = &sharing};
+  hegetcl_xsec_result r;
+  hegetcl_status status = hegetcl_xsec_generate(devices[0], &c, &hooks, &r);
+  if (status != HEGETCL_ERR_INPUT || strstr(hegetcl_last_error(devices[0]), "not a team") == NULL)
+    fail_msg("rank 2 of 2: %s, \"%s\"", hegetcl_status_name(status),
+             hegetcl_last_error(devices[0]));
+  hegetcl_xsec_result_free(&r);
+  team.rank = 1;
+  const hegetcl_xsec_checkpointing cp = {.path = "never-written.ckpt"};
+  hooks.checkpointing = &cp;
+  status = hegetcl_xsec_generate(devices[0], &c, &hooks, &r);
+  if (status != HEGETCL_ERR_UNSUPPORTED ||
+      strstr(hegetcl_last_error(devices[0]), "checkpoints of a run shared by 2 processes are "
+                                             "not supported") == NULL)
+    fail_msg("a checkpoint of a team's run: %s, \"%s\"", hegetcl_status_name(status),
+             hegetcl_last_error(devices[0]));
+  hegetcl_xsec_result_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(devices_share_a_run_bit_for_bit),
       cmocka_unit_test(a_team_shares_a_run_bit_for_bit),
+      cmocka_unit_test(bad_teams_are_refused),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
