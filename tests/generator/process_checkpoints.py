@@ -23,7 +23,7 @@ pilot; iterations are counted over the groups (2 adapting + 3 combined each).
   5  SIGKILL in the unweighting (no checkpoint on the way out): resumed from the last periodic
      checkpoint (--checkpoint-every) and the killed run's stream: the same identities
   6  a fresh run refuses to replace the unfinished run's checkpoint; --resume with another
-     setting names it and both values
+     setting names it and both values; --resume from another folder names the `cd` to run
 
 usage: process_checkpoints.py HEGETCL_EXE
 """
@@ -204,6 +204,8 @@ def main():
         run(exe, folder, BASE, "iterations:3:INT")
         fresh = run(exe, folder, BASE)
         other = run(exe, folder, ["--resume", "ev.lhe.ckpt", "--seed", "4"])
+        elsewhere = run(exe, os.path.join(tmp, "elsewhere"),
+                        ["--resume", os.path.join("..", "refusals", "ev.lhe.ckpt")])
         problems = []
         if fresh.returncode != 2 or "holds an unfinished run" not in fresh.stderr or \
                 "--resume ev.lhe.ckpt" not in fresh.stderr:
@@ -212,8 +214,12 @@ def main():
         if other.returncode != 2 or "the checkpoint's run has seed: 3, this command gives " \
                 "seed: 4" not in other.stderr:
             problems.append(f"--resume --seed 4: exit {other.returncode}: {other.stderr.strip()}")
+        if elsewhere.returncode != 2 or "run `cd ../refusals && hegetcl xsec --resume " \
+                "ev.lhe.ckpt` instead" not in elsewhere.stderr:
+            problems.append(f"--resume from another folder: exit {elsewhere.returncode}: "
+                            f"{elsewhere.stderr.strip()}")
         report(not problems, "an unfinished run's checkpoint is not replaced, nor resumed with "
-               "another setting", "; ".join(problems))
+               "another setting or from another folder", "; ".join(problems))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
