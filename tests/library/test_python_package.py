@@ -294,7 +294,7 @@ def test_a_process_run_equals_the_commands_bit_for_bit(ttbar, tmp_path):
 
 def test_process_events_carry_variations_with_their_envelope(tmp_path):
     path = tmp_path / "tt.lhe"
-    xs = hegetcl.generate_events(process="p p > t t~", n_events=20, path=path, device=DEVICE,
+    xs = hegetcl.generate_events(process="p p > t t~", n=20, path=path, device=DEVICE,
                                  **dict(TTBAR, events=8000, adapt_events=4000, adapt_iterations=1,
                                         min_iterations=1, max_iterations=1))
     assert xs.unweighted_events == 20
@@ -350,6 +350,10 @@ def test_close_releases_and_later_calls_rebuild():
      hegetcl.InputError, "n_events = 2.5"),
     (lambda: hegetcl.generate_events(None, 10, "u u~ > a a", device=DEVICE), hegetcl.InputError,
      "path = None"),
+    (lambda: hegetcl.generate_events("x.lhe", process="p p > t t~", device=DEVICE),
+     hegetcl.InputError, "n_events = None: give a whole number of events"),
+    (lambda: hegetcl.generate_events("x.lhe", 5, process="p p > t t~", n=5, device=DEVICE),
+     hegetcl.InputError, "with a process, n is the number of events; give it once"),
     (lambda: hegetcl.matrix_element(3, np.zeros((1, 4, 4)), device=DEVICE), hegetcl.InputError,
      "not a string"),
     (lambda: hegetcl.matrix_element("u u~ > a a", [[["x"] * 4] * 4], device=DEVICE),

@@ -637,21 +637,31 @@ def _card_process(card: str) -> Optional[str]:
     return None
 
 
-def generate_events(path: Union[str, "os.PathLike[str]"], n_events: int,
+def generate_events(path: Union[str, "os.PathLike[str]", None] = None,
+                    n_events: Optional[int] = None,
                     process: Union[str, PhotonProcess, None] = None, *,
                     device: Optional[str] = None, **run_card_keys: Any) -> CrossSection:
     """Integrates, then writes ``n_events`` unweighted events to the event file ``path``.
 
     The same as ``cross_section(process, unweighted_events=n_events, lhe=path, ...)``; the
     format follows the ending (.lhe, .lhe.gz, .hdf5, .h5, .hepmc, .hepmc.gz), and the file is
-    written under a temporary name and renamed when complete (gzip for a .gz path).
+    written under a temporary name and renamed when complete (gzip for a .gz path). With a
+    process, ``n=`` may stand for ``n_events=`` (the process says how many particles):
+    ``generate_events(process="p p > t t~ j", n=1000, path="ttj.lhe", ptj=50)``. A process run's
+    events carry their colour flow (ICOLUP), helicities (SPINUP), scales, alpha_s and, by
+    default, the variations' weights.
 
     Raises
     ------
     InputError
-        ``n_events`` not a whole number >= 1, ``path`` not a path, or what
+        ``n_events`` missing or not a whole number >= 1, ``path`` not a path, or what
         :func:`cross_section` refuses.
     """
+    if process is not None and "n" in run_card_keys:
+        if n_events is not None:
+            raise InputError(f"n = {run_card_keys['n']!r} and n_events = {n_events!r}: with a "
+                             f"process, n is the number of events; give it once")
+        n_events = run_card_keys.pop("n")
     if isinstance(n_events, bool) or not isinstance(n_events, numbers.Integral) or n_events < 1:
         raise InputError(f"n_events = {n_events!r}: give a whole number of events >= 1 (for "
                          f"sigma alone, call cross_section without lhe=)")
