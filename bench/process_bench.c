@@ -291,13 +291,13 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
     r->diagrams = set.n_diagrams;
     r->flows = set.n_flows;
     hg_diagrams_free(&set);
-  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE &&
+  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE && !hg_recursive_uses_flows(&spec) &&
              hg_colour_ordered_build(&spec, &co, message, sizeof message) == 0) {
     r->flows = co.n_orderings; /* the colour basis: one ordering per element */
     r->flops = hg_bench_flops_colour_ordered(&co, r->per_helicity, r->colour_sampled);
     have_co = 1;
-  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE && hg_flow_recursion_supports(&spec)) {
-    hg_flow_recursion fr; /* several quark lines: the quark-line basis */
+  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE && hg_recursive_uses_flows(&spec)) {
+    hg_flow_recursion fr; /* the quark-line recursion: the quark-line basis */
     if (hg_flow_recursion_build(&spec, 0, &fr, message, sizeof message) == 0) {
       r->flows = fr.n_flows;
       hg_flow_recursion_free(&fr);

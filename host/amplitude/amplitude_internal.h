@@ -82,10 +82,13 @@ hegetcl_status hg_amplitude_colour_matrix(hegetcl_amplitude *amp, const double *
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle);
 
-/* The same for processes with two or more quark lines (flow_recursion_amplitude.c), called by
- * hg_colour_ordered_amplitude_build for the processes hg_flow_recursion_supports takes. */
+/* The same for the quark-line recursion (flow_recursion_amplitude.c): two or more quark lines,
+ * leptons, photons, W, Z, H, coupling orders (hg_recursive_uses_flows). */
 hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle);
+/* 1 when the recursive engine computes spec with the quark-line recursion, 0 when with the
+ * colour-ordered kernels (gluons with at most one quark line and no coupling orders). */
+int hg_recursive_uses_flows(const hg_process_spec *spec);
 
 /* hegetcl_amplitude_create for a general process whose external vector gauge_particle has its
  * polarisation replaced by its momentum: every |M|^2 vanishes by gauge invariance. */

@@ -29,6 +29,9 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        MadGraph's points (../shared/refs/mg5-qcd, HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive
        quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: the recursive engine's tape), g g > g g g
        in float (four-gluon vertex)
+  16   hegetcl me --process "u d~ > e+ ve g g" (../shared/refs/mg5-next, HEGETCL_NEXT_REFS_DIR):
+       the electroweak HELAS functions through the diagram code and the quark-line recursion's
+       tape (a W off the lepton pair on the quark line; 4 s)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device test
 known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which
 misreports it (its shadow of a released buffer outlives the buffer:
@@ -80,6 +83,10 @@ def cases(hegetcl):
     for process, file, more in QCD:
         out.append((f"me --process \"{process}\"{' ' + ' '.join(more) if more else ''}",
                     [hegetcl, "me", "--process", process] + more + [os.path.join(qcd, file)]))
+    nxt = os.environ.get("HEGETCL_NEXT_REFS_DIR", "")
+    out.append(("me --process \"u d~ > e+ ve g g\": the electroweak functions, both engines",
+                [hegetcl, "me", "--process", "u d~ > e+ ve g g",
+                 os.path.join(nxt, "me_udx_epvegg.txt")]))
     return out
 
 

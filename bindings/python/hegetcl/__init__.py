@@ -280,9 +280,8 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
         "gpu", "cpu", "P:D" or part of a device name; None: HEGETCL_DEVICE, else a GPU if any.
     engine : {"recursive", "permutation", "unrolled", "diagrams"}, optional
         How the amplitudes are evaluated (the same numbers to rounding); default "recursive"
-        for the photon family and, as the recursive colour engine, for gluons with at most one
-        quark line, e.g. ``matrix_element("g g > t t~ g", p)`` with p of shape (events, 5, 4);
-        "diagrams" for any other process (and, on request, for those).
+        for every process, e.g. ``matrix_element("g g > t t~ g", p)`` with p of shape
+        (events, 5, 4) or ``matrix_element("u d~ > e+ ve g g", p)``; "diagrams" on request.
     alpha : float
         The fine-structure constant (default 1/132.507, MadGraph's sm).
     check : bool
