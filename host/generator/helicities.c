@@ -8,6 +8,8 @@
 #include "amplitude/amplitude_internal.h"
 #include "generator/run_internal.h"
 #include "integrate/weight.h"
+#include "process/diagrams.h"
+#include "process/process_spec.h"
 #include "shared/philox.h"
 
 /* Evaluations at once: a kept event's configurations times events, at most this. */
@@ -19,8 +21,18 @@ hegetcl_status hg_gen_helicities_open(hegetcl_context *ctx, const hegetcl_proces
   hegetcl_status status = hegetcl_amplitude_create(ctx, process, &h->amp);
   if (status != HEGETCL_OK) return status;
   h->n_particles = h->amp->n_particles;
-  const unsigned bits = h->amp->helicity_bits ? h->amp->helicity_bits : h->n_particles;
-  if (bits != h->n_particles || bits > 16) return HEGETCL_OK; /* not drawn: SPINUP 9 */
+  hg_process_spec spec;
+  char error[256];
+  if (h->n_particles > 16 ||
+      hg_process_parse(h->amp->process_text, &spec, error, sizeof error) != 0)
+    return HEGETCL_OK; /* not drawn: SPINUP 9 */
+  const int bits = hg_diagrams_helicity_layout(&spec, h->bit_of);
+  const unsigned amp_bits = h->amp->helicity_bits ? h->amp->helicity_bits : h->n_particles;
+  for (unsigned i = 0; i < h->n_particles; ++i) {
+    h->bits_of[i] = (i + 1 < h->n_particles ? h->bit_of[i + 1] : bits) - h->bit_of[i];
+    if (h->bits_of[i] > 1) return HEGETCL_OK; /* a massive vector: not drawn */
+  }
+  if (bits < 1 || bits > 16 || (unsigned)bits != amp_bits) return HEGETCL_OK;
   h->n_configs = 1u << bits;
   h->chunk = HG_HELICITY_EVENTS / h->n_configs > 0 ? HG_HELICITY_EVENTS / h->n_configs : 1;
   const size_t n = h->chunk * h->n_configs;
@@ -100,5 +112,8 @@ void hg_gen_event_helicities(const hg_gen_run *run, const gen_group *g, unsigned
   const int c = hg_gen_helicities_draw(h, h->w, a, hg_uniform_double(r.v[0], r.v[1]));
   if (c < 0) return;
   const gen_channel *ch = &run->channels[g->first_channel + m];
-  for (int i = 0; i < g->spec.n; ++i) e->helicity[i] = (c >> ch->order[i]) & 1 ? 1 : -1;
+  for (int i = 0; i < g->spec.n; ++i) {
+    const int j = ch->order[i]; /* member particle i is group particle j */
+    e->helicity[i] = h->bits_of[j] == 0 ? 0 : (c >> h->bit_of[j]) & 1 ? 1 : -1;
+  }
 }

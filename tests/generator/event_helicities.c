@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Helicities of a process run's unweighted events (SPINUP):
- *  1  the per-configuration |M_h|^2 the unweighting draws from add up, over the 2^n
- *     configurations, to MadGraph's helicity-summed |M|^2 (../shared/refs/mg5-qcd: g g > t t~ g,
- *     u u~ > d d~ g) to 1e-10
+ *  1  the per-configuration |M_h|^2 the unweighting draws from add up, over the configurations,
+ *     to MadGraph's helicity-summed |M|^2 (../shared/refs/mg5-qcd: g g > t t~ g, u u~ > d d~ g;
+ *     mg5-next: g g > t t~ h, whose Higgs has no helicity bit) to 1e-10
  *  2  the events of p p > t t~ (three groups; mirrored and reordered members such as u~ u and
  *     c c~ > t t~) carry +1 or -1 for every particle, and the configurations drawn follow the
  *     weights: for each member's own process (its particles in the record's order, evaluated with
@@ -38,11 +38,15 @@ static int teardown(void **state) {
 #define MAX_POINTS 64
 #define MAX_N 8
 
-/* A MadGraph reference file's points (POINT, n momentum lines, ME x): momenta[p][i][k], me[p]. */
+/* A MadGraph reference file's points (POINT, n momentum lines, ME x): momenta[p][i][k], me[p];
+ * name in ../shared/refs/mg5-qcd, or in mg5-next when it starts with "next/". */
 static size_t read_points(const char *name, unsigned n, double momenta[][MAX_N][4], double *me) {
-  const char *refs = getenv("HEGETCL_REFS_DIR");
+  const char *refs = getenv("HEGETCL_REFS_DIR"), *next = getenv("HEGETCL_REFS_NEXT_DIR");
   char path[4096];
-  snprintf(path, sizeof path, "%s/../mg5-qcd/%s", refs ? refs : "../shared/refs/mg5", name);
+  if (strncmp(name, "next/", 5) == 0)
+    snprintf(path, sizeof path, "%s/%s", next ? next : "../shared/refs/mg5-next", name + 5);
+  else
+    snprintf(path, sizeof path, "%s/../mg5-qcd/%s", refs ? refs : "../shared/refs/mg5", name);
   FILE *f = fopen(path, "r");
   if (f == NULL) fail_msg("cannot read %s (HEGETCL_REFS_DIR)", path);
   char line[1024];
@@ -65,7 +69,7 @@ static size_t read_points(const char *name, unsigned n, double momenta[][MAX_N][
   return points;
 }
 
-static void weights_add_up_to(const char *text, const char *file, unsigned n) {
+static void weights_add_up_to(const char *text, const char *file, unsigned n, unsigned configs) {
   static double momenta[MAX_POINTS][MAX_N][4], me[MAX_POINTS];
   const size_t points = read_points(file, n, momenta, me);
   hegetcl_process p;
@@ -75,8 +79,8 @@ static void weights_add_up_to(const char *text, const char *file, unsigned n) {
   hg_gen_helicities h;
   if (hg_gen_helicities_open(ctx, &p, &h) != HEGETCL_OK)
     fail_msg("%s: %s", text, hegetcl_last_error(ctx));
-  if (h.n_configs != 1u << n)
-    fail_msg("%s: %u configurations, %u expected", text, h.n_configs, 1u << n);
+  if (h.n_configs != configs)
+    fail_msg("%s: %u configurations, %u expected", text, h.n_configs, configs);
   /* the unweighting's layout: component k of particle i of point a at (k n + i) points + a */
   double *soa = malloc(4 * n * points * sizeof *soa), *w = malloc(points * h.n_configs * sizeof *w);
   for (size_t a = 0; a < points; ++a)
@@ -108,8 +112,10 @@ static void weights_add_up_to(const char *text, const char *file, unsigned n) {
 static void helicity_weights_add_up_to_the_summed_me(void **state) {
   (void)state;
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
-  weights_add_up_to("g g > t t~ g", "me_gg_ttxg_WT0.txt", 5);
-  weights_add_up_to("u u~ > d d~ g", "me_uux_ddxg.txt", 5);
+  weights_add_up_to("g g > t t~ g", "me_gg_ttxg_WT0.txt", 5, 32);
+  weights_add_up_to("u u~ > d d~ g", "me_uux_ddxg.txt", 5, 32);
+  /* the Higgs, a scalar, has no helicity bit: 2^4 configurations */
+  weights_add_up_to("g g > t t~ h", "next/me_gg_ttxh_WT0.txt", 5, 16);
 }
 
 #define EVENTS 8000
