@@ -77,6 +77,13 @@ uint32_t hg_gen_ckpt_saved_iterations(const hg_gen_ckpt *k) {
 
 hegetcl_status hg_gen_ckpt_save(hg_gen_ckpt *k, hegetcl_xsec_phase phase) {
   if (k == NULL || k->cp->path == NULL || k->cp->path[0] == '\0') return HEGETCL_OK;
+  /* a run resumed in the unweighting keeps the checkpoint it resumed from (with its event
+   * stream) until its own events' next checkpoint */
+  if (phase == HEGETCL_XSEC_UNWEIGHTING && k->sink_state == NULL &&
+      k->resumed == HEGETCL_XSEC_UNWEIGHTING) {
+    k->result->saved_iterations = hg_gen_ckpt_saved_iterations(k);
+    return HEGETCL_OK;
+  }
   hg_gen_run *run = k->run;
   hg_ckpt_writer *w = hg_ckpt_writer_create(HG_XSEC_CKPT_KIND, HG_XSEC_CKPT_VERSION);
   if (w == NULL) return hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the checkpoint");

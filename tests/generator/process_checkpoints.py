@@ -22,7 +22,9 @@ pilot; iterations are counted over the groups (2 adapting + 3 combined each).
      identities, FILE.partial and the stream gone
   5  SIGKILL in the unweighting (no checkpoint on the way out): resumed from the last periodic
      checkpoint (--checkpoint-every) and the killed run's stream: the same identities
-  6  a fresh run refuses to replace the unfinished run's checkpoint; --resume with another
+  6  stopped in the unweighting, resumed and killed before the resumed run's first checkpoint
+     (which keeps the stop's checkpoint and event stream), resumed again: the same identities
+  7  a fresh run refuses to replace the unfinished run's checkpoint; --resume with another
      setting names it and both values; --resume from another folder names the `cd` to run
 
 usage: process_checkpoints.py HEGETCL_EXE
@@ -198,6 +200,24 @@ def main():
             problems += same_as(reference, folder, run(exe, folder, ["--resume", "ev.lhe.ckpt"]))
         report(not problems, "killed in the unweighting and resumed = never stopped",
                "; ".join(problems))
+
+        # stopped, resumed and killed before the resumed run's first checkpoint, resumed again: the
+        # checkpoint the first stop wrote (its event count and stream) is the one that goes on
+        folder = os.path.join(tmp, "twice")
+        first = run(exe, folder, BASE, "events:1100:INT")
+        counted = checkpoint_line(folder, "generator.events") if first.returncode == 130 else None
+        killed = run(exe, folder, ["--resume", "ev.lhe.ckpt"], "events:1300:KILL")
+        problems = []
+        if first.returncode != 130 or killed.returncode != -9:
+            problems.append(f"exits {first.returncode} and {killed.returncode}")
+        elif checkpoint_line(folder, "generator.events") != counted:
+            problems.append(f"the killed run's checkpoint counts "
+                            f"{checkpoint_line(folder, 'generator.events')} events, the stop's "
+                            f"{counted}")
+        else:
+            problems += same_as(reference, folder, run(exe, folder, ["--resume", "ev.lhe.ckpt"]))
+        report(not problems, "stopped in the unweighting, resumed and killed before its next "
+               "checkpoint, resumed again = never stopped", "; ".join(problems))
 
         # refusals
         folder = os.path.join(tmp, "refusals")
