@@ -172,7 +172,7 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
     hg_json_number(j, "sigma_from_the_pass_fb", u->sigma_check_fb);
     hg_json_number(j, "seconds", u->seconds);
     hg_json_string(j, "colour_flows", "leading colour, drawn by |J_k|^2 of the flows");
-    hg_json_string(j, "helicities", "summed: SPINUP 9");
+    hg_json_string(j, "helicities", "drawn per event by |M_h|^2 of the configurations (SPINUP)");
     hg_json_end_object(j);
   }
   hg_json_array(j, "groups");

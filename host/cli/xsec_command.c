@@ -36,6 +36,7 @@ typedef struct {
   hg_progress_bar bar;
   const hegetcl_xsec_config *config;
   uint64_t interrupt_iterations, interrupt_events; /* HEGETCL_TEST_INTERRUPT_AFTER (0: none) */
+  uint64_t heard; /* iterations heard, restored ones too (a process run's over its groups) */
   int interrupt_signal;
   const hg_device_set *devices; /* the run's devices in this process */
   const hegetcl_team *team;     /* NULL: one process */
@@ -132,7 +133,8 @@ static void on_iteration(const hegetcl_vegas_iteration *it, void *user) {
     }
   }
   if (p->n_its < p->cap_its) p->its[p->n_its++] = *it;
-  if (!it->restored && p->interrupt_iterations > 0 && it->index + 1 >= p->interrupt_iterations)
+  ++p->heard;
+  if (!it->restored && p->interrupt_iterations > 0 && p->heard >= p->interrupt_iterations)
     raise_once(p->interrupt_signal);
   if (p->quiet) return;
   hg_progress_bar_finish(&p->bar);
@@ -429,8 +431,6 @@ static void checkpoint_path(const hg_xsec_options *o, const hegetcl_team *team,
     return;
   } else if (o->checkpoint[0] != '\0') {
     snprintf(out, size, "%s", o->checkpoint);
-  } else if (o->config.process_text[0] != '\0') {
-    return; /* process runs keep no checkpoint yet (docs/generator.md) */
   } else if (!shared && events_resumable) {
     /* several processes, or an event file that cannot continue after a stop (LHEH5): none
      * unless asked for (and then refused) */
@@ -1014,12 +1014,12 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
         free(header);
       }
     }
-    /* a finished run leaves nothing to resume: its checkpoint goes unless --keep-checkpoint */
-    if (rc == 0 && checkpoint[0] != '\0' && !o.keep_checkpoint && remove(checkpoint) != 0 &&
-        errno != ENOENT)
-      fprintf(stderr, "hegetcl: warning: the finished run's checkpoint %s stays: %s\n", checkpoint,
-              strerror(errno));
   }
+  /* a finished run leaves nothing to resume: its checkpoint goes unless --keep-checkpoint */
+  if (rc == 0 && !stopped && checkpoint[0] != '\0' && !o.keep_checkpoint &&
+      remove(checkpoint) != 0 && errno != ENOENT)
+    fprintf(stderr, "hegetcl: warning: the finished run's checkpoint %s stays: %s\n", checkpoint,
+            strerror(errno));
 done:
   hg_output_release_all();
   free(resume_from);

@@ -8,10 +8,12 @@
 
 #include "amplitude/amplitude_internal.h"
 #include "core/program.h"
+#include "generator/checkpoint.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "generator/run.h"
 #include "generator/run_internal.h"
+#include "generator/share.h"
 #include "generator/variations.h"
 #include "hegetcl/pdf.h"
 #include "integrate/vegas.h"
@@ -436,6 +438,7 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
 
 void hg_gen_run_destroy(hg_gen_run *run) {
   if (run == NULL) return;
+  hg_gen_share_close(run);
   hg_gen_variations_destroy(run->variations);
   for (unsigned g = 0; g < run->n_groups; ++g) close_group(&run->groups[g]);
   if (run->pdf_buffer) clReleaseMemObject(run->pdf_buffer);
@@ -449,8 +452,7 @@ void hg_gen_run_destroy(hg_gen_run *run) {
 
 /* hg_vegas_work's callbacks for one group. */
 static hegetcl_status group_grid(void *user, unsigned worker, const double *edges) {
-  (void)worker;
-  gen_group *g = user;
+  gen_group *g = hg_gen_worker_group(user, worker);
   return hg_vegas_reducer_upload(g->reducer, edges);
 }
 
@@ -494,8 +496,7 @@ hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t fi
 
 static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteration,
                                   uint64_t first_event, size_t n_events, double *out) {
-  (void)worker;
-  gen_group *g = user;
+  gen_group *g = hg_gen_worker_group(user, worker);
   hegetcl_status status = hg_gen_group_sample(g, iteration, first_event, n_events, out);
   /* the integration's (not the pilot's) sums per variation follow the channels'; the adapting
    * iterations' are not combined, so not computed */
@@ -539,16 +540,25 @@ static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings
   g->variation_sums = channel_sums && g->run->variations != NULL;
   /* the channels learn from the integration alone, not from the pilot */
   if (channel_sums) hg_vegas_set_observer(v, group_iteration_end, g);
-  hegetcl_context *const contexts[1] = {ctx};
+  if (channel_sums) status = hg_gen_ckpt_attach(g->run->ckpt, g->index, v);
+  hegetcl_context *contexts[1 + HEGETCL_XSEC_MAX_DEVICES] = {ctx};
+  for (unsigned w = 1; w <= g->run->n_replicas; ++w) {
+    gen_group *r = hg_gen_worker_group(g, w);
+    contexts[w] = r->run->ctx;
+    r->key_high = key_high;
+    r->variation_sums = g->variation_sums;
+  }
   const hg_vegas_work work = {
-      .workers = 1,
+      .workers = 1 + g->run->n_replicas,
+      .team = g->run->team,
       .contexts = contexts,
       .extra = hg_channels_batch_sums(g->channels) +
                (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0),
       .grid = group_grid,
       .batch = group_batch,
       .user = g};
-  status = hg_vegas_run(v, &work, progress, progress_user, result);
+  if (status == HEGETCL_OK) status = hg_vegas_run(v, &work, progress, progress_user, result);
+  if (status == HEGETCL_OK && channel_sums) status = hg_gen_ckpt_detach(g->run->ckpt, g->index, v);
   hg_vegas_destroy(v);
   return status;
 }
@@ -624,7 +634,10 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
       s.target_rel_error =
           base->target_rel_error * sigma_sum * sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
     hegetcl_vegas_result *r = &g->result;
-    status = integrate_group(g, &s, hg_gen_stage_key(run, i, 1), 1, progress, progress_user, r);
+    int restored = 0;
+    status = hg_gen_ckpt_restore_group(run->ckpt, i, &restored);
+    if (status == HEGETCL_OK && !restored)
+      status = integrate_group(g, &s, hg_gen_stage_key(run, i, 1), 1, progress, progress_user, r);
     if (status != HEGETCL_OK) break;
     sigma += r->estimate;
     variance += r->error * r->error;
@@ -652,6 +665,7 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
       c->sigma_fb = per[m].sigma_fb;
       c->error_fb = per[m].error_fb;
     }
+    if (hg_gen_ckpt_stopped(run->ckpt)) break;
   }
   hegetcl_vegas_result *v = &result->vegas;
   v->estimate = sigma;
@@ -678,32 +692,47 @@ hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *
                                const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   const hegetcl_xsec_hooks none = {0};
   if (hooks == NULL) hooks = &none;
-  if (config->histograms || (hooks->checkpointing != NULL && hooks->checkpointing->path != NULL) ||
-      (hooks->sharing != NULL && (hooks->sharing->n_devices > 0 || hooks->sharing->team != NULL)))
+  if (config->histograms)
     return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "%s: histograms, checkpoints and several devices or processes are not there "
-                   "yet for a process run; run without them (--checkpoint none)",
+                   "%s: histograms are not there yet for a process run; run without them",
                    config->process_text);
   if (config->unweighted_events > 0 && hooks->sink == NULL)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%llu unweighted events asked for but no event sink",
                    (unsigned long long)config->unweighted_events);
   hg_gen_run *run = NULL;
   hegetcl_status status = hg_gen_run_create(ctx, config, &run);
+  if (status == HEGETCL_OK) status = hg_gen_share_open(run, hooks);
+  if (status == HEGETCL_OK) status = hg_gen_ckpt_open(run, hooks, result, &run->ckpt);
   double t0 = hg_now_seconds();
-  if (status == HEGETCL_OK) status = hg_gen_run_pilot(run);
+  if (status == HEGETCL_OK && !hg_gen_ckpt_pilot_restored(run->ckpt)) {
+    status = hg_gen_run_pilot(run);
+    if (status == HEGETCL_OK) status = hg_gen_ckpt_save(run->ckpt, HEGETCL_XSEC_INTEGRATING);
+  }
   const double t1 = hg_now_seconds();
   if (status == HEGETCL_OK)
     status = hg_gen_run_integrate(run, hooks->progress, hooks->progress_user, result);
   result->pilot_seconds = t1 - t0;
   result->integrate_seconds = hg_now_seconds() - t1;
+  if (hg_gen_ckpt_stopped(run != NULL ? run->ckpt : NULL))
+    result->stopped = HEGETCL_XSEC_INTEGRATING; /* the checkpoint holds the last saved iteration */
+  const int events = status == HEGETCL_OK && !result->stopped && config->unweighted_events > 0;
+  if (status == HEGETCL_OK && !result->stopped)
+    status = hg_gen_ckpt_save(run->ckpt, events ? HEGETCL_XSEC_UNWEIGHTING : HEGETCL_XSEC_FINISHED);
   t0 = hg_now_seconds();
-  if (status == HEGETCL_OK && config->unweighted_events > 0) {
+  if (events && run->ckpt != NULL) {
+    status = hg_gen_ckpt_unweight(run->ckpt, hooks, result);
+    if (status == HEGETCL_OK && !result->stopped)
+      status = hg_gen_ckpt_save(run->ckpt, HEGETCL_XSEC_FINISHED);
+  } else if (events) {
     if (hooks->events_begin != NULL) status = hooks->events_begin(result, hooks->sink_user);
     if (status == HEGETCL_OK)
-      status = hg_gen_run_unweight(run, config->unweighted_events, hooks->sink, hooks->sink_user,
-                                   hooks->events_progress, hooks->events_progress_user,
-                                   &result->unweighting, result);
+      status = hg_gen_run_unweight(run, hg_gen_share_events(run, config->unweighted_events),
+                                   hooks->sink, hooks->sink_user, hooks->events_progress,
+                                   hooks->events_progress_user, &result->unweighting, result);
+    status = hg_gen_share_combine_unweighting(run, status, config->unweighted_events,
+                                              &result->unweighting);
   }
+  if (run != NULL) hg_gen_ckpt_close(run->ckpt);
   hg_gen_run_destroy(run);
   return status;
 }

@@ -5,6 +5,7 @@
 #define HG_GENERATOR_RUN_INTERNAL_H
 
 #include "amplitude/amplitude_internal.h"
+#include "generator/helicities.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "generator/run.h"
@@ -15,6 +16,9 @@
 #include "process/partonic_channels.h"
 #include "process/process_spec.h"
 #include "xsec/channels.h"
+
+/* The Philox iteration word of the unweighting's batches (the integration's count from 0). */
+#define GEN_UNWEIGHT_ITERATION 0x40000000u
 
 /* PDG ids a run's PDF grid may hold: the gluon, five quarks and their antiquarks. */
 #define GEN_MAX_PDF_PIDS 11
@@ -76,7 +80,26 @@ struct hg_gen_run {
   unsigned alpha_s_power;
   double build_seconds;
   struct hg_gen_variations *variations; /* NULL: none (generator/variations.h) */
+  struct hg_gen_ckpt *ckpt;             /* NULL: no checkpoints (generator/checkpoint.h) */
+  /* sharing (generator/share.c): the same run on this process's other devices, whose groups
+   * make the batches of workers 1 .. n_replicas; the processes sharing the run; the first event
+   * number of this process's unweighting stream */
+  struct hg_gen_run **replicas;
+  unsigned n_replicas;
+  const hegetcl_team *team;
+  uint64_t first_event;
 };
+
+/* Kept event a of the batch (its event number `number`, of member m of group g): its helicity
+ * configuration drawn from h's weights with its own Philox stream (block
+ * HG_GEN_BLOCK_UNWEIGHT + 2) into e->helicity (+1 / -1 in the member's particle order); left 0
+ * (SPINUP 9) when h draws none. */
+void hg_gen_event_helicities(const hg_gen_run *run, const gen_group *g, unsigned m,
+                             const hg_gen_helicities *h, size_t a, uint64_t number,
+                             hegetcl_event *e);
+
+/* Group g (its index) of worker w's run: the run's own for worker 0, else a replica's. */
+gen_group *hg_gen_worker_group(gen_group *g, unsigned worker);
 
 /* The Philox key's high word of a stage (0: pilot, 1: integration, 2: unweighting) of group g:
  * every group and stage draws its own stream. */

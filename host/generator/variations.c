@@ -468,3 +468,34 @@ hegetcl_status hg_gen_variations_ratios(hg_gen_variations *v, unsigned gi, uint3
   }
   return status;
 }
+
+void hg_gen_variations_save(hg_gen_variations *v, hg_ckpt_writer *w) {
+  if (v == NULL || v->n == 0) return;
+  for (unsigned g = 0; g < v->run->n_groups; ++g)
+    for (unsigned c = 0; c < v->n_chunks; ++c) {
+      size_t count = 0;
+      const double *sums = hg_channels_combination(v->groups[g].chunks[c], &count);
+      hg_ckpt_put_reals(w, "generator.variations", sums, count);
+    }
+}
+
+int hg_gen_variations_load(hg_gen_variations *v, hg_ckpt *c) {
+  if (v == NULL || v->n == 0) return 0;
+  const size_t lines = (size_t)v->run->n_groups * v->n_chunks;
+  if (hg_ckpt_count(c, "generator.variations") != lines) {
+    snprintf(c->message, sizeof c->message,
+             "%s holds %zu lines of variation sums, this run %zu: the checkpoint is incomplete or "
+             "another run's",
+             c->path, hg_ckpt_count(c, "generator.variations"), lines);
+    return HEGETCL_ERR_INPUT;
+  }
+  int status = 0;
+  for (unsigned g = 0; g < v->run->n_groups && status == 0; ++g)
+    for (unsigned k = 0; k < v->n_chunks && status == 0; ++k) {
+      size_t count = 0;
+      double *sums = hg_channels_combination(v->groups[g].chunks[k], &count);
+      status =
+          hg_ckpt_get_reals(c, "generator.variations", (size_t)g * v->n_chunks + k, sums, count);
+    }
+  return status;
+}

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "hegetcl/xsec.h"
+#include "io/checkpoint_file.h"
 
 struct hg_gen_run;
 typedef struct hg_gen_variations hg_gen_variations;
@@ -48,5 +49,10 @@ unsigned hg_gen_variations_count(const hg_gen_variations *v);
 hegetcl_status hg_gen_variations_ratios(hg_gen_variations *v, unsigned g, uint32_t iteration,
                                         uint64_t first, const uint32_t *index, size_t n,
                                         double *ratios);
+
+/* Every group's sums per variation so far as checkpoint lines "generator.variations", and
+ * back (HEGETCL_ERR_INPUT with c->message when missing or of another length). */
+void hg_gen_variations_save(hg_gen_variations *v, hg_ckpt_writer *w);
+int hg_gen_variations_load(hg_gen_variations *v, hg_ckpt *c);
 
 #endif

@@ -161,3 +161,8 @@ int hg_channels_load(hg_channels *ch, hg_ckpt *c) {
   }
   return hg_ckpt_get_reals(c, "channels.sums", 0, ch->combination, 1 + 2 * (size_t)ch->n);
 }
+
+double *hg_channels_combination(hg_channels *ch, size_t *count) {
+  *count = 1 + 2 * (size_t)ch->n;
+  return ch->combination;
+}

@@ -49,5 +49,8 @@ void hg_channels_result(const hg_channels *ch, hegetcl_xsec_channel *channels);
  * c->message when it is missing or of another number of channels). */
 void hg_channels_save(const hg_channels *ch, hg_ckpt_writer *w);
 int hg_channels_load(hg_channels *ch, hg_ckpt *c);
+/* The combination itself (*count doubles), for a checkpoint of several reductions under keys
+ * of its own. */
+double *hg_channels_combination(hg_channels *ch, size_t *count);
 
 #endif

@@ -495,8 +495,7 @@ static hegetcl_status during_unweighting(void *user, const hg_unweight_state *st
   return status;
 }
 
-/* A fresh run writes its checkpoint at path only when no unfinished run's is there. */
-static hegetcl_status check_fresh_path(hegetcl_context *ctx, const char *path) {
+hegetcl_status hg_xsec_ckpt_check_fresh(hegetcl_context *ctx, const char *path) {
   if (access(path, F_OK) != 0 && errno == ENOENT) return HEGETCL_OK;
   hegetcl_xsec_checkpoint_info info;
   char message[2048];
@@ -516,10 +515,9 @@ static hegetcl_status check_fresh_path(hegetcl_context *ctx, const char *path) {
                  path, message);
 }
 
-/* Reads the checkpoint a run resumes from: checked against the configuration, not finished. */
-static hegetcl_status open_resume(hegetcl_context *ctx, const hegetcl_xsec_config *config,
-                                  const hegetcl_xsec_checkpointing *cp, hg_ckpt *c,
-                                  hegetcl_xsec_phase *phase) {
+hegetcl_status hg_xsec_ckpt_open_resume(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                        const hegetcl_xsec_checkpointing *cp, hg_ckpt *c,
+                                        hegetcl_xsec_phase *phase) {
   hegetcl_xsec_checkpoint_info info;
   char message[2048];
   hegetcl_status status = hegetcl_xsec_checkpoint_read(cp->path, &info, message, sizeof message);
@@ -642,14 +640,14 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   memset(&saved, 0, sizeof saved);
   hegetcl_xsec_phase resume_phase = 0;
   if (checkpoints && cp->resume) {
-    status = open_resume(ctx, config, cp, &saved, &resume_phase);
+    status = hg_xsec_ckpt_open_resume(ctx, config, cp, &saved, &resume_phase);
     if (status != HEGETCL_OK) {
       hg_ckpt_free(&saved);
       return status;
     }
     result->resumed = (int)resume_phase;
   } else if (checkpoints) {
-    status = check_fresh_path(ctx, cp->path);
+    status = hg_xsec_ckpt_check_fresh(ctx, cp->path);
     if (status != HEGETCL_OK) return status;
   }
   const unsigned n = config->process.n_photons, dims = dims_of(config);
