@@ -20,6 +20,7 @@
 #define HG_KERNEL_GENERATOR_GATHER "generator_gather"
 #define HG_KERNEL_XSEC_CHANNEL_REDUCE "xsec_channel_reduce"
 #define HG_KERNEL_XSEC_SAMPLING_REDUCE "xsec_sampling_reduce"
+#define HG_KERNEL_XSEC_VARIATIONS "xsec_variations"
 /* cl/analysis/histogram.cl */
 #define HG_KERNEL_HISTOGRAM_REDUCE "histogram_reduce"
 #define HG_KERNEL_HISTOGRAM_ACCUMULATE "histogram_accumulate"

@@ -284,6 +284,7 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_number(&j, "integration_seconds", r->vegas.wall_seconds);
   hg_json_number(&j, "build_seconds", r->build_seconds);
   hg_json_number(&j, "max_weight_fb", r->vegas.max_weight);
+  hg_cli_variations_json(&j, r);
   if (r->n_channels > 0) {
     /* from the same events as sigma, combined with its weights: they add up to sigma */
     hg_json_array(&j, "channels");
@@ -974,6 +975,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
            r.vegas.reached_target || !(c->vegas.target_rel_error > 0)
                ? ""
                : "  [target error NOT reached: raise --max-events]");
+    hg_cli_print_variations(&r);
     const double chi2_p = hegetcl_vegas_chi2_probability(r.vegas.chi2_per_dof, r.vegas.iterations);
     if (chi2_p < HEGETCL_VEGAS_CHI2_SUSPECT)
       printf("  [error NOT trustworthy: chi2/dof %.2f over %u iterations has probability %.3f "

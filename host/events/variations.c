@@ -53,8 +53,17 @@ hegetcl_status hegetcl_variations_add_pdf_set(hegetcl_variation_list *list, cons
     char description[64];
     snprintf(description, sizeof description, "PDF=%d MemberID=%u", set_lhapdf_id, m);
     add(list, set_name, combine, 1.0, 1.0, set_lhapdf_id + (int)m, description);
+    list->v[list->n - 1].pdf_member = (int)m;
   }
   return HEGETCL_OK;
+}
+
+hegetcl_status hegetcl_variations_add_alt_set(hegetcl_variation_list *list, const char *set_name,
+                                              int set_lhapdf_id) {
+  if (set_name == NULL || list->n >= HEGETCL_MAX_VARIATIONS) return HEGETCL_ERR_INPUT;
+  char description[64];
+  snprintf(description, sizeof description, "PDF=%d MemberID=0", set_lhapdf_id);
+  return add(list, set_name, "none", 1.0, 1.0, set_lhapdf_id, description);
 }
 
 hegetcl_status hegetcl_pdf_uncertainty(const char *error_type, const double *values, unsigned n,
