@@ -410,8 +410,21 @@ static int save_histograms(const char *path, int yoda, const hegetcl_xsec_result
     fprintf(stderr, "hegetcl: error: %s\n", message);
     return 1;
   }
-  const int failed = yoda ? hg_yoda_write(out, "hegetcl", r->histograms, r->n_histograms, header)
-                          : hg_histogram_csv_write(out, r->histograms, r->n_histograms, header);
+  /* each variation's histograms beside the nominal's, named by its weight (Rivet's multiweight
+   * paths, /hegetcl/pt_1[MUR2.0_MUF1.0_PDF10042]) */
+  const unsigned n_var =
+      r->variation_histograms != NULL && r->variations != NULL ? r->variations->list.n : 0;
+  static char names[HEGETCL_MAX_VARIATIONS][64];
+  const char *weights[HEGETCL_MAX_VARIATIONS];
+  for (unsigned k = 0; k < n_var; ++k) {
+    hegetcl_variation_weight_name(&r->variations->list, k, names[k], sizeof names[k]);
+    weights[k] = names[k];
+  }
+  const int failed =
+      yoda ? hg_yoda_write_variations(out, "hegetcl", r->histograms, r->n_histograms, header,
+                                      r->variation_histograms, weights, n_var)
+           : hg_histogram_csv_write_variations(out, r->histograms, r->n_histograms, header,
+                                               r->variation_histograms, weights, n_var);
   if (hg_output_close(out, !failed, message, sizeof message) != 0 || failed) {
     fprintf(stderr, "hegetcl: error: writing %s: %s\n", path, message);
     return 1;

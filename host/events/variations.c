@@ -124,3 +124,22 @@ hegetcl_status hegetcl_variations_summarise(hegetcl_variation_result *r) {
   return hegetcl_pdf_uncertainty(r->pdf_error_type, r->sigma_fb + r->first_pdf, r->n_pdf,
                                  &r->pdf_error_fb);
 }
+
+static void plain_name(const hegetcl_variation *v, char *out, size_t size) {
+  snprintf(out, size, "MUR%.1f_MUF%.1f_PDF%d", v->mu_r_factor, v->mu_f_factor, v->pdf_lhapdf_id);
+}
+
+void hegetcl_variation_weight_name(const hegetcl_variation_list *list, unsigned k, char *out,
+                                   size_t size) {
+  const hegetcl_variation *v = &list->v[k];
+  char mine[64], other[64];
+  plain_name(v, mine, sizeof mine);
+  for (unsigned j = 0; j < k; ++j) { /* the same settings twice: the id tells them apart */
+    plain_name(&list->v[j], other, sizeof other);
+    if (strcmp(mine, other) == 0) {
+      snprintf(out, size, "%s_%.8s", mine, v->id);
+      return;
+    }
+  }
+  snprintf(out, size, "%s", mine);
+}

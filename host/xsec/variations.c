@@ -221,6 +221,10 @@ struct hg_xsec_variations {
   cl_mem var, tables, pdfs, out, index;
   hg_channels **chunks; /* one reduction per chunk of variations */
   double *host;         /* a chunk's ratios read back */
+  /* the histograms per variation (NULL: none): each fed a copy of its variation's factors */
+  hg_histograms **histograms;
+  cl_mem hist_factor;
+  size_t hist_sums; /* a batch's sums of one variation's histograms */
 };
 
 static hegetcl_status buffer(hegetcl_context *ctx, cl_mem_flags flags, size_t bytes,
@@ -294,8 +298,51 @@ hegetcl_status hg_xsec_variations_open(hegetcl_context *ctx, const hg_xsec_var_s
   return status;
 }
 
+hegetcl_status hg_xsec_variations_add_histograms(hg_xsec_variations *v, cl_program program,
+                                                 unsigned n_photons,
+                                                 const hegetcl_histogram_binning *binning,
+                                                 size_t batch, cl_mem obs_value, cl_mem obs_bin) {
+  if (v == NULL) return HEGETCL_OK;
+  v->histograms = calloc(v->n, sizeof *v->histograms);
+  if (v->histograms == NULL)
+    return hg_fail(v->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the variations' histograms");
+  hegetcl_status status = buffer(v->ctx, CL_MEM_READ_WRITE, batch * sizeof(double), NULL,
+                                 "a variation's weight factors", &v->hist_factor);
+  for (unsigned k = 0; k < v->n && status == HEGETCL_OK; ++k)
+    status = hg_histograms_create(v->ctx, program, n_photons, binning, batch, v->params, obs_value,
+                                  obs_bin, &v->histograms[k]);
+  if (status == HEGETCL_OK) v->hist_sums = hg_histograms_batch_sums(v->histograms[0]);
+  return status;
+}
+
+hegetcl_histogram *hg_xsec_variations_take_histograms(hg_xsec_variations *v, size_t *per) {
+  *per = 0;
+  if (v == NULL || v->histograms == NULL) return NULL;
+  size_t count = 0;
+  hegetcl_histogram *first = hg_histograms_take(v->histograms[0], &count);
+  hegetcl_histogram *all = first ? malloc((size_t)v->n * count * sizeof *all) : NULL;
+  if (all == NULL) {
+    hegetcl_histograms_free(first, count);
+    return NULL;
+  }
+  memcpy(all, first, count * sizeof *all);
+  free(first); /* the structs moved; their arrays are all's now */
+  for (unsigned k = 1; k < v->n; ++k) {
+    size_t n = 0;
+    hegetcl_histogram *h = hg_histograms_take(v->histograms[k], &n);
+    if (h != NULL) memcpy(all + (size_t)k * count, h, count * sizeof *all);
+    free(h);
+  }
+  *per = count;
+  return all;
+}
+
 void hg_xsec_variations_close(hg_xsec_variations *v) {
   if (v == NULL) return;
+  for (unsigned k = 0; v->histograms != NULL && k < v->n; ++k)
+    hg_histograms_destroy(v->histograms[k]);
+  free(v->histograms);
+  if (v->hist_factor) clReleaseMemObject(v->hist_factor);
   for (unsigned c = 0; v->chunks != NULL && c < v->n_chunks; ++c) hg_channels_destroy(v->chunks[c]);
   free(v->chunks);
   free(v->host);
@@ -307,7 +354,7 @@ void hg_xsec_variations_close(hg_xsec_variations *v) {
 }
 
 size_t hg_xsec_variations_batch_sums(const hg_xsec_variations *v) {
-  return v == NULL ? 0 : v->n_chunks * hg_channels_batch_sums(v->chunks[0]);
+  return v == NULL ? 0 : v->n_chunks * hg_channels_batch_sums(v->chunks[0]) + v->n * v->hist_sums;
 }
 
 unsigned hg_xsec_variations_count(const hg_xsec_variations *v) { return v ? v->n : 0u; }
@@ -355,11 +402,25 @@ hegetcl_status hg_xsec_variations_add_batch(hg_xsec_variations *v, cl_mem grid, 
                                             uint64_t first_event, size_t n_events, double *out) {
   if (v == NULL) return HEGETCL_OK;
   const size_t per = hg_channels_batch_sums(v->chunks[0]);
+  double *hist_out = out + v->n_chunks * per;
   hegetcl_status status = HEGETCL_OK;
   for (unsigned c = 0; c < v->n_chunks && status == HEGETCL_OK; ++c) {
     status = launch(v, grid, iteration, first_event, n_events, 0, c * v->chunk, 0);
     if (status == HEGETCL_OK)
       status = hg_channels_add_batch(v->chunks[c], v->me, n_events, out + c * per);
+    for (unsigned k = 0; v->histograms != NULL && k < v->chunk && c * v->chunk + k < v->n &&
+                         status == HEGETCL_OK;
+         ++k) {
+      const unsigned variation = c * v->chunk + k;
+      const cl_int err =
+          clEnqueueCopyBuffer(v->ctx->queue, v->out, v->hist_factor, k * n_events * sizeof(double),
+                              0, n_events * sizeof(double), 0, NULL, NULL);
+      status = hg_cl_check(v->ctx, err, "clEnqueueCopyBuffer", "copying variation %u's factors",
+                           variation);
+      if (status == HEGETCL_OK)
+        status = hg_histograms_add_batch(v->histograms[variation], v->hist_factor, v->me, n_events,
+                                         hist_out + variation * v->hist_sums);
+    }
   }
   return status;
 }
@@ -370,6 +431,9 @@ void hg_xsec_variations_end_iteration(hg_xsec_variations *v, uint64_t n_events, 
   const size_t per = hg_channels_batch_sums(v->chunks[0]);
   for (unsigned c = 0; c < v->n_chunks; ++c)
     hg_channels_end_iteration(v->chunks[c], n_events, variance, sums + c * per);
+  for (unsigned k = 0; v->histograms != NULL && k < v->n; ++k)
+    hg_histograms_end_iteration(v->histograms[k], n_events, variance,
+                                sums + v->n_chunks * per + k * v->hist_sums);
 }
 
 hegetcl_status hg_xsec_variations_result(const hg_xsec_variations *v, hegetcl_xsec_result *result) {
@@ -421,6 +485,15 @@ void hg_xsec_variations_save(const hg_xsec_variations *v, hg_ckpt_writer *w) {
     snprintf(key, sizeof key, "variations.sums.%u", c);
     hg_channels_save_as(v->chunks[c], w, key);
   }
+  if (v == NULL || v->histograms == NULL) return;
+  const size_t count = hg_histograms_state_size(v->histograms[0]);
+  double *state = malloc(count * sizeof *state);
+  for (unsigned k = 0; state != NULL && k < v->n; ++k) {
+    snprintf(key, sizeof key, "variations.histograms.%u", k);
+    hg_histograms_save_state(v->histograms[k], state);
+    hg_ckpt_put_reals(w, key, state, count);
+  }
+  free(state);
 }
 
 int hg_xsec_variations_load(hg_xsec_variations *v, hg_ckpt *c) {
@@ -430,5 +503,24 @@ int hg_xsec_variations_load(hg_xsec_variations *v, hg_ckpt *c) {
     const int status = hg_channels_load_as(v->chunks[k], c, key);
     if (status != 0) return status;
   }
-  return 0;
+  if (v == NULL || v->histograms == NULL) return 0;
+  const size_t count = hg_histograms_state_size(v->histograms[0]);
+  double *state = malloc(count * sizeof *state);
+  if (state == NULL) {
+    snprintf(c->message, sizeof c->message, "no memory for the variations' histograms");
+    return HEGETCL_ERR_NO_MEMORY;
+  }
+  int status = 0;
+  for (unsigned k = 0; k < v->n && status == 0; ++k) {
+    snprintf(key, sizeof key, "variations.histograms.%u", k);
+    if (hg_ckpt_find(c, key, 0) == NULL) {
+      snprintf(c->message, sizeof c->message, "%s: no '%s' line: the checkpoint is incomplete",
+               c->path, key);
+      status = HEGETCL_ERR_INPUT;
+    } else if ((status = hg_ckpt_get_reals(c, key, 0, state, count)) == 0) {
+      hg_histograms_load_state(v->histograms[k], state);
+    }
+  }
+  free(state);
+  return status;
 }

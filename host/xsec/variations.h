@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "core/context.h"
+#include "analysis/histograms.h"
 #include "hegetcl/pdf.h"
 #include "hegetcl/xsec.h"
 #include "io/checkpoint_file.h"
@@ -46,6 +47,16 @@ hegetcl_status hg_xsec_variations_open(hegetcl_context *ctx, const hg_xsec_var_s
                                        double *build_seconds);
 void hg_xsec_variations_close(hg_xsec_variations *v);
 
+/* Fills a copy of the run's histograms per variation (the sampler's fill buffers obs_value and
+ * obs_bin, reduced by program's kernels), each event weighted with the variation's weight. */
+hegetcl_status hg_xsec_variations_add_histograms(hg_xsec_variations *v, cl_program program,
+                                                 unsigned n_photons,
+                                                 const hegetcl_histogram_binning *binning,
+                                                 size_t batch, cl_mem obs_value, cl_mem obs_bin);
+/* The combined histograms of every variation, variation k's histogram h at [k * *per + h]
+ * (malloc'ed: free with hegetcl_histograms_free(out, n * *per)); NULL without histograms. */
+hegetcl_histogram *hg_xsec_variations_take_histograms(hg_xsec_variations *v, size_t *per);
+
 /* Doubles of a batch's sums (0 for NULL). */
 size_t hg_xsec_variations_batch_sums(const hg_xsec_variations *v);
 /* After the sampler and the amplitude ran over the batch: each variation's sums of w and w^2 into
@@ -66,7 +77,8 @@ unsigned hg_xsec_variations_count(const hg_xsec_variations *v);
 hegetcl_status hg_xsec_variations_ratios(hg_xsec_variations *v, cl_mem grid, uint64_t first,
                                          const uint32_t *index, size_t n, double *ratios);
 
-/* The combinations as checkpoint lines "variations.sums.<chunk>", and back (HEGETCL_ERR_INPUT
+/* The combinations as checkpoint lines "variations.sums.<chunk>" (and the histograms' as
+ * "variations.histograms.<variation>"), and back (HEGETCL_ERR_INPUT
  * with c->message when one is missing or of another length). */
 void hg_xsec_variations_save(const hg_xsec_variations *v, hg_ckpt_writer *w);
 int hg_xsec_variations_load(hg_xsec_variations *v, hg_ckpt *c);

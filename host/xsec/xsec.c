@@ -134,6 +134,10 @@ void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
 }
 
 void hegetcl_xsec_result_free(hegetcl_xsec_result *result) {
+  if (result->variation_histograms != NULL && result->variations != NULL)
+    hegetcl_histograms_free(result->variation_histograms,
+                            result->variations->list.n * result->n_histograms);
+  result->variation_histograms = NULL;
   hegetcl_histograms_free(result->histograms, result->n_histograms);
   result->histograms = NULL;
   result->n_histograms = 0;
@@ -854,6 +858,14 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                                   &result->float_sigma_deviation);
     if (status != HEGETCL_OK) goto done;
     result->float_checked = checked;
+  }
+  if (run.histograms != NULL && run.variations != NULL) {
+    size_t per = 0;
+    result->variation_histograms = hg_xsec_variations_take_histograms(run.variations, &per);
+    if (result->variation_histograms == NULL) {
+      status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the variations' histograms");
+      goto done;
+    }
   }
   if (run.histograms != NULL) {
     result->histograms = hg_histograms_take(run.histograms, &result->n_histograms);

@@ -138,6 +138,9 @@ hegetcl_status hg_xsec_device_open(hg_xsec_device *d, hegetcl_context *ctx,
         ctx, setup->variations, d->sampler_options,
         setup->n_flavours > 0 ? n_channels / setup->n_flavours : 1, batch, setup->seed, d->params,
         d->pdf, d->sampling, d->amp->me, &d->variations, &d->build_seconds);
+  if (status == HEGETCL_OK && config->histograms)
+    status = hg_xsec_variations_add_histograms(d->variations, d->program, n, &config->binning, batch,
+                                               d->obs_value, d->obs_bin);
   if (status == HEGETCL_OK) status = prepare_sampler(d);
   if (status == HEGETCL_OK)
     status = hg_vegas_reducer_create(ctx, d->program, dims, config->vegas.bins, batch, &d->reducer);

@@ -55,6 +55,13 @@ hegetcl_status hegetcl_variations_add_pdf_set(hegetcl_variation_list *list, cons
 hegetcl_status hegetcl_variations_add_alt_set(hegetcl_variation_list *list, const char *set_name,
                                               int set_lhapdf_id);
 
+/* Variation k's name in LHEH5 and HepMC3 files and as the suffix of its YODA histograms
+ * ("/hegetcl/pt_1[NAME]", as Rivet names a multiweight histogram): "MUR<f>_MUF<f>_PDF<id>" (the
+ * factors as %.1f, the member's LHAPDF ID), with "_<weight id>" appended when an earlier variation
+ * of the list has the same settings. Written into out (size bytes; 64 hold any). */
+void hegetcl_variation_weight_name(const hegetcl_variation_list *list, unsigned k, char *out,
+                                   size_t size);
+
 /* A run's variations with their cross sections (hegetcl_xsec_result.variations): list.v[k] has
  * sigma_fb[k] +- error_fb[k], summed over the integration's weighted events as sigma's are. The
  * first n_scales are the scale variations (the nominal first), then n_pdf members of the set

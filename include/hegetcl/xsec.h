@@ -239,6 +239,10 @@ typedef struct {
       flows_seconds, write_seconds;
   /* config.scale_variations or pdf_variations: sigma per variation (owned; NULL otherwise) */
   hegetcl_variation_result *variations;
+  /* config.histograms with variations (a photon run): the histograms of every variation, filled
+   * from the same events with the variation's weights, variation k's (variations->list.v[k])
+   * histogram h at variation_histograms[k * n_histograms + h] (owned; NULL otherwise) */
+  hegetcl_histogram *variation_histograms;
 } hegetcl_xsec_result;
 
 /* Where a run stands, as a checkpoint says. */
