@@ -27,6 +27,11 @@ rerun with a varied setting sees the same points with the same seed.
      within 5 standard errors
   7  with variations off, sigma and the events are the same to the last digit (the nominal weights
      and the event stream do not change), and the JSON and LHE carry none
+  8  the YODA file, read with babyyoda's pure-Python reader (grogu), holds every histogram once
+     per variation as Rivet names multiweight histograms (/hegetcl/pt_1[MUR2.0_MUF1.0_PDF990000]);
+     each variation's pT and mass histograms (one fill per event) sum to its sigma, the central
+     variation's equal the nominal's bin for bin, and the nominal histograms are those of the run
+     without variations, character for character
 The exhaustive run (HEGETCL_TEST_EXHAUSTIVE=1) adds mu_F x 1/2 against --scale 10, a run over the
 flavours u and d against a rerun with --scale 40, and the 7-point default of an event run in
 LHEH5 and HepMC3 (read back with h5py and pyhepmc: 1 + 7 + 5 weights named).
@@ -96,8 +101,9 @@ def main():
     make_set(work)
     make_alt_set(work)
     j, lhe = os.path.join(work, "v.json"), os.path.join(work, "v.lhe")
+    yv = os.path.join(work, "v.yoda")
     p = run(exe, RUN + ["--scale-variations", "9", "--pdf-variations", "on", "--alt-pdf", ALT_SET,
-                        "--json", j, "--unweighted-events", "200", "--lhe", lhe], env)
+                        "--json", j, "--unweighted-events", "200", "--lhe", lhe, "--yoda", yv], env)
     printed = re.search(r"scale uncertainty \(9-point.*fb", p.stdout) and \
         re.search(r"PDF uncertainty \(%s, 5 members, hessian\): \+- \S+ fb" % SET, p.stdout)
     check(p.returncode == 0 and os.path.exists(j) and os.path.exists(lhe) and printed,
@@ -167,9 +173,9 @@ def main():
           "%d events, central %.2g, alternative %.2g, mu_F x 2 %.2g, pulls %s"
           % (n, worst_one, worst_alt, worst_pdf, " ".join("%.2f" % t for t in pulls)))
     # variations off: the same sigma and events
-    j0, l0 = os.path.join(work, "n.json"), os.path.join(work, "n.lhe")
+    j0, l0, y0 = (os.path.join(work, "n." + e) for e in ("json", "lhe", "yoda"))
     p0 = run(exe, RUN + ["--quiet", "--json", j0, "--unweighted-events", "200", "--lhe", l0,
-                         "--no-variation-weights"], env)
+                         "--no-variation-weights", "--yoda", y0], env)
     r0 = result(j0)
     text0 = open(l0).read() if p0.returncode == 0 else ""
     same = events_without_weights(lhe) == events_without_weights(l0) if text0 else False
@@ -177,9 +183,55 @@ def main():
           "variations off: sigma and the events to the last digit, no weights",
           "%.17g vs %.17g, events the same: %s %s" % (r0["sigma_fb"], sigma, same,
                                                       p0.stderr[-300:]))
+    check_yoda(yv, y0, var, sigma)
     if EXHAUSTIVE:
         exhaustive(exe, work, env)
     return finish(work)
+
+
+def yoda_blocks(path):
+    """The file's histogram blocks by path, as text."""
+    with open(path) as f:
+        text = f.read()
+    return dict(re.findall(r"BEGIN YODA_HISTO1D_V2 (\S+)\n(.*?)END YODA_HISTO1D_V2", text, re.S))
+
+
+def check_yoda(varied_path, plain_path, var, sigma):
+    from babyyoda import grogu
+    problems = []
+    try:
+        histograms = grogu.read(varied_path)
+        plain = yoda_blocks(plain_path)
+        varied = yoda_blocks(varied_path)
+    except (OSError, ValueError) as error:
+        check(False, "the YODA files read back", str(error))
+        return
+    total = lambda h: sum(b.sumW() for b in h.bins()) + h.underflow().sumW() + h.overflow().sumW()
+    names = ["MUR%.1f_MUF%.1f_PDF%d" % (v["mu_r_factor"], v["mu_f_factor"], v["pdf_lhapdf_id"])
+             for v in var]
+    central = names[0]  # the scale group's nominal first
+    nominal = [p for p in plain]
+    for p in nominal:
+        for name in names:
+            if "%s[%s]" % (p, name) not in histograms:
+                problems.append("%s[%s] missing" % (p, name))
+    if len(histograms) != len(nominal) * (1 + len(var)):
+        problems.append("%d histograms, want %d x %d" % (len(histograms), len(nominal),
+                                                         1 + len(var)))
+    for v, name in zip(var, names):
+        for h in ("pt_1", "m_photons"):
+            got = histograms.get("/hegetcl/%s[%s]" % (h, name))
+            if got is None or abs(total(got) / v["sigma_fb"] - 1) > 1e-12:
+                problems.append("%s[%s]: sum %r, sigma %r" % (
+                    h, name, total(got) if got else None, v["sigma_fb"]))
+    for p in nominal:
+        a, b = histograms.get(p), histograms.get("%s[%s]" % (p, central))
+        if a is None or b is None or [x.sumW() for x in a.bins()] != [x.sumW() for x in b.bins()]:
+            problems.append("%s: the central variation's bins differ from the nominal's" % p)
+        if varied.get(p) != plain.get(p):
+            problems.append("%s: the nominal histogram differs from the run without variations" % p)
+    check(not problems, "YODA (babyyoda's reader): every histogram per variation, Rivet's names; "
+          "sums are sigma per variation; the nominal histograms unchanged", "; ".join(problems[:8]))
 
 
 def exhaustive(exe, work, env):
