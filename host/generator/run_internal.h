@@ -52,6 +52,7 @@ typedef struct {
   uint32_t key_high;                /* Philox key's high word for the stage being run */
   char options[1024];               /* the sampler program's build options */
   int variation_sums;               /* the stage being run sums the variations' weights */
+  int histogram_sums;               /* ... and fills the histograms */
   double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */
   uint64_t pilot_nonzero;
   hegetcl_vegas_result result;
@@ -76,6 +77,7 @@ struct hg_gen_run {
   unsigned alpha_s_power;
   double build_seconds;
   struct hg_gen_variations *variations; /* NULL: none (generator/variations.h) */
+  struct hg_gen_histograms *histograms; /* NULL: none (generator/histograms.h) */
 };
 
 /* The Philox key's high word of a stage (0: pilot, 1: integration, 2: unweighting) of group g:

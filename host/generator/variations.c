@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/program.h"
+#include "generator/histograms.h"
 #include "generator/run_internal.h"
 #include "hegetcl/pdf.h"
 #include "pdf/alpha_s.h"
@@ -454,7 +455,8 @@ static hegetcl_status launch(hg_gen_variations *v, unsigned gi, uint32_t iterati
 }
 
 hegetcl_status hg_gen_variations_add_batch(hg_gen_variations *v, unsigned gi, uint32_t iteration,
-                                           uint64_t first_event, size_t n_events, double *out) {
+                                           uint64_t first_event, size_t n_events, double *out,
+                                           double *histogram_out) {
   if (v == NULL || v->n == 0) return HEGETCL_OK;
   var_group *vg = &v->groups[gi];
   const size_t per = hg_channels_batch_sums(vg->chunks[0]);
@@ -464,6 +466,11 @@ hegetcl_status hg_gen_variations_add_batch(hg_gen_variations *v, unsigned gi, ui
     if (status == HEGETCL_OK)
       status =
           hg_channels_add_batch(vg->chunks[c], v->run->groups[gi].amp->me, n_events, out + c * per);
+    for (unsigned k = 0; histogram_out != NULL && k < v->chunk && c * v->chunk + k < v->n &&
+                         status == HEGETCL_OK;
+         ++k)
+      status = hg_gen_histograms_add_variation(v->run->histograms, gi, c * v->chunk + k, v->out,
+                                               (size_t)k * n_events, n_events, histogram_out);
   }
   return status;
 }

@@ -77,8 +77,10 @@ def main():
     make_set(work)
     make_alt_set(work)
     j, lhe = os.path.join(work, "v.json"), os.path.join(work, "v.lhe")
+    yoda = os.path.join(work, "v.yoda")
     p = run(exe, RUN + ["--scale-variations", "9", "--pdf-variations", "on", "--alt-pdf", ALT_SET,
-                        "--json", j, "--unweighted-events", "300", "--lhe", lhe], env)
+                        "--json", j, "--unweighted-events", "300", "--lhe", lhe, "--yoda", yoda],
+            env)
     check(p.returncode == 0 and os.path.exists(j) and os.path.exists(lhe),
           "the variation run writes JSON and LHE", p.stderr[-2000:])
     if p.returncode != 0:
@@ -164,6 +166,7 @@ def main():
     check(worst_pdf < 2e-3 and max(abs(t) for t in pulls) < 5,
           "mu_F x 2 ratios against the parton package's PDFs; mean ratios against sigma_v/sigma",
           "largest deviation %.2g, pulls %s" % (worst_pdf, " ".join("%.2f" % t for t in pulls)))
+    check_histograms(yoda, var, r["sigma_fb"], events)
     # defaults and switches
     l7, l0 = os.path.join(work, "d.lhe"), os.path.join(work, "n.lhe")
     base = RUN + ["--unweighted-events", "20"]
@@ -194,6 +197,63 @@ def main():
           "%d weights" % text7.count("<weight id="))
     shutil.rmtree(work)
     return finish()
+
+
+def check_histograms(path, var, sigma, events):
+    """The process run's histograms (babyyoda's pure-Python YODA reader): every histogram once
+    per variation under Rivet's multiweight names; each variation's pt_1 and m_final (one fill
+    per event) sum to its sigma; the central variation's equal the nominal's bin for bin; the
+    weighted means of pt_1 and eta_1 (exact: sumwx / sumw) against the unweighted events'
+    within 5 standard errors (eta_1's tells whether the members with the incoming pair swapped
+    fill -eta as their events do)."""
+    from babyyoda import grogu
+    problems = []
+    try:
+        h = grogu.read(path)
+    except (OSError, ValueError) as error:
+        check(False, "process-run histograms read back", str(error))
+        return
+    total = lambda x: sum(b.sumW() for b in x.bins()) + x.underflow().sumW() + x.overflow().sumW()
+    names = ["MUR%.1f_MUF%.1f_PDF%d" % (v["mu_r_factor"], v["mu_f_factor"], v["pdf_lhapdf_id"])
+             for v in var]
+    nominal = [k for k in h if "[" not in k]
+    if sorted(nominal) != sorted("/hegetcl/" + n for n in ("pt_1", "pt_2", "eta_1", "eta_2",
+                                                         "dr_min", "dr_pairs", "m_final")):
+        problems.append("nominal histograms %s" % nominal)
+    if len(h) != len(nominal) * (1 + len(var)):
+        problems.append("%d histograms for %d variations" % (len(h), len(var)))
+    for v, name in zip(var, names):
+        for x in ("pt_1", "m_final"):
+            got = h.get("/hegetcl/%s[%s]" % (x, name))
+            if got is None or abs(total(got) / v["sigma_fb"] - 1) > 1e-12:
+                problems.append("%s[%s] sums to %r, sigma %r" % (
+                    x, name, total(got) if got else None, v["sigma_fb"]))
+    for x in nominal:
+        a, b = h[x], h.get("%s[%s]" % (x, names[0]))
+        if b is None or [c.sumW() for c in a.bins()] != [c.sumW() for c in b.bins()]:
+            problems.append("%s: the central variation differs from the nominal" % x)
+    if abs(total(h["/hegetcl/pt_1"]) / sigma - 1) > 1e-12:
+        problems.append("pt_1 sums to %r, sigma %r" % (total(h["/hegetcl/pt_1"]), sigma))
+    # the hardest final-state particle of each unweighted event
+    hardest = []
+    for e in events:
+        final = [p for p in e.particles if p.status == 1]
+        p = max(final, key=lambda q: math.hypot(q.px, q.py))
+        pt = math.hypot(p.px, p.py)
+        hardest.append((pt, math.asinh(p.pz / pt)))
+    pulls = []
+    for k, x in enumerate(("pt_1", "eta_1")):
+        hist = h["/hegetcl/" + x]
+        sumw = total(hist)
+        sumwx = sum(b.sumWX() for b in hist.bins()) + hist.underflow().sumWX() + \
+            hist.overflow().sumWX()
+        values = np.array([t[k] for t in hardest])
+        pulls.append((sumwx / sumw - values.mean()) / (values.std() / math.sqrt(len(values))))
+    if max(abs(t) for t in pulls) > 5:
+        problems.append("mean pT_1 and eta_1 against the events: pulls %.2f %.2f" % tuple(pulls))
+    check(not problems, "process-run histograms per variation (YODA, Rivet's names): sums are sigma "
+          "per variation; the central is the nominal; pT_1 and eta_1 means as the events'",
+          "; ".join(problems[:8]) + " pulls %s" % " ".join("%.2f" % t for t in pulls))
 
 
 def finish():
