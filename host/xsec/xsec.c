@@ -444,9 +444,10 @@ static hegetcl_status end_iteration(void *user, uint32_t index, int adapting, ui
   if (r->channels != NULL)
     hg_channels_end_iteration(r->channels, n_events, variance, extra + histogram_sums);
   /* the variations' sums follow the adaptive sampling's (zeros in a combined iteration) */
-  hg_xsec_variations_end_iteration(r->variations, n_events, variance,
-                                   extra + histogram_sums + channel_sums +
-                                       r->devices[0].sampling_sums_count);
+  if (r->variations != NULL)
+    hg_xsec_variations_end_iteration(r->variations, n_events, variance,
+                                     extra + histogram_sums + channel_sums +
+                                         r->devices[0].sampling_sums_count);
   return HEGETCL_OK;
 }
 
