@@ -9,6 +9,7 @@
 
 #include "generator/run_internal.h"
 #include "generator/share.h"
+#include "generator/histograms.h"
 #include "generator/variations.h"
 #include "io/checkpoint_file.h"
 #include "xsec/checkpoint.h"
@@ -124,6 +125,7 @@ hegetcl_status hg_gen_ckpt_save(hg_gen_ckpt *k, hegetcl_xsec_phase phase) {
     hg_ckpt_put_reals(w, "generator.edges", k->edges[g], edge_count(run, &run->groups[g]));
   }
   hg_gen_variations_save(run->variations, w);
+  hg_gen_histograms_save(run->histograms, w);
   if (phase == HEGETCL_XSEC_UNWEIGHTING) {
     hg_ckpt_put(w, "generator.events", "%llu", (unsigned long long)k->events_written);
     if (k->sink_state != NULL) hg_ckpt_put_text(w, "sink", k->sink_state);
@@ -181,6 +183,7 @@ static int restore(hg_gen_ckpt *k) {
       status = hg_ckpt_get_reals(c, "generator.edges", g, k->edges[g], edge_count(run, gr));
   }
   if (status == 0) status = hg_gen_variations_load(run->variations, c);
+  if (status == 0) status = hg_gen_histograms_load(run->histograms, c);
   uint64_t current = run->n_groups;
   if (status == 0 && hg_ckpt_find(c, "generator.current", 0) != NULL)
     status = hg_ckpt_scan(c, "generator.current", 0, "u", &current);

@@ -14,6 +14,7 @@
 #include "generator/run.h"
 #include "generator/run_internal.h"
 #include "generator/share.h"
+#include "generator/histograms.h"
 #include "generator/variations.h"
 #include "hegetcl/pdf.h"
 #include "integrate/vegas.h"
@@ -433,12 +434,14 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
     status = make_buffer(ctx, CL_MEM_READ_ONLY, run->alpha_s_size * sizeof(double),
                          run->alpha_s_table, "the alpha_s table", &run->alpha_s_buffer);
   if (status == HEGETCL_OK) status = hg_gen_variations_create(run, &run->variations);
+  if (status == HEGETCL_OK) status = hg_gen_histograms_create(run, &run->histograms);
   return status;
 }
 
 void hg_gen_run_destroy(hg_gen_run *run) {
   if (run == NULL) return;
   hg_gen_share_close(run);
+  hg_gen_histograms_destroy(run->histograms);
   hg_gen_variations_destroy(run->variations);
   for (unsigned g = 0; g < run->n_groups; ++g) close_group(&run->groups[g]);
   if (run->pdf_buffer) clReleaseMemObject(run->pdf_buffer);
@@ -498,17 +501,25 @@ static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteratio
                                   uint64_t first_event, size_t n_events, double *out) {
   gen_group *g = hg_gen_worker_group(user, worker);
   hegetcl_status status = hg_gen_group_sample(g, iteration, first_event, n_events, out);
-  /* the integration's (not the pilot's) sums per variation follow the channels'; the adapting
-   * iterations' are not combined, so not computed */
-  if (status != HEGETCL_OK || !g->variation_sums) return status;
+  /* the integration's (not the pilot's) sums per variation follow the channels', then the
+   * histograms' (generator/histograms.h); the adapting iterations' are not combined, so not
+   * computed */
+  if (status != HEGETCL_OK || (!g->variation_sums && !g->histogram_sums)) return status;
   double *sums = out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins) +
                  hg_channels_batch_sums(g->channels);
+  const size_t n_var = g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0;
+  double *histogram_sums = g->histogram_sums ? sums + n_var : NULL;
   if (iteration < g->run->config.vegas.adapt_iterations) {
-    memset(sums, 0, hg_gen_variations_batch_sums(g->run->variations) * sizeof *sums);
+    memset(sums, 0, (n_var + hg_gen_histograms_batch_sums(g->run->histograms)) * sizeof *sums);
     return HEGETCL_OK;
   }
-  return hg_gen_variations_add_batch(g->run->variations, g->index, iteration, first_event, n_events,
-                                     sums);
+  if (histogram_sums != NULL)
+    status = hg_gen_histograms_add_batch(g->run->histograms, g->index, iteration, first_event,
+                                         n_events, histogram_sums);
+  if (status == HEGETCL_OK && g->variation_sums)
+    status = hg_gen_variations_add_batch(g->run->variations, g->index, iteration, first_event,
+                                         n_events, sums, histogram_sums);
+  return status;
 }
 
 /* The combined iterations' channel sums join the channels' combination. */
@@ -522,6 +533,11 @@ static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapti
     hg_channels_end_iteration(g->channels, n_events, variance, extra);
     hg_gen_variations_end_iteration(g->run->variations, g->index, n_events, variance,
                                     extra + hg_channels_batch_sums(g->channels));
+    if (g->histogram_sums)
+      hg_gen_histograms_end_iteration(
+          g->run->histograms, g->index, n_events, variance,
+          extra + hg_channels_batch_sums(g->channels) +
+              (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0));
   }
   return HEGETCL_OK;
 }
@@ -538,6 +554,7 @@ static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings
   if (status != HEGETCL_OK) return status;
   g->key_high = key_high;
   g->variation_sums = channel_sums && g->run->variations != NULL;
+  g->histogram_sums = channel_sums && g->run->histograms != NULL;
   /* the channels learn from the integration alone, not from the pilot */
   if (channel_sums) hg_vegas_set_observer(v, group_iteration_end, g);
   if (channel_sums) status = hg_gen_ckpt_attach(g->run->ckpt, g->index, v);
@@ -547,13 +564,15 @@ static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings
     contexts[w] = r->run->ctx;
     r->key_high = key_high;
     r->variation_sums = g->variation_sums;
+    r->histogram_sums = g->histogram_sums;
   }
   const hg_vegas_work work = {
       .workers = 1 + g->run->n_replicas,
       .team = g->run->team,
       .contexts = contexts,
       .extra = hg_channels_batch_sums(g->channels) +
-               (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0),
+               (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0) +
+               (g->histogram_sums ? hg_gen_histograms_batch_sums(g->run->histograms) : 0),
       .grid = group_grid,
       .batch = group_batch,
       .user = g};
@@ -685,6 +704,7 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
   result->alpha_s_power = run->alpha_s_power;
   snprintf(result->pdf_path, sizeof result->pdf_path, "%s", hegetcl_pdf_directory(run->pdf));
   if (status == HEGETCL_OK) status = hg_gen_variations_result(run->variations, result);
+  if (status == HEGETCL_OK) status = hg_gen_histograms_result(run->histograms, result);
   return status;
 }
 
@@ -692,10 +712,6 @@ hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *
                                const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   const hegetcl_xsec_hooks none = {0};
   if (hooks == NULL) hooks = &none;
-  if (config->histograms)
-    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "%s: histograms are not there yet for a process run; run without them",
-                   config->process_text);
   if (config->unweighted_events > 0 && hooks->sink == NULL)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%llu unweighted events asked for but no event sink",
                    (unsigned long long)config->unweighted_events);

@@ -56,6 +56,7 @@ typedef struct {
   uint32_t key_high;                /* Philox key's high word for the stage being run */
   char options[1024];               /* the sampler program's build options */
   int variation_sums;               /* the stage being run sums the variations' weights */
+  int histogram_sums;               /* ... and fills the histograms */
   double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */
   uint64_t pilot_nonzero;
   hegetcl_vegas_result result;
@@ -88,6 +89,7 @@ struct hg_gen_run {
   unsigned n_replicas;
   const hegetcl_team *team;
   uint64_t first_event;
+  struct hg_gen_histograms *histograms; /* NULL: none (generator/histograms.h) */
 };
 
 /* Kept event a of the batch (its event number `number`, of member m of group g): its helicity

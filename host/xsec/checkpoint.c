@@ -10,7 +10,7 @@
 #include "xsec/checkpoint.h"
 
 #define HG_SETTINGS_MAX 64
-#define HG_SETTING_TEXT 320
+#define HG_SETTING_TEXT 600
 
 typedef struct {
   const char *name;
@@ -66,8 +66,6 @@ static size_t settings_of(const hegetcl_xsec_config *c, uint64_t every, setting 
     REAL("mu-f-factor", c->mu_f_factor);
     TEXT("alpha-s-running", "%s", c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "pdf" : "madgraph");
     TEXT("group-engine", "%d", c->group_engine);
-    TEXT("scale-variations", "%d", c->scale_variations);
-    TEXT("pdf-variations", "%d", c->pdf_variations);
     /* the cuts that are on, by MadGraph's names */
     s[n].name = "cuts";
     s[n].unset = NULL;
@@ -127,6 +125,19 @@ static size_t settings_of(const hegetcl_xsec_config *c, uint64_t every, setting 
   TEXT("unweighted-events", "%llu", (unsigned long long)c->unweighted_events);
   TEXT("max-unweighting-tries", "%llu", (unsigned long long)c->max_unweighting_tries);
   TEXT("checkpoint-every", "%llu", (unsigned long long)every);
+  /* checkpoints from before photon variation weights have no lines: theirs had none */
+  s[n].name = "scale-variations";
+  s[n].unset = "0";
+  snprintf(s[n].value, HG_SETTING_TEXT, "%d", c->scale_variations);
+  ++n;
+  s[n].name = "pdf-variations";
+  s[n].unset = "off";
+  snprintf(s[n].value, HG_SETTING_TEXT, "%s", c->pdf_variations ? "on" : "off");
+  ++n;
+  s[n].name = "alt-pdf";
+  s[n].unset = "none";
+  snprintf(s[n].value, HG_SETTING_TEXT, "%s", c->alt_pdf_sets[0] ? c->alt_pdf_sets : "none");
+  ++n;
 #undef TEXT
 #undef REAL
 #undef BINS

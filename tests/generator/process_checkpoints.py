@@ -9,8 +9,8 @@ p p > t t~ has three groups (g g, u u~, d d~), each integrated with its own VEGA
 pilot; iterations are counted over the groups (2 adapting + 3 combined each).
   1  SIGTERM in the first group's adaptation: exit status 143, the checkpoint kept (the VEGAS
      state of group 0), no event file, no JSON; resumed: sigma and error printed and in the JSON,
-     every JSON number but the timings (per group, per channel, per variation) and the event file
-     are identical, byte for byte
+     every JSON number but the timings (per group, per channel, per variation), the histograms
+     (YODA, with every variation's) and the event file are identical, byte for byte
   2  SIGINT in the second group's combined iterations: the checkpoint holds group 0 complete and
      group 1's VEGAS state (generator.groups 3 1, generator.current 1); the same identities, and
      the resumed run replays group 1's two saved iterations (marked "(checkpoint)") and runs
@@ -41,7 +41,7 @@ DEVICE = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE
 BASE = ["--process", "p p > t t~", "--scale", "173", "--adapt-iterations", "2",
         "--adapt-events", "8000", "--events", "20000", "--min-iterations", "3",
         "--max-iterations", "3", "--target-error", "0", "--batch", "1024", "--seed", "3",
-        "--device", DEVICE, "--json", "run.json", "--lhe", "ev.lhe",
+        "--device", DEVICE, "--json", "run.json", "--lhe", "ev.lhe", "--yoda", "hist.yoda",
         "--unweighted-events", "3000", "--checkpoint-every", "1024"]
 TIMINGS = ("seconds",)
 
@@ -104,6 +104,15 @@ def same_as(reference, folder, resumed):
     y = open(path, "rb").read() if os.path.exists(path) else None
     if x != y:
         problems.append(f"ev.lhe differs ({len(x)} vs {None if y is None else len(y)} bytes)")
+    # the header names the devices, which case 3's resumed run changes on purpose
+    def yoda(path):
+        if not os.path.exists(path):
+            return None
+        return b"".join(line for line in open(path, "rb") if not line.startswith(b"# device:"))
+    x = yoda(os.path.join(reference.folder, "hist.yoda"))
+    y = yoda(os.path.join(folder, "hist.yoda"))
+    if x != y:
+        problems.append(f"hist.yoda differs ({len(x)} vs {None if y is None else len(y)} bytes)")
     leftovers = [f for f in os.listdir(folder)
                  if f.endswith((".tmp", ".partial", ".lock", ".ckpt")) or ".tmp." in f]
     if leftovers:
@@ -157,7 +166,7 @@ def main():
         reference = run(exe, os.path.join(tmp, "reference"), BASE)
         reference.folder = os.path.join(tmp, "reference")
         left = sorted(os.listdir(reference.folder))
-        report(reference.returncode == 0 and left == ["ev.lhe", "run.json"],
+        report(reference.returncode == 0 and left == ["ev.lhe", "hist.yoda", "run.json"],
                "the uninterrupted run finishes and leaves no checkpoint",
                f"exit {reference.returncode}, files {left}: {reference.stderr[-400:]}")
         if reference.returncode != 0:
