@@ -46,5 +46,7 @@
 #define HG_GEN_BLOCK_UNWEIGHT 0x20000u
 /* the draw of the phase-space channel (groups of more than one) */
 #define HG_GEN_BLOCK_CHANNEL 0x20010u
+/* the Philox block of a histogram fill's orientation draw (cl/generator/histograms.cl) */
+#define HG_GEN_BLOCK_HISTOGRAM 0x20001u
 
 #endif

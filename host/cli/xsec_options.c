@@ -11,9 +11,9 @@
 
 #include "analysis/observables.h"
 #include "cli/xsec_options.h"
-#include "config/run_card.h"
 #include "phasespace/mg_cuts.h"
 #include "phasespace/scales.h"
+#include "config/run_card.h"
 
 /* Where messages go: stderr (the command), or the calling thread's buffer
  * (hg_xsec_options_parse_into, the library's hegetcl_run_card_read), which keeps the first. */
@@ -24,8 +24,7 @@ static _Thread_local int captured_any;
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
 #endif
-static void
-report(const char *fmt, ...) {
+static void report(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (captured == NULL) {
@@ -34,8 +33,8 @@ report(const char *fmt, ...) {
     static const char prefix[] = "hegetcl: error: ";
     char text[HG_CLI_PATH + 1024];
     vsnprintf(text, sizeof text, fmt, ap);
-    const char *start =
-        strncmp(text, prefix, sizeof prefix - 1) == 0 ? text + sizeof prefix - 1 : text;
+    const char *start = strncmp(text, prefix, sizeof prefix - 1) == 0 ? text + sizeof prefix - 1
+                                                                       : text;
     size_t n = strlen(start);
     while (n > 0 && start[n - 1] == '\n') --n;
     snprintf(captured, captured_size, "%.*s", (int)n, start);
@@ -45,65 +44,15 @@ report(const char *fmt, ...) {
 }
 
 typedef enum {
-  O_CARD,
-  O_N,
-  O_ORIENTATION,
-  O_FLAVOURS,
-  O_ENGINE,
-  O_PRECISION,
-  O_HELICITY,
-  O_PHASE_SPACE,
-  O_DEVICE,
-  O_SEED,
-  O_TARGET_ERROR,
-  O_MAX_EVENTS,
-  O_EVENTS,
-  O_MIN_ITERATIONS,
-  O_MAX_ITERATIONS,
-  O_ADAPT_ITERATIONS,
-  O_ITERATION_EVENTS,
-  O_ADAPT_EVENTS,
-  O_VEGAS_BINS,
-  O_VEGAS_ALPHA,
-  O_BATCH,
-  O_SQRT_S,
-  O_SCALE,
-  O_PT_MIN,
-  O_ETA_MAX,
-  O_DR_MIN,
-  O_PDF,
-  O_PDF_MEMBER,
-  O_ALPHA,
-  O_CHARGE,
-  O_PT_BINS,
-  O_ETA_BINS,
-  O_DR_BINS,
-  O_MASS_BINS,
-  O_UNWEIGHTED_EVENTS,
-  O_MAX_UNWEIGHTING_TRIES,
-  O_JSON,
-  O_YODA,
-  O_CSV,
-  O_LHE,
-  O_EVENT_FILE,
-  O_NO_VARIATION_WEIGHTS,
-  O_CHECKPOINT,
-  O_CHECKPOINT_EVERY,
-  O_RESUME,
-  O_KEEP_CHECKPOINT,
-  O_QUIET,
-  O_PROCESS,
-  O_BEAMS,
-  O_ALPHA_S_RUNNING,
-  O_GROUP_ENGINE,
-  O_DYNAMICAL_SCALE_CHOICE,
-  O_MU_R_FACTOR,
-  O_MU_F_FACTOR,
-  O_CUT_FIRST,
-  O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1,
-  O_SCALE_VARIATIONS,
-  O_PDF_VARIATIONS,
-  O_COUNT
+  O_CARD, O_N, O_ORIENTATION, O_FLAVOURS, O_ENGINE, O_PRECISION, O_HELICITY, O_PHASE_SPACE,
+  O_DEVICE, O_SEED, O_TARGET_ERROR, O_MAX_EVENTS, O_EVENTS, O_MIN_ITERATIONS, O_MAX_ITERATIONS, O_ADAPT_ITERATIONS,
+  O_ITERATION_EVENTS, O_ADAPT_EVENTS, O_VEGAS_BINS, O_VEGAS_ALPHA, O_BATCH, O_SQRT_S, O_SCALE, O_PT_MIN, O_ETA_MAX,
+  O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
+  O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_EVENT_FILE,
+  O_NO_VARIATION_WEIGHTS, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET,
+  O_PROCESS, O_BEAMS, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
+  O_MU_F_FACTOR, O_CUT_FIRST, O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1, O_SCALE_VARIATIONS,
+  O_PDF_VARIATIONS, O_ALT_PDF, O_COUNT
 } option_id;
 
 typedef struct {
@@ -124,15 +73,14 @@ static const option options[O_COUNT] = {
                                   "half the sum of m_T, 4 sqrt(s-hat); 10 half the sum of pT\n"
                                   "(--scale fixes mu_R = mu_F instead), for --process"},
     [O_GROUP_ENGINE] = {"group-engine", "E",
-                        "the engine of every channel group, diagrams or recursive\n"
-                        "(default: each group's own), for --process"},
+                         "the engine of every channel group, diagrams or recursive\n"
+                         "(default: each group's own), for --process"},
     [O_MU_R_FACTOR] = {"mu-r-factor", "F", "multiplies mu_R (default 1), for --process"},
     [O_MU_F_FACTOR] = {"mu-f-factor", "F", "multiplies mu_F (default 1), for --process"},
     /* MadGraph's run_card cuts (host/phasespace/mg_cuts.c has their meanings), for --process;
      * none is applied unless given */
-    [O_CUT_FIRST + HG_CUT_PTJ] = {"ptj", "GEV",
-                                  "jets' pT above (MadGraph's run_card cuts, for\n"
-                                  "--process; none unless given: docs/generator.md)"},
+    [O_CUT_FIRST + HG_CUT_PTJ] = {"ptj", "GEV", "jets' pT above (MadGraph's run_card cuts, for\n"
+                                                "--process; none unless given: docs/generator.md)"},
     [O_CUT_FIRST + HG_CUT_ETAJ] = {"etaj", "Y", "jets' |rapidity| below"},
     [O_CUT_FIRST + HG_CUT_DRJJ] = {"drjj", "DR", "Delta R between jets above"},
     [O_CUT_FIRST + HG_CUT_PTB] = {"ptb", "GEV", "b quarks' pT above (4 flavours: b is no jet)"},
@@ -151,14 +99,18 @@ static const option options[O_COUNT] = {
     [O_SCALE_VARIATIONS] = {"scale-variations", "P",
                             "7 (MadGraph's 7-point mu_R, mu_F x {1/2, 1, 2}), 9 or off: sigma\n"
                             "and a weight per event for each (default 7 when events are\n"
-                            "written, else off), for --process"},
+                            "written, else off; a photon run's alpha is fixed: mu_R\n"
+                            "changes nothing there)"},
     [O_PDF_VARIATIONS] = {"pdf-variations", "S",
                           "on or off: sigma and a weight per event for every member of\n"
                           "the PDF set, with the set's uncertainty (default on when\n"
-                          "events are written), for --process"},
-    [O_CARD] = {"card", "FILE",
-                "a YAML run card of these options (keys without the dashes);\n"
-                "flags given with it override it"},
+                          "events are written)"},
+    [O_ALT_PDF] = {"alt-pdf", "SET[,SET]",
+                   "other LHAPDF sets whose central member gives sigma and a weight\n"
+                   "per event each, with its own alpha_s (MadGraph's\n"
+                   "systematics --pdf SET@0); default none"},
+    [O_CARD] = {"card", "FILE", "a YAML run card of these options (keys without the dashes);\n"
+                                "flags given with it override it"},
     [O_N] = {"n", "N", "photons, 2..12 (recursive engine; 2..8 for the others)"},
     [O_ORIENTATION] = {"orientation", "O",
                        "both (default: the quark from either proton, the p p cross\n"
@@ -170,68 +122,56 @@ static const option options[O_COUNT] = {
                     "channel reported: a comma list of d, u, s, c, b, or all\n"
                     "(default: u alone with --charge, the paper's u u~)"},
     [O_ENGINE] = {"engine", "E", "recursive (default), permutation, unrolled, diagrams"},
-    [O_PRECISION] = {"precision", "P",
-                     "double (default) or float (|M|^2 only; phase space, PDFs\n"
-                     "and sums stay double)"},
-    [O_HELICITY] = {"helicity", "H",
-                    "summed (default), sampled (one configuration per event,\n"
-                    "uniformly; unweighted events then carry helicities) or\n"
-                    "adaptive (one per event, with probabilities learnt from\n"
-                    "each configuration's share of sigma while VEGAS adapts)"},
-    [O_PHASE_SPACE] = {"phase-space", "M",
-                       "auto (default: collider for n <= 4, multichannel from\n"
-                       "n = 5), collider (pT, eta, phi per photon, the last\n"
-                       "balancing pT), multichannel (n collider channels, each\n"
-                       "photon balancing in turn, adaptive channel weights)\n"
-                       "or rambo (n <= 3)"},
+    [O_PRECISION] = {"precision", "P", "double (default) or float (|M|^2 only; phase space, PDFs\n"
+                                       "and sums stay double)"},
+    [O_HELICITY] = {"helicity", "H", "summed (default), sampled (one configuration per event,\n"
+                                     "uniformly; unweighted events then carry helicities) or\n"
+                                     "adaptive (one per event, with probabilities learnt from\n"
+                                     "each configuration's share of sigma while VEGAS adapts)"},
+    [O_PHASE_SPACE] = {"phase-space", "M", "auto (default: collider for n <= 4, multichannel from\n"
+                                           "n = 5), collider (pT, eta, phi per photon, the last\n"
+                                           "balancing pT), multichannel (n collider channels, each\n"
+                                           "photon balancing in turn, adaptive channel weights)\n"
+                                           "or rambo (n <= 3)"},
     [O_DEVICE] = {"device", "SPEC",
                   "auto (a GPU, else the CPU), gpu, cpu, P:D or a name part; A,B,... several "
                   "devices; all-gpus; per-rank (hegetcl-mpi)"},
-    [O_SEED] = {"seed", "S",
-                "Philox key (default 1): the same seed gives the same events\n"
-                "on every device"},
-    [O_TARGET_ERROR] = {"target-error", "R",
-                        "stop soon after this relative error (default\n"
-                        "0.002); a chi2/dof that says the error is not\n"
-                        "to be trusted is flagged"},
+    [O_SEED] = {"seed", "S", "Philox key (default 1): the same seed gives the same events\n"
+                             "on every device"},
+    [O_TARGET_ERROR] = {"target-error", "R", "stop soon after this relative error (default\n"
+                                             "0.002); a chi2/dof that says the error is not\n"
+                                             "to be trusted is flagged"},
     [O_MAX_EVENTS] = {"max-events", "N", "combined events at most (default 1e9)"},
-    [O_EVENTS] = {"events", "N",
-                  "weighted events per iteration, at most (default 1e6;\n"
-                  "fewer where --target-error needs fewer)"},
+    [O_EVENTS] = {"events", "N", "weighted events per iteration, at most (default 1e6;\n"
+                                 "fewer where --target-error needs fewer)"},
     [O_MIN_ITERATIONS] = {"min-iterations", "N", "combined iterations at least (default 3)"},
     [O_MAX_ITERATIONS] = {"max-iterations", "N", "combined iterations at most (default 100)"},
-    [O_ADAPT_ITERATIONS] = {"adapt-iterations", "N",
-                            "grid-training iterations, discarded (default 5)"},
+    [O_ADAPT_ITERATIONS] = {"adapt-iterations", "N", "grid-training iterations, discarded (default 5)"},
     [O_ADAPT_EVENTS] = {"adapt-events", "N", "events per training iteration (default 2e5)"},
     [O_VEGAS_BINS] = {"vegas-bins", "N", "VEGAS bins per dimension, 2..255 (default 64)"},
-    [O_VEGAS_ALPHA] = {"vegas-alpha", "A",
-                       "grid damping exponent (default 1.5; 0 keeps the grid\n"
-                       "uniform: plain Monte Carlo over the phase-space map)"},
+    [O_VEGAS_ALPHA] = {"vegas-alpha", "A", "grid damping exponent (default 1.5; 0 keeps the grid\n"
+                                           "uniform: plain Monte Carlo over the phase-space map)"},
     [O_ITERATION_EVENTS] = {"iteration-events", "R",
                             "auto (default: combined iterations sized from --target-error, at\n"
                             "most --events each) or fixed (--events each, whatever the target:\n"
                             "repeats runs made before the sizing)"},
     [O_BATCH] = {"batch", "N", "events per device launch (default 1048576)"},
     [O_SQRT_S] = {"sqrt-s", "E", "collider energy in GeV (default 14000)"},
-    [O_SCALE] = {"scale", "MU",
-                 "factorisation scale in GeV (default 20); with --process the\n"
-                 "fixed mu_R = mu_F"},
+    [O_SCALE] = {"scale", "MU", "factorisation scale in GeV (default 20); with --process the\n"
+                                "fixed mu_R = mu_F"},
     [O_PT_MIN] = {"pt-min", "PT", "photon pT cut in GeV (default 20)"},
     [O_ETA_MAX] = {"eta-max", "ETA", "photon |eta| cut (default 2.5)"},
     [O_DR_MIN] = {"dr-min", "DR", "photon pair Delta R cut (default 0.4)"},
-    [O_PDF] = {"pdf", "SET",
-               "LHAPDF set name or directory (default cteq6l1), found in\n"
-               "LHAPDF_DATA_PATH (bash setup.sh installs it)"},
+    [O_PDF] = {"pdf", "SET", "LHAPDF set name or directory (default cteq6l1), found in\n"
+                             "LHAPDF_DATA_PATH (bash setup.sh installs it)"},
     [O_PDF_MEMBER] = {"pdf-member", "M", "set member (default 0)"},
     [O_ALPHA] = {"alpha", "A", "fine-structure constant (default 1/132.507)"},
     [O_CHARGE] = {"charge", "Q", "quark charge in units of e (default 2/3)"},
-    [O_PT_BINS] = {"pt-bins", "B:LO:HI",
-                   "histogram binning of photon pT in GeV, B = 1 to 254\n"
-                   "(default 50:0:500)"},
+    [O_PT_BINS] = {"pt-bins", "B:LO:HI", "histogram binning of photon pT in GeV, B = 1 to 254\n"
+                                         "(default 50:0:500)"},
     [O_ETA_BINS] = {"eta-bins", "B:LO:HI", "of photon eta (default 50:-2.5:2.5)"},
     [O_DR_BINS] = {"dr-bins", "B:LO:HI", "of Delta R (default 50:0:6)"},
-    [O_MASS_BINS] = {"mass-bins", "B:LO:HI",
-                     "of the photon-system mass in GeV (default 50:0:2000)"},
+    [O_MASS_BINS] = {"mass-bins", "B:LO:HI", "of the photon-system mass in GeV (default 50:0:2000)"},
     [O_UNWEIGHTED_EVENTS] = {"unweighted-events", "N",
                              "after integrating, N unweighted events (hit-or-miss against\n"
                              "the last iteration's largest weight) for --lhe"},
@@ -240,10 +180,9 @@ static const option options[O_COUNT] = {
     [O_JSON] = {"json", "FILE", "write the inputs, device, iterations and result as JSON"},
     [O_YODA] = {"yoda", "FILE", "fill histograms (combined iterations) and write them as YODA"},
     [O_CSV] = {"csv", "FILE", "... and as CSV"},
-    [O_LHE] = {"lhe", "FILE",
-               "write the unweighted events, in the format FILE's ending\n"
-               "names: .lhe, .lhe.gz Les Houches 3.0; .hdf5, .h5 LHEH5;\n"
-               ".hepmc, .hepmc.gz HepMC3 ASCII (.gz: gzip)"},
+    [O_LHE] = {"lhe", "FILE", "write the unweighted events, in the format FILE's ending\n"
+                              "names: .lhe, .lhe.gz Les Houches 3.0; .hdf5, .h5 LHEH5;\n"
+                              ".hepmc, .hepmc.gz HepMC3 ASCII (.gz: gzip)"},
     [O_EVENT_FILE] = {"event-file", "FILE", "the same as --lhe FILE (any of its formats)"},
     [O_NO_VARIATION_WEIGHTS] = {"no-variation-weights", NULL,
                                 "write the nominal weight alone, without the run's scale\n"
@@ -271,13 +210,12 @@ static const option options[O_COUNT] = {
 };
 
 int hg_cli_xsec_usage(FILE *out) {
-  fprintf(out,
-          "usage: hegetcl xsec --n N [OPTIONS]\n"
-          "  sigma(p p -> N photons) through q qbar at LO, integrated with VEGAS on the device;\n"
-          "  histograms and unweighted Les Houches events on request. Defaults: the HEGET\n"
-          "  paper's set-up (14 TeV, CTEQ6L1, mu_F = 20 GeV, pT > 20 GeV, |eta| < 2.5,\n"
-          "  Delta R > 0.4, alpha = 1/132.507, u ubar; --flavours all sums d u s c b).\n"
-          "  Every output carries the run card.\n\n");
+  fprintf(out, "usage: hegetcl xsec --n N [OPTIONS]\n"
+               "  sigma(p p -> N photons) through q qbar at LO, integrated with VEGAS on the device;\n"
+               "  histograms and unweighted Les Houches events on request. Defaults: the HEGET\n"
+               "  paper's set-up (14 TeV, CTEQ6L1, mu_F = 20 GeV, pT > 20 GeV, |eta| < 2.5,\n"
+               "  Delta R > 0.4, alpha = 1/132.507, u ubar; --flavours all sums d u s c b).\n"
+               "  Every output carries the run card.\n\n");
   for (int i = 0; i < O_COUNT; ++i) {
     char flag[64];
     snprintf(flag, sizeof flag, "--%s%s%s", options[i].name, options[i].metavar ? " " : "",
@@ -375,7 +313,8 @@ static int parse_bins(const origin *at, const char *value, hegetcl_bins *out) {
     if (end2 != end + 1 && *end2 == ':') {
       char *end3 = NULL;
       hi = strtod(end2 + 1, &end3);
-      if (end3 != end2 + 1 && *end3 == '\0' && errno == 0 && bins >= 1 && bins <= HG_OBS_MAX_BINS &&
+      if (end3 != end2 + 1 && *end3 == '\0' && errno == 0 && bins >= 1 &&
+          bins <= HG_OBS_MAX_BINS &&
           isfinite(lo) && isfinite(hi)) {
         if (!(hi > lo)) return bad(at, value, "the upper edge HI must be above the lower LO");
         *out = (hegetcl_bins){(unsigned)bins, lo, hi};
@@ -513,9 +452,8 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     const long number = strtol(v, &end, 10);
     if (info == NULL && end != v && *end == '\0') info = hg_scale_choice_find((int)number);
     if (info == NULL || info->choice == HG_SCALE_FIXED)
-      return bad(at, v,
-                 "use 1, 2, 3, 4 (MadGraph's dynamical_scale_choice) or 10; --scale X for "
-                 "a fixed scale");
+      return bad(at, v, "use 1, 2, 3, 4 (MadGraph's dynamical_scale_choice) or 10; --scale X for "
+                        "a fixed scale");
     c->dynamical_scale_choice = info->choice;
     return 1;
   }
@@ -560,6 +498,8 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
       return 1;
     }
     return bad(at, v, "use on or off");
+  case O_ALT_PDF:
+    return copy_text(at, v, c->alt_pdf_sets, sizeof c->alt_pdf_sets);
   case O_CUT_FIRST:
   case O_CUT_LAST:
     break; /* apply_cut, before the switch */
@@ -626,7 +566,7 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
   case O_QUIET:
   case O_NO_VARIATION_WEIGHTS:
     if (strcmp(v, "true") == 0 || strcmp(v, "false") == 0) {
-      *(id == O_QUIET             ? &o->quiet
+      *(id == O_QUIET              ? &o->quiet
         : id == O_KEEP_CHECKPOINT ? &o->keep_checkpoint
                                   : &o->no_variation_weights) = strcmp(v, "true") == 0;
       return 1;
@@ -690,13 +630,14 @@ static int apply_entries(hg_xsec_options *o, const hg_run_card *card, const char
     snprintf(at.text, sizeof at.text, "%s:%d:%d: %s", where, e->line, e->column, e->key);
     if (id < 0 || id == O_CARD || id == O_RESUME) {
       char maybe[96];
-      report("hegetcl: error: %s:%d:%d: unknown key '%s'%s (the keys are the long options of "
-             "`hegetcl xsec --help` without the dashes)\n",
-             where, e->line, e->column, e->key,
-             id == O_CARD     ? ": a card cannot name another card"
-             : id == O_RESUME ? ": resuming is no setting of a run; give --resume FILE on the "
-                                "command line"
-                              : suggestion(e->key, "", maybe, sizeof maybe));
+      report(
+              "hegetcl: error: %s:%d:%d: unknown key '%s'%s (the keys are the long options of "
+              "`hegetcl xsec --help` without the dashes)\n",
+              where, e->line, e->column, e->key,
+              id == O_CARD     ? ": a card cannot name another card"
+              : id == O_RESUME ? ": resuming is no setting of a run; give --resume FILE on the "
+                                 "command line"
+                               : suggestion(e->key, "", maybe, sizeof maybe));
       rc = 2;
     } else if (!apply(o, (option_id)id, e->value, &at)) {
       rc = 2;
@@ -780,15 +721,17 @@ static int apply_checkpoint(hg_xsec_options *o) {
     if (info->events_written > 0)
       snprintf(events, sizeof events, ", %llu unweighted events written",
                (unsigned long long)info->events_written);
-    report("hegetcl: error: --resume %s: the run finished (sigma = %.6e +- %.2e fb after %u VEGAS "
-           "iterations%s): there is nothing to resume\n",
-           o->resume, info->sigma_fb, info->error_fb, info->iterations, events);
+    report(
+            "hegetcl: error: --resume %s: the run finished (sigma = %.6e +- %.2e fb after %u VEGAS "
+            "iterations%s): there is nothing to resume\n",
+            o->resume, info->sigma_fb, info->error_fb, info->iterations, events);
     return 2;
   }
   if (info->run_card[0] == '\0') {
-    report("hegetcl: error: --resume %s: the checkpoint holds no run card: it was not written by "
-           "`hegetcl xsec`\n",
-           o->resume);
+    report(
+            "hegetcl: error: --resume %s: the checkpoint holds no run card: it was not written by "
+            "`hegetcl xsec`\n",
+            o->resume);
     return 2;
   }
   hg_run_card card;
@@ -864,10 +807,11 @@ static int check_resumed_card(const hg_xsec_options *o) {
                      m);
           else
             snprintf(mine_text, sizeof mine_text, "this command gives no %s", key);
-          report("hegetcl: error: --resume %s: the checkpoint's run %s, %s: a resumed run keeps "
-                 "the settings it started with (leave the flag out: --resume takes them all from "
-                 "the checkpoint; only --device, --quiet and --keep-checkpoint may change)\n",
-                 o->resume, theirs_text, mine_text);
+          report(
+                  "hegetcl: error: --resume %s: the checkpoint's run %s, %s: a resumed run keeps "
+                  "the settings it started with (leave the flag out: --resume takes them all from "
+                  "the checkpoint; only --device, --quiet and --keep-checkpoint may change)\n",
+                  o->resume, theirs_text, mine_text);
           rc = 2;
         }
       }
@@ -910,9 +854,10 @@ static int output_folder_ok(const char *flag, const char *path) {
 static int check_together(const hg_xsec_options *o) {
   const hegetcl_vegas_settings *v = &o->config.vegas;
   if (v->min_iterations > v->max_iterations) {
-    report("hegetcl: error: min-iterations %u is above max-iterations %u: give "
-           "--max-iterations %u or more, or fewer --min-iterations\n",
-           v->min_iterations, v->max_iterations, v->min_iterations);
+    report(
+            "hegetcl: error: min-iterations %u is above max-iterations %u: give "
+            "--max-iterations %u or more, or fewer --min-iterations\n",
+            v->min_iterations, v->max_iterations, v->min_iterations);
     return 0;
   }
   const unsigned n = o->config.process.n_photons;
@@ -950,7 +895,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   if (device == NULL || device[0] == '\0') device = "auto";
   if (strlen(device) >= sizeof o->device) {
     report("hegetcl: error: HEGETCL_DEVICE is %zu characters long: give at most %zu\n",
-           strlen(device), sizeof o->device - 1);
+            strlen(device), sizeof o->device - 1);
     return 2;
   }
   snprintf(o->device, sizeof o->device, "%s", device);
@@ -975,7 +920,7 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   for (int i = 0; i < argc && o->resume[0] != '\0'; ++i)
     if (strcmp(argv[i], "--card") == 0) {
       report("hegetcl: error: --card with --resume: a resumed run's settings are those "
-             "in its checkpoint (leave --card out)\n");
+                      "in its checkpoint (leave --card out)\n");
       return 2;
     }
   if (o->resume[0] != '\0') {
@@ -1000,18 +945,20 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     if (id < 0) {
       char maybe[96] = "";
       if (opt[0] == '-') suggestion(opt + (opt[1] == '-' ? 2 : 1), "--", maybe, sizeof maybe);
-      report("hegetcl: error: unknown option %s%s (hegetcl xsec --help lists them)\n", opt, maybe);
+      report("hegetcl: error: unknown option %s%s (hegetcl xsec --help lists them)\n",
+              opt, maybe);
       return 2;
     }
     if (id == O_QUIET || id == O_KEEP_CHECKPOINT || id == O_NO_VARIATION_WEIGHTS) {
       /* flags without a value */
-      *(id == O_QUIET             ? &o->quiet
+      *(id == O_QUIET              ? &o->quiet
         : id == O_KEEP_CHECKPOINT ? &o->keep_checkpoint
                                   : &o->no_variation_weights) = 1;
       continue;
     }
     if (i + 1 >= argc) {
-      report("hegetcl: error: %s needs a value (hegetcl xsec --help lists options)\n", opt);
+      report("hegetcl: error: %s needs a value (hegetcl xsec --help lists options)\n",
+              opt);
       return 2;
     }
     const char *value = argv[++i];
@@ -1023,32 +970,27 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   if (!o->have_n) {
     report("hegetcl: error: xsec needs --n N (or n: N in the run card), the number of photons "
            "(2..%d), or --process TEXT (process: in the card), e.g. --process \"p p > t t~\"\n",
-           HEGETCL_MAX_XSEC_PHOTONS);
+            HEGETCL_MAX_XSEC_PHOTONS);
     return 2;
   }
   if ((o->config.unweighted_events > 0) != (o->lhe[0] != '\0')) {
     report("hegetcl: error: %s: unweighted events are written to an event file; "
-           "give both --unweighted-events N and --lhe FILE (or --event-file FILE)\n",
-           o->lhe[0] ? "--lhe without --unweighted-events" : "--unweighted-events without --lhe");
+                    "give both --unweighted-events N and --lhe FILE (or --event-file FILE)\n",
+            o->lhe[0] ? "--lhe without --unweighted-events" : "--unweighted-events without --lhe");
     return 2;
   }
   if (!check_together(o) || !check_checkpoint_every(o)) return 2;
-  /* variation weights: a process run's, on by default when events are written */
-  const int process_run = o->config.process_text[0] != '\0';
-  if (!process_run && (o->scale_variations > 0 || o->pdf_variations > 0)) {
-    report("hegetcl: error: --scale-variations and --pdf-variations are for --process runs; a "
-           "photon run (--n) has no variation weights yet\n");
-    return 2;
-  }
-  const int by_default = process_run && o->lhe[0] != '\0' && !o->no_variation_weights;
-  o->config.scale_variations = o->no_variation_weights    ? 0
-                               : o->scale_variations >= 0 ? o->scale_variations
-                                                          : 7 * by_default;
-  o->config.pdf_variations = o->no_variation_weights  ? 0
-                             : o->pdf_variations >= 0 ? o->pdf_variations
-                                                      : by_default;
-  /* auto names its map from here on: the header, JSON, written card and checkpoint say which */
-  if (!process_run)
+  /* variation weights: on by default when events are written (the nominal weights and the
+   * events do not change: the variations are computed beside them) */
+  const int by_default = o->lhe[0] != '\0' && !o->no_variation_weights;
+  o->config.scale_variations =
+      o->no_variation_weights ? 0 : o->scale_variations >= 0 ? o->scale_variations : 7 * by_default;
+  o->config.pdf_variations =
+      o->no_variation_weights ? 0 : o->pdf_variations >= 0 ? o->pdf_variations : by_default;
+  if (o->no_variation_weights) o->config.alt_pdf_sets[0] = '\0';
+  /* auto names its map from here on: the header, JSON, written card and checkpoint say which
+   * (a process run keeps it: auto is its multichannel map, generator/run.c) */
+  if (o->config.process_text[0] == '\0')
     o->config.phase_space =
         hegetcl_phase_space_for(o->config.phase_space, o->config.process.n_photons);
   o->config.histograms = o->yoda[0] != '\0' || o->csv[0] != '\0';
@@ -1097,16 +1039,15 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
     for (int k = 0; k < HG_CUT_COUNT; ++k)
       if (hg_mg_cut_is_on(k, c->cuts[k]))
         write_number(out, (option_id)(O_CUT_FIRST + k), c->cuts[k]);
-    if (o->scale_variations >= 0)
-      write_entry(out, O_SCALE_VARIATIONS,
-                  o->scale_variations == 9   ? "9"
-                  : o->scale_variations == 7 ? "7"
-                                             : "off");
-    if (o->pdf_variations >= 0)
-      write_entry(out, O_PDF_VARIATIONS, o->pdf_variations ? "on" : "off");
   } else {
     write_number(out, O_N, c->process.n_photons);
   }
+  if (o->scale_variations >= 0)
+    write_entry(out, O_SCALE_VARIATIONS, o->scale_variations == 9   ? "9"
+                                         : o->scale_variations == 7 ? "7"
+                                                                    : "off");
+  if (o->pdf_variations >= 0) write_entry(out, O_PDF_VARIATIONS, o->pdf_variations ? "on" : "off");
+  if (c->alt_pdf_sets[0] != '\0') write_entry(out, O_ALT_PDF, c->alt_pdf_sets);
   write_entry(out, O_ORIENTATION, hegetcl_orientation_name(c->orientation));
   if (c->flavours != 0) {
     char flavours[32];
@@ -1157,7 +1098,8 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   write_number(out, O_CHECKPOINT_EVERY, (double)o->checkpoint_every);
   /* written only when set: the cards of runs from before the option read the same */
   if (o->keep_checkpoint) fprintf(out, "%s: true\n", options[O_KEEP_CHECKPOINT].name);
-  if (o->no_variation_weights) fprintf(out, "%s: true\n", options[O_NO_VARIATION_WEIGHTS].name);
+  if (o->no_variation_weights)
+    fprintf(out, "%s: true\n", options[O_NO_VARIATION_WEIGHTS].name);
   fprintf(out, "%s: %s\n", options[O_QUIET].name, o->quiet ? "true" : "false");
 }
 

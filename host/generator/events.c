@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/program.h"
+#include "generator/helicities.h"
 #include "generator/run_internal.h"
 #include "generator/variations.h"
 #include "integrate/weight.h"
@@ -18,9 +19,6 @@
 #include "process/model.h"
 #include "shared/kernel_names.h"
 #include "shared/philox.h"
-
-/* The Philox iteration word of the unweighting's batches (the integration's count from 0). */
-#define GEN_UNWEIGHT_ITERATION 0x40000000u
 
 void hg_gen_flows_close(hg_gen_flows *f) {
   if (f->kernel) clReleaseKernel(f->kernel);
@@ -307,8 +305,11 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     const double w_max = g->result.max_weight;
     hg_gen_flows flows;
     gather kept;
+    hg_gen_helicities hel;
     memset(&kept, 0, sizeof kept);
+    memset(&hel, 0, sizeof hel);
     status = hg_gen_flows_open(ctx, &g->spec, batch, &flows);
+    if (status == HEGETCL_OK) status = hg_gen_helicities_open(ctx, &g->amp->process, &hel);
     if (status == HEGETCL_OK) status = gather_open(ctx, g, batch, &kept);
     free(weights);
     weights = status == HEGETCL_OK ? malloc(flows.set.n_flows * batch * sizeof *weights) : NULL;
@@ -327,7 +328,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
                     g->spec.text, (unsigned long long)out->tried, (unsigned long long)n_events);
         break;
       }
-      const uint64_t first = (uint64_t)pass * batch;
+      const uint64_t first = run->first_event + (uint64_t)pass * batch;
       double t0 = hg_now_seconds();
       status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, batch, 0);
       if (status == HEGETCL_OK) status = read_weights(run, g, batch, factor, me);
@@ -360,6 +361,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
       if (status == HEGETCL_OK && n_acc > 0) {
         const double f0 = hg_now_seconds();
         status = hg_gen_flows_weights(ctx, &flows, g->amp->params, n_acc, accepted, weights);
+        if (status == HEGETCL_OK) status = hg_gen_event_helicity_weights(&hel, n_acc, accepted);
         times->flows_seconds += hg_now_seconds() - f0;
         for (size_t a = 0; a < n_acc && n_var; ++a) ratio_index[a] = (uint32_t)accepted_index[a];
         if (status == HEGETCL_OK && n_var)
@@ -401,6 +403,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         hegetcl_event record;
         make_record(run, g, member, &flows.set.flows[flow], (const double(*)[4])p, first + e,
                     hg_event_weight(factor[e], me[e]) / w_max, &record);
+        hg_gen_event_helicities(run, g, member, &hel, a, first + e, &record);
         if (n_var) {
           for (unsigned k = 0; k < n_var; ++k) event_ratios[k] = ratios[(size_t)k * n_acc + a];
           record.n_variations = n_var;
@@ -418,6 +421,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     }
     hg_gen_flows_close(&flows);
     gather_close(&kept);
+    hg_gen_helicities_close(&hel);
     /* each group's mean weight estimates its sigma; so the overweight share */
     sigma_check += tried > 0 ? group_sum / (double)tried : 0.0;
     overweight_sum += tried > 0 ? group_over / (double)tried : 0.0;
