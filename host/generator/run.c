@@ -636,8 +636,8 @@ hegetcl_status hg_gen_channel_weights_upload(gen_group *g) {
     const cl_int err = clEnqueueWriteBuffer(r->run->ctx->queue, r->params, CL_TRUE,
                                             HG_GEN_CHANNEL_TABLE(r->n_channels) * sizeof(double),
                                             r->n_ps * sizeof(double), table, 0, NULL, NULL);
-    status = hg_cl_check(r->run->ctx, err, "clEnqueueWriteBuffer",
-                         "uploading %s's channel weights", r->spec.text);
+    status = hg_cl_check(r->run->ctx, err, "clEnqueueWriteBuffer", "uploading %s's channel weights",
+                         r->spec.text);
   }
   return status;
 }

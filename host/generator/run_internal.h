@@ -5,8 +5,8 @@
 #define HG_GENERATOR_RUN_INTERNAL_H
 
 #include "amplitude/amplitude_internal.h"
-#include "generator/multichannel.h"
 #include "generator/helicities.h"
+#include "generator/multichannel.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "generator/run.h"
