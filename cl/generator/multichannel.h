@@ -32,7 +32,7 @@ HG_INLINE double hg_gen_mass_density(double m2, double m_min, double m_max, doub
                                      double bw_width) {
   const double m2_min = m_min * m_min, m2_max = m_max * m_max;
   const double span = log(m2_max / (m2_min > 0.0 ? m2_min : m2_max));
-  const double mg = bw_mass * (bw_width > 0.0 ? bw_width : 1.0), mm = bw_mass * bw_mass;
+  const double mg = bw_width > 0.0 ? bw_mass * bw_width : 1.0, mm = bw_mass * bw_mass;
   const double t_min = atan((m2_min - mm) / mg), t_max = atan((m2_max - mm) / mg);
   const double d = m2 - mm;
   return bw_width > 0.0 ? mg / ((d * d + mg * mg) * (t_max - t_min)) : 1.0 / (m2 * span);

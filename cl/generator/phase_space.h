@@ -46,7 +46,7 @@ HG_INLINE double hg_gen_mass2(double u, double m_min, double m_max, double bw_ma
   const double m2_min = m_min * m_min, m2_max = m_max * m_max;
   const double span = log(m2_max / (m2_min > 0.0 ? m2_min : m2_max));
   const double m2_log = m2_min * exp(u * span);
-  const double mg = bw_mass * (bw_width > 0.0 ? bw_width : 1.0), mm = bw_mass * bw_mass;
+  const double mg = bw_width > 0.0 ? bw_mass * bw_width : 1.0, mm = bw_mass * bw_mass;
   const double t_min = atan((m2_min - mm) / mg), t_max = atan((m2_max - mm) / mg);
   const double t = tan(t_min + u * (t_max - t_min));
   const double m2_bw = mm + mg * t;
