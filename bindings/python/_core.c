@@ -248,10 +248,21 @@ static PyObject *process_dict(const hegetcl_xsec_result *r) {
   PyObject *groups = PyList_New(0), *channels = PyList_New(0);
   for (unsigned i = 0; groups != NULL && i < r->n_groups; ++i) {
     const hegetcl_xsec_group *g = &r->groups[i];
-    PyObject *d = Py_BuildValue("{s:s,s:I,s:d,s:d,s:d,s:K}", "text", g->text, "n_channels",
-                                g->n_channels, "sigma_fb", g->sigma_fb, "error_fb", g->error_fb,
-                                "chi2_per_dof", g->chi2_per_dof, "events",
-                                (unsigned long long)g->events);
+    PyObject *alpha = PyList_New(0);
+    for (unsigned k = 0; alpha != NULL && k < g->phase_space_channels; ++k) {
+      PyObject *a = PyFloat_FromDouble(g->channel_weights[k]);
+      if (a == NULL || PyList_Append(alpha, a) != 0) Py_CLEAR(alpha);
+      Py_XDECREF(a);
+    }
+    PyObject *d =
+        alpha == NULL
+            ? NULL
+            : Py_BuildValue("{s:s,s:I,s:d,s:d,s:d,s:K,s:d,s:O}", "text", g->text, "n_channels",
+                            g->n_channels, "sigma_fb", g->sigma_fb, "error_fb", g->error_fb,
+                            "chi2_per_dof", g->chi2_per_dof, "events",
+                            (unsigned long long)g->events, "unweighting_efficiency",
+                            g->unweighting_efficiency, "phase_space_channel_weights", alpha);
+    Py_XDECREF(alpha);
     if (d == NULL || PyList_Append(groups, d) != 0) Py_CLEAR(groups);
     Py_XDECREF(d);
   }

@@ -3,12 +3,16 @@
  * PDFs of the group's members -> the factor that multiplies |M|^2. The sampler and the
  * unweighted-event gather share it. Build options: VEGAS_DIMS, VEGAS_BINS, GEN_N_JETS,
  * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS, GEN_ALPHA_S_POWER (k in
- * |M|^2 ~ alpha_s^k), GEN_SCALE_CHOICE (phasespace/scales.h: 0 for the fixed scales). */
+ * |M|^2 ~ alpha_s^k), GEN_SCALE_CHOICE (phasespace/scales.h: 0 for the fixed scales),
+ * GEN_PS_CHANNELS (the phase-space channels, generator/multichannel.h; 1: no draw, the map's own
+ * weight). */
 #ifndef HG_GENERATOR_EVENT_H
 #define HG_GENERATOR_EVENT_H
 
+#include "generator/multichannel.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
+#include "integrate/table_draw.h"
 #include "integrate/vegas_map.h"
 #include "pdf/alpha_s.h"
 #include "pdf/lhapdf6_interp.h"
@@ -24,6 +28,7 @@ typedef struct {
   double mu_f2, mu_r2, alpha_s; /* the scales squared and alpha_s(mu_R) */
   double base; /* factor / the sum of the members' PDF products (generator/variations.cl) */
   int bin[VEGAS_DIMS];
+  int channel; /* the phase-space channel the point was made with */
 } hg_gen_event;
 
 HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
@@ -47,9 +52,43 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
     pt_min[k] = params[HG_GEN_OBJECT_PT(k)];
     eta_max[k] = params[HG_GEN_OBJECT_ETA(k)];
   }
+  /* the channel: drawn by its weight alpha_c when the group has several */
+  int c = 0;
+#if GEN_PS_CHANNELS > 1
+  {
+    const hg_philox_words r = hg_philox4x32_10(
+        hg_philox_counter(event, iteration, HG_GEN_BLOCK_CHANNEL), seed_low, seed_high);
+    double probability;
+    c = (int)hg_table_draw(params + HG_GEN_CHANNEL_TABLE(GEN_MEMBERS), GEN_PS_CHANNELS,
+                           hg_uniform_double(r.v[0], r.v[1]), &probability);
+  }
+#endif
+  ev.channel = c;
+  const int kind = (int)params[HG_GEN_CHANNEL_KIND(GEN_MEMBERS, GEN_PS_CHANNELS, c)];
+  const double ca = params[HG_GEN_CHANNEL_A(GEN_MEMBERS, GEN_PS_CHANNELS, c)];
+  const double cb = params[HG_GEN_CHANNEL_B(GEN_MEMBERS, GEN_PS_CHANNELS, c)];
+  const int balance = kind == HG_GEN_CHANNEL_BALANCE ? (int)ca : GEN_N_JETS - 1;
   ev.pt = hg_gen_make_point(x, GEN_N_JETS, GEN_SYSTEM, params[HG_GEN_SQRT_S], pt_min, eta_max,
                             params[HG_GEN_MASS_A], params[HG_GEN_MASS_B], params[HG_GEN_M_MIN],
-                            params[HG_GEN_M_MAX]);
+                            params[HG_GEN_M_MAX], balance, kind == HG_GEN_CHANNEL_MASS ? ca : 0.0,
+                            kind == HG_GEN_CHANNEL_MASS ? cb : 0.0);
+#if GEN_PS_CHANNELS > 1
+  {
+    /* every channel's density at the point: the weight 1 / sum_c alpha_c g_c */
+    double alpha[GEN_PS_CHANNELS], a[GEN_PS_CHANNELS], b[GEN_PS_CHANNELS], below = 0.0;
+    for (int k = 0; k < GEN_PS_CHANNELS; ++k) {
+      const double cumulative = params[HG_GEN_CHANNEL_TABLE(GEN_MEMBERS) + k];
+      alpha[k] = cumulative - below;
+      below = cumulative;
+      a[k] = params[HG_GEN_CHANNEL_A(GEN_MEMBERS, GEN_PS_CHANNELS, k)];
+      b[k] = params[HG_GEN_CHANNEL_B(GEN_MEMBERS, GEN_PS_CHANNELS, k)];
+    }
+    const double w = hg_gen_multichannel_weight(&ev.pt, GEN_PS_CHANNELS, kind, alpha, a, b,
+                                                GEN_N_JETS, params[HG_GEN_SQRT_S], pt_min, eta_max,
+                                                params[HG_GEN_M_MIN], params[HG_GEN_M_MAX]);
+    ev.pt.weight = ev.pt.physical ? w : 0.0;
+  }
+#endif
   /* MadGraph's cuts on every particle (those the map meets by construction included) */
   int codes[HG_GEN_N_EXTERNAL];
   for (int i = 0; i < HG_GEN_N_EXTERNAL; ++i) codes[i] = (int)params[HG_GEN_CUT_CODES + i];

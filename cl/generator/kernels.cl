@@ -4,7 +4,8 @@
  * each member's share of it and its VEGAS bins. The program also holds the VEGAS reduction and
  * the channels' reduction. Build options: those of generator/event.h, AMP_REAL, GEN_ORDER (for
  * each of the group's particles its slot in the sampler's order, comma-separated), CHANNELS
- * (= GEN_MEMBERS), N_PHOTONS (any: histogram_accumulate adds the channel sums up). */
+ * (GEN_MEMBERS, plus GEN_PS_CHANNELS when there are several), N_PHOTONS (any: histogram_accumulate
+ * adds the channel sums up). */
 #include "analysis/histogram.cl"
 #include "generator/event.h"
 #include "integrate/reduce.cl"
@@ -30,6 +31,10 @@ generator_sample(__global const double *restrict params, __global const double *
   for (int j = 0; j < VEGAS_DIMS; ++j) bins[(size_t)j * n_events + e] = (uchar)ev.bin[j];
   factor[e] = ev.factor;
   for (int m = 0; m < GEN_MEMBERS; ++m) member_factor[(size_t)m * n_events + e] = ev.member[m];
+  /* with several phase-space channels, rows GEN_MEMBERS + c: the factor of the events channel c
+   * made (their sums of w^2 adapt the channel weights) */
+  for (int c = 0; c < CHANNELS - GEN_MEMBERS; ++c)
+    member_factor[(size_t)(GEN_MEMBERS + c) * n_events + e] = ev.channel == c ? ev.factor : 0.0;
   for (int i = 0; i < HG_GEN_N_EXTERNAL; ++i)
     for (int c = 0; c < 4; ++c)
       momenta[HG_SOA_INDEX(c, i, HG_GEN_N_EXTERNAL, n_events, e)] =

@@ -33,9 +33,19 @@
 #define HG_GEN_MEMBER_SLOT2(m) (HG_GEN_MEMBERS_FIRST + 1 + 3 * (m))
 #define HG_GEN_MEMBER_MIRROR(m) (HG_GEN_MEMBERS_FIRST + 2 + 3 * (m))
 #define HG_GEN_PARAM_COUNT(members) (HG_GEN_MEMBERS_FIRST + 3 * (members))
+/* After the members, the phase-space channels (generator/multichannel.h): the cumulative table
+ * of their weights alpha (the last exactly 1), then each channel's kind, a and b */
+#define HG_GEN_CHANNEL_TABLE(members) HG_GEN_PARAM_COUNT(members)
+#define HG_GEN_CHANNEL_KIND(members, channels, c)                                                  \
+  (HG_GEN_PARAM_COUNT(members) + (channels) + 3 * (c))
+#define HG_GEN_CHANNEL_A(members, channels, c) (HG_GEN_CHANNEL_KIND(members, channels, c) + 1)
+#define HG_GEN_CHANNEL_B(members, channels, c) (HG_GEN_CHANNEL_KIND(members, channels, c) + 2)
+#define HG_GEN_PARAM_TOTAL(members, channels) (HG_GEN_PARAM_COUNT(members) + 4 * (channels))
 
 /* Philox draw blocks beyond the VEGAS dimensions' (0 .. (dims + 1) / 2 - 1) */
 #define HG_GEN_BLOCK_UNWEIGHT 0x20000u
+/* the draw of the phase-space channel (groups of more than one) */
+#define HG_GEN_BLOCK_CHANNEL 0x20010u
 /* the Philox block of a histogram fill's orientation draw (cl/generator/histograms.cl) */
 #define HG_GEN_BLOCK_HISTOGRAM 0x20001u
 

@@ -21,6 +21,7 @@
 typedef struct {
   double p[HG_GEN_MAX_EXTERNAL][4];
   double x1, x2, shat, weight;
+  double m2, mass_jacobian; /* a system's mass squared and the weight's factor dm^2/du (else 1) */
   int physical;
 } hg_gen_point;
 
@@ -37,17 +38,35 @@ HG_INLINE double hg_gen_two_body_momentum(double m2, double ma, double mb) {
   return sqrt(l > 0.0 ? l : 0.0) / (2.0 * sqrt(m2));
 }
 
+/* The mass squared of u in (0, 1) between m_min^2 and m_max^2 and dm^2/du: log-uniform
+ * (bw_width <= 0; m_min > 0), or by the Breit-Wigner's tan map m^2 = M^2 + M Gamma tan(theta),
+ * theta uniform (bw_mass M, bw_width Gamma > 0). Both are computed and one is selected. */
+HG_INLINE double hg_gen_mass2(double u, double m_min, double m_max, double bw_mass, double bw_width,
+                              double *jacobian) {
+  const double m2_min = m_min * m_min, m2_max = m_max * m_max;
+  const double span = log(m2_max / (m2_min > 0.0 ? m2_min : m2_max));
+  const double m2_log = m2_min * exp(u * span);
+  const double mg = bw_width > 0.0 ? bw_mass * bw_width : 1.0, mm = bw_mass * bw_mass;
+  const double t_min = atan((m2_min - mm) / mg), t_max = atan((m2_max - mm) / mg);
+  const double t = tan(t_min + u * (t_max - t_min));
+  const double m2_bw = mm + mg * t;
+  const int bw = bw_width > 0.0;
+  *jacobian = bw ? mg * (1.0 + t * t) * (t_max - t_min) : m2_log * span;
+  return bw ? m2_bw : m2_log;
+}
+
 /* The point of u[0 .. dims) in (0, 1). Object k (a jet, or another massless particle with a pT
  * cut) has 1/pT uniform between 1/pt_min[k] and 2/sqrt_s, eta uniform in [-eta_max[k],
  * eta_max[k]] (<= 0: within ln(sqrt_s / pT), the kinematic bound) and phi uniform. The
  * balancing object takes minus the objects' transverse momentum; its rapidity is uniform within
- * ln(sqrt_s / mT). A system's mass squared is sampled as m_min^2 (m_max^2 / m_min^2)^u (m_min >=
- * mass_a + mass_b, > 0), and it decays isotropically (cos theta, phi in its rest frame). Without
- * a system the last object balances, massless, and must meet its pT and eta cuts (physical = 0
- * otherwise). */
+ * ln(sqrt_s / mT). A system's mass squared comes from hg_gen_mass2 (log-uniform, or the
+ * Breit-Wigner of bw_mass and bw_width), and it decays isotropically (cos theta, phi in its rest
+ * frame). Without a system object `balance` balances (the others take the dimensions in their
+ * order), massless, and must meet its pT and eta cuts (physical = 0 otherwise). */
 HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_system, double sqrt_s,
                                          const double *pt_min, const double *eta_max, double mass_a,
-                                         double mass_b, double m_min, double m_max) {
+                                         double mass_b, double m_min, double m_max, int balance,
+                                         double bw_mass, double bw_width) {
   hg_gen_point pt;
   const double two_pi = 2.0 * HG_GEN_PI, s = sqrt_s * sqrt_s;
   const int n_final = n_jets + (has_system ? 2 : 0);
@@ -57,12 +76,14 @@ HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_sy
   for (int k = 0; k < n_final; ++k) weight /= two_pi * two_pi * two_pi;
   double px = 0.0, py = 0.0, e = 0.0, pz = 0.0;
   int physical = 1;
-  for (int k = 0; k < n_sampled; ++k) {
+  const int bal = has_system ? n_jets : balance;
+  for (int j = 0; j < n_sampled; ++j) {
+    const int k = j + (j >= bal);
     const double inv_low = 1.0 / pt_min[k], inv_span = inv_low - 2.0 / sqrt_s;
-    const double pt_k = 1.0 / (inv_low - u[3 * k] * inv_span);
+    const double pt_k = 1.0 / (inv_low - u[3 * j] * inv_span);
     const double eta_range = eta_max[k] > 0.0 ? eta_max[k] : log(sqrt_s / pt_k);
-    const double eta = eta_range * (2.0 * u[3 * k + 1] - 1.0);
-    const double phi = two_pi * u[3 * k + 2];
+    const double eta = eta_range * (2.0 * u[3 * j + 1] - 1.0);
+    const double phi = two_pi * u[3 * j + 2];
     double *p = pt.p[2 + k];
     p[1] = pt_k * cos(phi);
     p[2] = pt_k * sin(phi);
@@ -78,17 +99,21 @@ HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_sy
   const int next = 3 * n_sampled;
   const double qx = -px, qy = -py, qt2 = qx * qx + qy * qy;
   double m2 = 0.0;
+  pt.mass_jacobian = 1.0;
   if (has_system) {
-    const double m2_min = m_min * m_min, span = log(m_max * m_max / m2_min);
-    m2 = m2_min * exp(u[next + 1] * span);
-    weight *= m2 * span;
+    m2 = hg_gen_mass2(u[next + 1], m_min, m_max, bw_mass, bw_width, &pt.mass_jacobian);
+    weight *= pt.mass_jacobian;
+    /* a Breit-Wigner from m_min = 0 may round to m^2 <= 0 at its edge: outside, kept finite */
+    physical = m2 > 0.0;
+    m2 = m2 > 0.0 ? m2 : m_max * m_max;
   }
+  pt.m2 = m2;
   const double mt = sqrt(m2 + qt2);
   const double y_range = log(sqrt_s / mt);
   const double y = y_range * (2.0 * u[next] - 1.0);
   /* d^3Q / (2 E_Q) with the transverse delta: dy / 2 */
   weight *= 0.5 * (2.0 * y_range);
-  physical = y_range > 0.0;
+  physical = physical && y_range > 0.0;
   const double q[4] = {mt * cosh(y), qx, qy, mt * sinh(y)};
   if (has_system) {
     const double m = sqrt(m2), p_star = hg_gen_two_body_momentum(m2, mass_a, mass_b);
@@ -108,10 +133,10 @@ HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_sy
     weight *= p_star / (4.0 * m) * 4.0 * HG_GEN_PI;
     physical = physical && p_star > 0.0;
   } else {
-    double *last = pt.p[1 + n_jets];
+    double *last = pt.p[2 + bal];
     for (int i = 0; i < 4; ++i) last[i] = q[i];
     const double pt_last = sqrt(qt2);
-    const int k = n_jets - 1;
+    const int k = bal;
     physical = physical && pt_last >= pt_min[k] && (eta_max[k] <= 0.0 || fabs(y) <= eta_max[k]);
   }
   e += q[0];

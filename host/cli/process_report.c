@@ -94,9 +94,10 @@ void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xse
     printf("  alpha_s(mu_R) = %.7f, |M|^2 ~ alpha_s^%u\n", r->alpha_s_mu_r, r->alpha_s_power);
   for (unsigned g = 0; g < r->n_groups; ++g) {
     const hegetcl_xsec_group *gr = &r->groups[g];
-    printf("  group %-24s %.6e +- %.2e fb  (%6.3f%% of sigma, %u channels, chi2/dof %.2f)\n",
+    printf("  group %-24s %.6e +- %.2e fb  (%6.3f%% of sigma, %u channels, chi2/dof %.2f, "
+           "unweighting efficiency %.3g, %u phase-space channels)\n",
            gr->text, gr->sigma_fb, gr->error_fb, 100.0 * gr->sigma_fb / v->estimate, gr->n_channels,
-           gr->chi2_per_dof);
+           gr->chi2_per_dof, gr->unweighting_efficiency, gr->phase_space_channels);
   }
   if (c->unweighted_events > 0) {
     const hegetcl_unweighting_result *u = &r->unweighting;
@@ -191,6 +192,11 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
     hg_json_number(j, "error_fb", r->groups[g].error_fb);
     hg_json_number(j, "chi2_per_dof", r->groups[g].chi2_per_dof);
     hg_json_uint(j, "events", r->groups[g].events);
+    hg_json_number(j, "unweighting_efficiency", r->groups[g].unweighting_efficiency);
+    hg_json_array(j, "phase_space_channel_weights");
+    for (unsigned c = 0; c < r->groups[g].phase_space_channels; ++c)
+      hg_json_number(j, NULL, r->groups[g].channel_weights[c]);
+    hg_json_end_array(j);
     hg_json_end_object(j);
   }
   hg_json_end_array(j);

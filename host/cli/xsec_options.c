@@ -988,9 +988,11 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
   o->config.pdf_variations =
       o->no_variation_weights ? 0 : o->pdf_variations >= 0 ? o->pdf_variations : by_default;
   if (o->no_variation_weights) o->config.alt_pdf_sets[0] = '\0';
-  /* auto names its map from here on: the header, JSON, written card and checkpoint say which */
-  o->config.phase_space =
-      hegetcl_phase_space_for(o->config.phase_space, o->config.process.n_photons);
+  /* auto names its map from here on: the header, JSON, written card and checkpoint say which
+   * (a process run keeps it: auto is its multichannel map, generator/run.c) */
+  if (o->config.process_text[0] == '\0')
+    o->config.phase_space =
+        hegetcl_phase_space_for(o->config.phase_space, o->config.process.n_photons);
   o->config.histograms = o->yoda[0] != '\0' || o->csv[0] != '\0';
   if (o->resuming) return check_resumed_card(o);
   return 0;

@@ -119,6 +119,7 @@ hegetcl_status hg_gen_ckpt_save(hg_gen_ckpt *k, hegetcl_xsec_phase phase) {
     const double *sums = hg_channels_combination(gr->channels, &count);
     hg_ckpt_put_reals(w, "generator.channels", sums, count);
     hg_ckpt_put(w, "generator.iterations", "%u", (unsigned)k->iterations[g]);
+    hg_ckpt_put_reals(w, "generator.alpha", gr->alpha, gr->n_ps);
   }
   for (unsigned g = 0; g < k->done; ++g) {
     put_result(w, &run->groups[g].result);
@@ -170,6 +171,12 @@ static int restore(hg_gen_ckpt *k) {
     uint64_t its = 0;
     if (status == 0) status = hg_ckpt_scan(c, "generator.iterations", g, "u", &its);
     k->iterations[g] = (uint32_t)its;
+    /* the phase-space channels' weights as the adapting iterations left them */
+    if (status == 0) status = hg_ckpt_get_reals(c, "generator.alpha", g, gr->alpha, gr->n_ps);
+    if (status == 0 && hg_gen_channel_weights_upload(gr) != HEGETCL_OK) {
+      snprintf(c->message, sizeof c->message, "%s", hegetcl_last_error(run->ctx));
+      status = HEGETCL_ERR_OPENCL;
+    }
   }
   for (unsigned g = 0; g < done && status == 0; ++g) {
     gen_group *gr = &run->groups[g];

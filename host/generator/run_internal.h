@@ -6,6 +6,7 @@
 
 #include "amplitude/amplitude_internal.h"
 #include "generator/helicities.h"
+#include "generator/multichannel.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "generator/run.h"
@@ -52,6 +53,12 @@ typedef struct {
   double object_pt[HG_GEN_MAX_EXTERNAL],
       object_eta[HG_GEN_MAX_EXTERNAL]; /* sampled objects' cuts */
   int cut_code[HG_GEN_MAX_EXTERNAL];   /* each particle's, in the sampler's order */
+  /* the phase-space channels (generator/multichannel.h): their kind, entries and weights; the
+   * weights adapt in the integration's adapting iterations when there are several */
+  unsigned n_ps;
+  int ps_kind;
+  double ps_a[HG_GEN_MAX_CHANNELS], ps_b[HG_GEN_MAX_CHANNELS], alpha[HG_GEN_MAX_CHANNELS];
+  unsigned rows; /* the channel reduction's rows: the members, then the channels when several */
   int order[HG_GEN_MAX_EXTERNAL];
   uint32_t key_high;                /* Philox key's high word for the stage being run */
   char options[1024];               /* the sampler program's build options */
@@ -106,6 +113,10 @@ gen_group *hg_gen_worker_group(gen_group *g, unsigned worker);
 /* The Philox key's high word of a stage (0: pilot, 1: integration, 2: unweighting) of group g:
  * every group and stage draws its own stream. */
 uint32_t hg_gen_stage_key(const hg_gen_run *run, unsigned g, unsigned stage);
+
+/* Group g's phase-space channel weights (g->alpha) into its sampler's parameters, and its
+ * replicas' (g a group of the run, not of a replica). */
+hegetcl_status hg_gen_channel_weights_upload(gen_group *g);
 
 /* Enqueues group g's sampler over events [first, first + n) of `iteration` (the key in
  * g->key_high) with the grid in its reducer, then its amplitude; with reduce, the VEGAS and

@@ -44,13 +44,13 @@ struct hg_channels {
   cl_mem channel_factor, partial, accumulator;
   /* the combination: sum of a_i = 1 / variance_i, then per channel sum a_i mean_i and sum a_i^2
    * var(mean_i) */
-  double combination[1 + 2 * HEGETCL_XSEC_MAX_CHANNELS];
+  double combination[1 + 2 * HG_CHANNELS_MAX];
 };
 
 hegetcl_status hg_channels_create(hegetcl_context *ctx, cl_program program, unsigned n_channels,
                                   size_t batch, cl_mem channel_factor, hg_channels **out) {
   *out = NULL;
-  assert(n_channels >= 1 && n_channels <= HEGETCL_XSEC_MAX_CHANNELS);
+  assert(n_channels >= 1 && n_channels <= HG_CHANNELS_MAX);
   hg_channels *ch = calloc(1, sizeof *ch);
   if (ch == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the channel sums");
   ch->ctx = ctx;

@@ -22,6 +22,10 @@ unsigned hg_xsec_channels_of(const hegetcl_xsec_config *c,
 
 typedef struct hg_channels hg_channels;
 
+/* The most channels one set of sums takes: a process group's 64 members and 8 phase-space
+ * channels (the photon runs' flavour channels, HEGETCL_XSEC_MAX_CHANNELS, are fewer). */
+#define HG_CHANNELS_MAX 72
+
 /* Sums of n_channels channels over batches of up to batch events, from the sampler's
  * channel_factor buffer (channels x batch) and program's kernels. */
 hegetcl_status hg_channels_create(hegetcl_context *ctx, cl_program program, unsigned n_channels,

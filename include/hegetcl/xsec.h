@@ -178,17 +178,27 @@ typedef struct {
                                 error (the channels of one event are correlated) */
 } hegetcl_xsec_channel;
 
+/* The most phase-space channels a group of a process run has. */
+#define HEGETCL_PROCESS_MAX_PS_CHANNELS 8
+
 /* A group of partonic channels that share one |M|^2 (MadGraph's subprocess), and a channel. */
 typedef struct {
   char text[HEGETCL_PROCESS_TEXT_SIZE]; /* the group's process, "u u~ > t t~ g" */
   unsigned n_channels;
   double sigma_fb, error_fb, chi2_per_dof;
   uint64_t events; /* combined events of its integration */
+  /* sigma over the largest weight of the last iteration: the share of trial events the
+   * hit-or-miss unweighting keeps for this group */
+  double unweighting_efficiency;
+  /* the phase-space channels (CONVENTIONS.md, "Phase space of a process") and their weights
+   * alpha as the adapting iterations left them */
+  unsigned phase_space_channels;
+  double channel_weights[HEGETCL_PROCESS_MAX_PS_CHANNELS];
 } hegetcl_xsec_group;
 typedef struct {
   char text[HEGETCL_PROCESS_TEXT_SIZE]; /* "c~ c > t t~ g" */
-  unsigned group;            /* index into hegetcl_xsec_result.groups */
-  double sigma_fb, error_fb; /* error_fb is the channel's own Monte Carlo error */
+  unsigned group;                       /* index into hegetcl_xsec_result.groups */
+  double sigma_fb, error_fb;            /* error_fb is the channel's own Monte Carlo error */
 } hegetcl_xsec_process_channel;
 
 /* A cross section's result. estimate and error are in fb. */

@@ -389,6 +389,18 @@ class Group:
     error_fb: float
     chi2_per_dof: float
     events: int
+    #: sigma over the largest weight of the last iteration: the share of trial events the
+    #: unweighting keeps for this group
+    unweighting_efficiency: float = 0.0
+    #: the phase-space channels' weights alpha as the adaptation left them (CONVENTIONS.md,
+    #: "Phase space of a process")
+    phase_space_channel_weights: tuple = ()
+
+
+def _group(g):
+    """A Group from the extension's dict (the channel weights as a tuple: the class is frozen)."""
+    return Group(**{**g, "phase_space_channel_weights":
+                    tuple(g.get("phase_space_channel_weights", ()))})
 
 
 @dataclass(frozen=True)
@@ -615,7 +627,7 @@ def cross_section(process: Union[str, PhotonProcess, None] = None, *,
             f"another seed=", UntrustworthyErrorWarning, stacklevel=2)
     proc = result["process"] or {}
     return CrossSection(
-        process=_card_process(card), groups=[Group(**g) for g in proc.get("groups", [])],
+        process=_card_process(card), groups=[_group(g) for g in proc.get("groups", [])],
         process_channels=[ProcessChannel(**c) for c in proc.get("channels", [])],
         variations=_variations(proc.get("variations")), alpha_s=proc.get("alpha_s"),
         alpha_s_power=proc.get("alpha_s_power", 0),
