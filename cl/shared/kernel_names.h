@@ -17,7 +17,8 @@
 #define HG_KERNEL_XSEC_SAMPLE "xsec_sample"
 #define HG_KERNEL_GENERATOR_SAMPLE "generator_sample"
 #define HG_KERNEL_GENERATOR_FLOWS "generator_flows"
-#define HG_KERNEL_GENERATOR_GATHER "generator_gather"
+#define HG_KERNEL_GENERATOR_MARK "generator_mark"
+#define HG_KERNEL_GENERATOR_COMPACT "generator_compact"
 #define HG_KERNEL_XSEC_CHANNEL_REDUCE "xsec_channel_reduce"
 #define HG_KERNEL_XSEC_SAMPLING_REDUCE "xsec_sampling_reduce"
 /* cl/analysis/histogram.cl */

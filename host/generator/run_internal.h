@@ -16,6 +16,9 @@
 #include "process/process_spec.h"
 #include "xsec/channels.h"
 
+/* The Philox iteration word of the unweighting's batches (the integration's count from 0). */
+#define HG_GEN_UNWEIGHT_ITERATION 0x40000000u
+
 /* PDG ids a run's PDF grid may hold: the gluon, five quarks and their antiquarks. */
 #define GEN_MAX_PDF_PIDS 11
 
@@ -102,10 +105,11 @@ typedef struct {
   cl_kernel kernel;
   cl_mem momenta, weights;
   size_t capacity;
+  double build_seconds; /* its program's build (0 when it was built or cached before) */
 } hg_gen_flows;
 
-/* Builds the flows of spec for up to capacity events at once (f zeroed first; close it whatever
- * this returns). */
+/* Builds the flows of spec with room for capacity events at once, grown when a call needs more
+ * (f zeroed first; close it whatever this returns). */
 hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
                                  hg_gen_flows *f);
 void hg_gen_flows_close(hg_gen_flows *f);

@@ -1,0 +1,24 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The generator benchmark on a GPU from a cold and then a warm program cache: builds hegetcl,
+# runs bench/generator_bench.sh for the processes given (default tt,ttj) with an empty program
+# cache, then p p > t t~ j again with the cache the first run filled, and keeps each program's
+# build seconds (HEGETCL_BUILD_LOG=1). Usage: bench/generator_gpu.sh OUT [PROCESSES] [EVENTS]
+set -u
+out=$1 processes=${2:-tt,ttj} events=${3:-100000}
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out"
+b=${BUILD:-/tmp/hegetcl-gpu-build}
+[ -d "$b" ] || meson setup "$b" -Dmpi=disabled ${SHARED_DIR:+-Dshared_dir=$SHARED_DIR} > "$out/setup.log" 2>&1
+ninja -C "$b" hegetcl > "$out/ninja.log" 2>&1 || { tail -20 "$out/ninja.log"; exit 1; }
+export HEGETCL_PROGRAM_CACHE="$out/../program-cache"
+rm -rf "$HEGETCL_PROGRAM_CACHE"
+export HEGETCL_BUILD_LOG=1
+OUT="$out/cold" sh "$root/bench/generator_bench.sh" "$b" --device gpu --events "$events" \
+  --processes "$processes" 2>&1 | tee "$out/cold.txt"
+OUT="$out/warm" sh "$root/bench/generator_bench.sh" "$b" --device gpu --events "$events" \
+  --processes ttj 2>&1 | tee "$out/warm.txt"
+for f in "$out"/cold/*.log "$out"/warm/*.log; do
+  grep "ready in" "$f" > "$f.builds" 2>/dev/null
+  sed -i '/build log of\|^$/d' "$f" 2>/dev/null
+done
