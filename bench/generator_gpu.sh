@@ -11,7 +11,7 @@ mkdir -p "$out"
 b=${BUILD:-/tmp/hegetcl-gpu-build}
 [ -d "$b" ] || meson setup "$b" -Dmpi=disabled ${SHARED_DIR:+-Dshared_dir=$SHARED_DIR} > "$out/setup.log" 2>&1
 ninja -C "$b" hegetcl > "$out/ninja.log" 2>&1 || { tail -20 "$out/ninja.log"; exit 1; }
-export HEGETCL_PROGRAM_CACHE="$out/../program-cache"
+export HEGETCL_PROGRAM_CACHE=/tmp/hegetcl-gpu-program-cache
 rm -rf "$HEGETCL_PROGRAM_CACHE"
 export HEGETCL_BUILD_LOG=1
 OUT="$out/cold" sh "$root/bench/generator_bench.sh" "$b" --device gpu --events "$events" \
