@@ -248,7 +248,7 @@ static hegetcl_status device_unweight_open(hegetcl_context *ctx, gen_group *g, s
               {CL_MEM_WRITE_ONLY, batch * sizeof(cl_uint), &q->index},
               {CL_MEM_WRITE_ONLY, batch * sizeof(double), &q->weight},
               {CL_MEM_WRITE_ONLY, 4 * np * batch * sizeof(double), &q->momenta},
-              {CL_MEM_WRITE_ONLY, g->n_channels * batch * sizeof(double), &q->members}};
+              {CL_MEM_WRITE_ONLY, g->run->members_max * batch * sizeof(double), &q->members}};
   cl_int err = CL_SUCCESS;
   for (size_t i = 0; i < sizeof list / sizeof *list && err == CL_SUCCESS; ++i)
     *list[i].out = clCreateBuffer(ctx->context, list[i].flags, list[i].bytes, NULL, &err);

@@ -75,6 +75,7 @@ static hegetcl_status build_channels(hg_gen_run *run) {
       status = hg_fail(ctx, HEGETCL_ERR_INPUT, "group %s: %s", lg->text, error);
     g->first_channel = lg->first;
     g->n_channels = lg->count;
+    run->members_max = lg->count > run->members_max ? lg->count : run->members_max;
   }
   for (unsigned i = 0; i < list->n_channels && status == HEGETCL_OK; ++i) {
     const hg_partonic_channel *lc = &list->channels[i];
@@ -248,7 +249,7 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
                            "-D GEN_ALPHA_S_POWER=%u -D GEN_SCALE_CHOICE=%d -D GEN_ORDER=",
                            g->dims, config->vegas.bins,
                            p.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float", g->n_jets,
-                           g->has_system, g->n_channels, g->n_channels, run->alpha_s_power,
+                           g->has_system, run->members_max, run->members_max, run->alpha_s_power,
                            config->dynamical_scale_choice);
   for (int i = 0; i < g->spec.n; ++i)
     used +=
@@ -286,6 +287,7 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   params[HG_GEN_ALPHA_S_AMP] = run->alpha_s_mu_r;
   params[HG_GEN_MU_R_FACTOR] = config->mu_r_factor;
   params[HG_GEN_MU_F_FACTOR] = config->mu_f_factor;
+  params[HG_GEN_N_MEMBERS] = g->n_channels;
   for (unsigned m = 0; m < g->n_channels; ++m) {
     const gen_channel *c = &run->channels[g->first_channel + m];
     /* an antiproton's parton q has the proton's PDF of q's antiparticle (the gluon its own) */
@@ -305,7 +307,7 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
     status = make_buffer(ctx, CL_MEM_READ_WRITE, batch * sizeof(double), NULL, "weight factors",
                          &g->factor);
   if (status == HEGETCL_OK)
-    status = make_buffer(ctx, CL_MEM_READ_WRITE, g->n_channels * batch * sizeof(double), NULL,
+    status = make_buffer(ctx, CL_MEM_READ_WRITE, run->members_max * batch * sizeof(double), NULL,
                          "the channels' weight factors", &g->member_factor);
   if (status == HEGETCL_OK)
     status =
@@ -319,7 +321,7 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   }
   if (status == HEGETCL_OK)
     status =
-        hg_channels_create(ctx, g->program, g->n_channels, batch, g->member_factor, &g->channels);
+        hg_channels_create(ctx, g->program, run->members_max, batch, g->member_factor, &g->channels);
   if (status != HEGETCL_OK) return status;
   size_t limit = 0;
   const cl_int err = clGetKernelWorkGroupInfo(g->sample, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,

@@ -75,6 +75,9 @@ struct hg_gen_run {
   unsigned n_channels;
   gen_group *groups;
   unsigned n_groups;
+  /* the largest group's members: every group's sampler program is built for as many (GEN_MEMBERS,
+   * CHANNELS), so the groups share one program where their other options agree */
+  unsigned members_max;
   double alpha_s_mu_r;
   unsigned alpha_s_power;
   double build_seconds;
