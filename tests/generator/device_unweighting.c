@@ -5,7 +5,9 @@
  * the same events kept, in the same order; the same tried, overweight and negative counts and the
  * same sum of weights; the same events for another batch size (not a multiple of the work-group);
  * the kept events' distribution in log(x1 x2) (8 bins) against the expectation sum_e min(1, w_e / w_max) of
- * the tried events (a z-score per bin); sigma from the pass against the integration's. */
+ * the tried events (a z-score per bin); sigma from the pass against the integration's. And
+ * p p > t t~'s groups of 1 and 4 members share one sampler program and keep their channels'
+ * sums. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,7 +197,54 @@ static void device_against_host(void **state) {
   hg_gen_run_destroy(run);
 }
 
+/* p p > t t~: groups of 1 (g g) and 4 members (u u~, d d~) share one sampler program, built for
+ * 4 members, and each group's channel sums still read its own members (the padded ones are 0):
+ * its channels add up to the group (the same weights summed per member). */
+static void groups_share_one_sampler(void **state) {
+  (void)state;
+  hegetcl_xsec_config c;
+  hegetcl_xsec_defaults(&c, 2);
+  snprintf(c.process_text, sizeof c.process_text, "p p > t t~");
+  c.dynamical_scale_choice = 0;
+  c.mu_f_gev = c.mu_r_gev = 173.0;
+  c.vegas.adapt_iterations = 2;
+  c.vegas.adapt_events = 10000;
+  c.vegas.events_per_iteration = 20000;
+  c.vegas.min_iterations = 2;
+  c.vegas.max_iterations = 2;
+  c.vegas.target_rel_error = 0.0;
+  c.vegas.batch_size = 8192;
+  c.vegas.seed = 3;
+  hegetcl_xsec_result r;
+  memset(&r, 0, sizeof r);
+  hg_gen_run *run = NULL;
+  hegetcl_status status = hg_gen_run_create(ctx, &c, &run);
+  if (status == HEGETCL_OK) status = hg_gen_run_pilot(run);
+  if (status == HEGETCL_OK) status = hg_gen_run_integrate(run, NULL, NULL, &r);
+  if (status != HEGETCL_OK) fail_msg("%s", hegetcl_last_error(ctx));
+  assert_int_equal(run->n_groups, 3);
+  unsigned most = 0, fewest = 64;
+  for (unsigned g = 0; g < run->n_groups; ++g) {
+    most = run->groups[g].n_channels > most ? run->groups[g].n_channels : most;
+    fewest = run->groups[g].n_channels < fewest ? run->groups[g].n_channels : fewest;
+    assert_ptr_equal(run->groups[g].program, run->groups[0].program);
+  }
+  assert_true(fewest < most);
+  assert_int_equal(run->members_max, most);
+  for (unsigned g = 0; g < r.n_groups; ++g) {
+    double sum = 0.0;
+    for (unsigned k = 0; k < r.n_process_channels; ++k)
+      if (r.process_channels[k].group == g) sum += r.process_channels[k].sigma_fb;
+    print_message("# %s: %.5e fb, its channels %.5e fb\n", r.groups[g].text, r.groups[g].sigma_fb,
+                  sum);
+    assert_true(fabs(sum / r.groups[g].sigma_fb - 1.0) < 1e-9);
+  }
+  hegetcl_xsec_result_free(&r);
+  hg_gen_run_destroy(run);
+}
+
 int main(void) {
-  const struct CMUnitTest tests[] = {cmocka_unit_test(device_against_host)};
+  const struct CMUnitTest tests[] = {cmocka_unit_test(device_against_host),
+                                     cmocka_unit_test(groups_share_one_sampler)};
   return cmocka_run_group_tests_name("device_unweighting", tests, setup, teardown);
 }
