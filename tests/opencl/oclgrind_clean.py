@@ -29,11 +29,15 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        MadGraph's points (../shared/refs/mg5-qcd, HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive
        quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: the recursive engine's tape), g g > g g g
        in float (four-gluon vertex)
+  16   hegetcl xsec --process "u u~ > t t~", 1000 events, batches of 300 (the last work-group
+       part-full): the process sampler (generator_sample), its channel sums, the variation
+       weights, the unweighting's hit-or-miss on the device (generator_mark, generator_compact)
+       and the colour flows (generator_flows) into an event file (2 minutes)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device test
 known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which
 misreports it (its shadow of a released buffer outlives the buffer:
 docs/opencl-implementations.md, "A second trap"). The whole suite took 4.3 minutes on 2 shared
-cores (cases 13-15 1 to 12 seconds each), with at most 1.5 GB of memory.
+cores before case 16 (cases 13-15 1 to 12 seconds each), with at most 1.5 GB of memory.
 
 usage: oclgrind_clean.py HEGETCL_EXE
 """
@@ -80,6 +84,13 @@ def cases(hegetcl):
     for process, file, more in QCD:
         out.append((f"me --process \"{process}\"{' ' + ' '.join(more) if more else ''}",
                     [hegetcl, "me", "--process", process] + more + [os.path.join(qcd, file)]))
+    out.append(("xsec --process \"u u~ > t t~\": process sampler, variations, unweighting on "
+                "the device, colour flows",
+                [hegetcl, "xsec", "--process", "u u~ > t t~", "--scale", "173",
+                 "--adapt-iterations", "1", "--adapt-events", "1000", "--events", "1000",
+                 "--min-iterations", "1", "--max-iterations", "1", "--batch", "300",
+                 "--target-error", "0", "--quiet", "--unweighted-events", "20", "--lhe", "ev.lhe",
+                 "--json", "run.json", "--checkpoint", "none"]))
     return out
 
 
