@@ -49,7 +49,7 @@ python3 - "$out" "$processes" <<'PY'
 import json, os, sys
 out, keys = sys.argv[1], sys.argv[2].split(",")
 # the unweighting's stages (stage_seconds of `hegetcl xsec --json`); older JSON lacks some
-STAGES = ["unweighting_setup", "unweighting_device", "hit_or_miss", "kept_transfer",
+STAGES = ["unweighting_device", "hit_or_miss", "kept_transfer",
           "colour_flows", "records", "writing", "unweighting_host"]
 rows = []
 for key in keys:
@@ -80,7 +80,7 @@ for x in rows:
         x["events_per_second_wall"]))
 print()
 cols = [("build", "build"), ("pilot", "pilot"), ("integration", "integr"),
-        ("unweighting_setup", "unw set"), ("unweighting_device", "sample+ME"),
+        ("unweighting_device", "sample+ME"),
         ("hit_or_miss", "hit/miss"), ("kept_transfer", "transfer"), ("colour_flows", "flows"),
         ("records", "records"), ("writing", "write"), ("unweighting_host", "host rest")]
 print("%-20s " % "seconds per stage" + " ".join("%9s" % c[1] for c in cols) + " %9s" % "wall")

@@ -155,7 +155,6 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_number(j, "build", r->build_seconds);
   hg_json_number(j, "pilot", r->pilot_seconds);
   hg_json_number(j, "integration", r->integrate_seconds);
-  hg_json_number(j, "unweighting_setup", r->unweight_setup_seconds);
   hg_json_number(j, "unweighting_device", r->unweight_device_seconds);
   hg_json_number(j, "hit_or_miss", r->unweight_mark_seconds);
   hg_json_number(j, "kept_transfer", r->unweight_transfer_seconds);

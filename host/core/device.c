@@ -219,6 +219,7 @@ hegetcl_status hegetcl_context_create(const char *spec, hegetcl_context **out) {
   hegetcl_context *ctx = calloc(1, sizeof *ctx);
   *out = ctx;
   if (ctx == NULL) return HEGETCL_ERR_NO_MEMORY;
+  pthread_mutex_init(&ctx->lock, NULL);
   if (spec == NULL) spec = getenv("HEGETCL_DEVICE");
   hg_found_device found[HG_MAX_DEVICES];
   size_t count = 0;
@@ -254,6 +255,7 @@ void hegetcl_context_destroy(hegetcl_context *ctx) {
   if (ctx->queue != NULL) clReleaseCommandQueue(ctx->queue);
   if (ctx->context != NULL) clReleaseContext(ctx->context);
   free(ctx->message);
+  pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }
 

@@ -276,27 +276,27 @@ int hg_build_log_wanted(void) {
   return show != NULL && strcmp(show, "1") == 0;
 }
 
+/* The program of key in ctx's list, or NULL (call with ctx->lock held). */
+static cl_program find_program(const hegetcl_context *ctx, const char *key) {
+  for (size_t i = 0; i < ctx->n_programs; ++i)
+    if (strcmp(ctx->programs[i].key, key) == 0) return ctx->programs[i].program;
+  return NULL;
+}
+
 hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
                               const char *options, cl_program *out, double *build_seconds) {
   if (build_seconds != NULL) *build_seconds = 0;
   char *key = make_key(parts, n_parts, options);
   if (key == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for a program key");
-  for (size_t i = 0; i < ctx->n_programs; ++i)
-    if (strcmp(ctx->programs[i].key, key) == 0) {
-      free(key);
-      *out = ctx->programs[i].program;
-      return HEGETCL_OK;
-    }
-  if (ctx->n_programs == ctx->programs_capacity) {
-    const size_t capacity = ctx->programs_capacity ? 2 * ctx->programs_capacity : 8;
-    hg_program_entry *grown = realloc(ctx->programs, capacity * sizeof *grown);
-    if (grown == NULL) {
-      free(key);
-      return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the program cache");
-    }
-    ctx->programs = grown;
-    ctx->programs_capacity = capacity;
+  pthread_mutex_lock(&ctx->lock);
+  cl_program found = find_program(ctx, key);
+  pthread_mutex_unlock(&ctx->lock);
+  if (found != NULL) {
+    free(key);
+    *out = found;
+    return HEGETCL_OK;
   }
+  /* built outside the lock, so that other threads build theirs meanwhile */
   const double start = hg_now_seconds();
   cl_program program = NULL;
   const hegetcl_status status = build(ctx, parts, n_parts, options, &program);
@@ -306,13 +306,36 @@ hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts,
   }
   const double seconds = hg_now_seconds() - start;
   if (hg_build_log_wanted()) /* studies: where the build time goes, program by program */
-    fprintf(stderr, "hegetcl: program %zu of this context ready in %.3f s\n", ctx->n_programs + 1,
-            seconds);
-  ctx->programs[ctx->n_programs].key = key;
-  ctx->programs[ctx->n_programs].program = program;
-  ctx->programs[ctx->n_programs].build_seconds = seconds;
-  ++ctx->n_programs;
-  if (build_seconds != NULL) *build_seconds = seconds;
+    fprintf(stderr, "hegetcl: program of %s (and %zu more parts) ready in %.3f s\n",
+            parts[n_parts - 1].cl_file ? parts[n_parts - 1].cl_file : "generated source",
+            n_parts - 1, seconds);
+  pthread_mutex_lock(&ctx->lock);
+  found = find_program(ctx, key); /* another thread built the same program meanwhile */
+  if (found == NULL && ctx->n_programs == ctx->programs_capacity) {
+    const size_t capacity = ctx->programs_capacity ? 2 * ctx->programs_capacity : 8;
+    hg_program_entry *grown = realloc(ctx->programs, capacity * sizeof *grown);
+    if (grown == NULL) {
+      pthread_mutex_unlock(&ctx->lock);
+      clReleaseProgram(program);
+      free(key);
+      return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the program cache");
+    }
+    ctx->programs = grown;
+    ctx->programs_capacity = capacity;
+  }
+  if (found == NULL) {
+    ctx->programs[ctx->n_programs].key = key;
+    ctx->programs[ctx->n_programs].program = program;
+    ctx->programs[ctx->n_programs].build_seconds = seconds;
+    ++ctx->n_programs;
+  }
+  pthread_mutex_unlock(&ctx->lock);
+  if (found != NULL) {
+    clReleaseProgram(program);
+    free(key);
+    program = found;
+  }
+  if (build_seconds != NULL) *build_seconds = found != NULL ? 0.0 : seconds;
   *out = program;
   return HEGETCL_OK;
 }

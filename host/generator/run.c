@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "amplitude/amplitude_internal.h"
+#include "core/parallel.h"
 #include "core/program.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
@@ -221,13 +222,15 @@ static unsigned alpha_s_power(const hg_process_spec *spec) {
   return coloured >= 2 ? (unsigned)(coloured - 2) : 0u;
 }
 
-/* The group's amplitude, sampler program, buffers and reducers. */
-static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
+/* Group i's amplitude and sampler program (group_kinematics done): the builds, which
+ * hg_parallel_for runs for several groups at once; they touch the group alone. */
+static hegetcl_status group_programs(size_t i, void *user) {
+  hg_gen_run *run = user;
+  gen_group *g = &run->groups[i];
   hegetcl_context *ctx = run->ctx;
   const hegetcl_xsec_config *config = &run->config;
   const size_t batch = config->vegas.batch_size;
-  hegetcl_status status = group_kinematics(run, g);
-  if (status != HEGETCL_OK) return status;
+  hegetcl_status status = HEGETCL_OK;
   hegetcl_process p;
   char message[512];
   status = hegetcl_process_from_text(&p, g->spec.text, message, sizeof message);
@@ -238,7 +241,6 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   status = hegetcl_amplitude_create(ctx, &p, &g->amp);
   if (status == HEGETCL_OK) status = hg_amplitude_reserve(g->amp, batch);
   if (status != HEGETCL_OK) return status;
-  run->build_seconds += g->amp->build_seconds;
   char options[1024];
   status = hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 2, options, sizeof options);
   if (status != HEGETCL_OK) return status;
@@ -256,11 +258,15 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
         (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "", g->order[i]);
   snprintf(g->options, sizeof g->options, "%s", options);
   const hg_source_part part = {"generator/kernels.cl", NULL};
-  double seconds = 0.0;
-  status = hg_program_get(ctx, &part, 1, options, &g->program, &seconds);
-  if (status != HEGETCL_OK) return status;
-  run->build_seconds += seconds;
-  status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_SAMPLE, &g->sample);
+  return hg_program_get(ctx, &part, 1, options, &g->program, NULL);
+}
+
+/* The group's kernels, parameters, buffers and reducers (its programs built). */
+static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
+  hegetcl_context *ctx = run->ctx;
+  const hegetcl_xsec_config *config = &run->config;
+  const size_t batch = config->vegas.batch_size;
+  hegetcl_status status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_SAMPLE, &g->sample);
   if (status != HEGETCL_OK) return status;
   /* the parameters */
   double params[HG_GEN_PARAM_COUNT(64)];
@@ -418,8 +424,15 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
                      "%s: groups of one process with different powers of alpha_s",
                      config->process_text);
     run->alpha_s_power = k;
-    status = open_group(run, &run->groups[g]);
+    status = group_kinematics(run, &run->groups[g]);
   }
+  /* every group's input checked, then their programs built side by side (the builds are most of
+   * a cold start: NVIDIA's compiler takes seconds per program) */
+  const double start = hg_now_seconds();
+  if (status == HEGETCL_OK) status = hg_parallel_for(run->n_groups, group_programs, run);
+  run->build_seconds += hg_now_seconds() - start; /* wall seconds: the builds overlap */
+  for (unsigned g = 0; g < run->n_groups && status == HEGETCL_OK; ++g)
+    status = open_group(run, &run->groups[g]);
   if (status != HEGETCL_OK) return status;
   double *grid = NULL;
   size_t n_grid = 0;
