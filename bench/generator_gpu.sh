@@ -3,7 +3,11 @@
 # The generator benchmark on a GPU from a cold and then a warm program cache: builds hegetcl,
 # runs bench/generator_bench.sh for the processes given (default tt,ttj) with an empty program
 # cache, then p p > t t~ j again with the cache the first run filled, and keeps each program's
-# build seconds (HEGETCL_BUILD_LOG=1). Usage: bench/generator_gpu.sh OUT [PROCESSES] [EVENTS]
+# build seconds (HEGETCL_BUILD_LOG=1, the "ready in" lines in OUT/*/KEY.log.builds). With
+# THREADS_COMPARE=1 it first builds p p > t t~ j cold with HEGETCL_BUILD_THREADS=1 (one program
+# after another), so the two cold build times compare. Everything ends up in OUT/generator.tgz
+# too (event files left out).
+# Usage: bench/generator_gpu.sh OUT [PROCESSES] [EVENTS]   (SHARED_DIR: meson's shared_dir)
 set -u
 out=$1 processes=${2:-tt,ttj} events=${3:-100000}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,13 +16,23 @@ b=${BUILD:-/tmp/hegetcl-gpu-build}
 [ -d "$b" ] || meson setup "$b" -Dmpi=disabled ${SHARED_DIR:+-Dshared_dir=$SHARED_DIR} > "$out/setup.log" 2>&1
 ninja -C "$b" hegetcl > "$out/ninja.log" 2>&1 || { tail -20 "$out/ninja.log"; exit 1; }
 export HEGETCL_PROGRAM_CACHE=/tmp/hegetcl-gpu-program-cache
-rm -rf "$HEGETCL_PROGRAM_CACHE"
 export HEGETCL_BUILD_LOG=1
+pack() {
+  for f in "$out"/*/*.log; do
+    [ -f "$f" ] || continue
+    grep "ready in" "$f" > "$f.builds" 2>/dev/null
+    grep -v "build log of\|^$\|^(): Warning\|ready in\|program cache" "$f" > "$f.short" 2>/dev/null
+  done
+  (cd "$out" && tar czf generator.tgz --exclude='*.lhe' --exclude='*.tgz' --exclude='*/*.log' .)
+}
+trap pack EXIT
+if [ "${THREADS_COMPARE:-0}" = 1 ]; then
+  rm -rf "$HEGETCL_PROGRAM_CACHE"
+  HEGETCL_BUILD_THREADS=1 OUT="$out/cold-one-thread" sh "$root/bench/generator_bench.sh" "$b" \
+    --device gpu --events "$events" --processes ttj 2>&1 | tee "$out/cold-one-thread.txt"
+fi
+rm -rf "$HEGETCL_PROGRAM_CACHE"
 OUT="$out/cold" sh "$root/bench/generator_bench.sh" "$b" --device gpu --events "$events" \
   --processes "$processes" 2>&1 | tee "$out/cold.txt"
 OUT="$out/warm" sh "$root/bench/generator_bench.sh" "$b" --device gpu --events "$events" \
   --processes ttj 2>&1 | tee "$out/warm.txt"
-for f in "$out"/cold/*.log "$out"/warm/*.log; do
-  grep "ready in" "$f" > "$f.builds" 2>/dev/null
-  sed -i '/build log of\|^$/d' "$f" 2>/dev/null
-done
