@@ -50,7 +50,7 @@ import json, os, sys
 out, keys = sys.argv[1], sys.argv[2].split(",")
 # the unweighting's stages (stage_seconds of `hegetcl xsec --json`); older JSON lacks some
 STAGES = ["unweighting_device", "hit_or_miss", "kept_transfer",
-          "colour_flows", "records", "writing", "unweighting_host"]
+          "colour_flows", "variation_weights", "records", "writing", "unweighting_host"]
 rows = []
 for key in keys:
     path = os.path.join(out, key + ".json")
@@ -82,7 +82,8 @@ print()
 cols = [("build", "build"), ("pilot", "pilot"), ("integration", "integr"),
         ("unweighting_device", "sample+ME"),
         ("hit_or_miss", "hit/miss"), ("kept_transfer", "transfer"), ("colour_flows", "flows"),
-        ("records", "records"), ("writing", "write"), ("unweighting_host", "host rest")]
+        ("variation_weights", "variations"), ("records", "records"), ("writing", "write"),
+        ("unweighting_host", "host rest")]
 print("%-20s " % "seconds per stage" + " ".join("%9s" % c[1] for c in cols) + " %9s" % "wall")
 for x in rows:
     s = x["stage_seconds"]
@@ -92,7 +93,8 @@ for x in rows:
 print("ev/s unw: the unweighting stage alone; ev/s run: the whole command less program builds; "
       "ev/s wall: the whole command. sample+ME: sampling, PDFs and |M|^2 of the unweighting's "
       "batches on the device; hit/miss: the device's decision and its counts read back; "
-      "transfer: the kept events' compaction and read; records: the host's Les Houches records; "
+      "transfer: the kept events' compaction and read; variations: their scale and PDF weights; "
+      "records: the host's Les Houches records; "
       "write: the file.")
 json.dump({"runs": rows}, open(os.path.join(out, "generator_bench.json"), "w"), indent=1)
 print("written", os.path.join(out, "generator_bench.json"))

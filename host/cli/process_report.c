@@ -159,6 +159,7 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_number(j, "hit_or_miss", r->unweight_mark_seconds);
   hg_json_number(j, "kept_transfer", r->unweight_transfer_seconds);
   hg_json_number(j, "colour_flows", r->flows_seconds);
+  hg_json_number(j, "variation_weights", r->variation_seconds);
   hg_json_number(j, "records", r->record_seconds);
   hg_json_number(j, "writing", r->write_seconds);
   hg_json_number(j, "unweighting_host", r->unweight_host_seconds);

@@ -143,9 +143,9 @@ int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow,
   return 0;
 }
 
-/* One accepted event of group g (its process parsed: proc), member m, flow k into e (the member's
- * particle order). */
-static void make_record(hg_gen_run *run, gen_group *g, const hegetcl_process *proc, unsigned m,
+/* One accepted event of group g (its particles' masses: mass), member m, flow k into e (the
+ * member's particle order). */
+static void make_record(hg_gen_run *run, gen_group *g, const double *mass, unsigned m,
                         const hg_colour_term *flow, const double (*p)[4], uint64_t number,
                         double ratio, hegetcl_event *e) {
   const hegetcl_xsec_config *c = &run->config;
@@ -166,7 +166,7 @@ static void make_record(hg_gen_run *run, gen_group *g, const hegetcl_process *pr
     e->status[i] = i < 2 ? -1 : 1;
     e->colour[i][0] = colour[j][0];
     e->colour[i][1] = colour[j][1];
-    e->mass[i] = hegetcl_process_mass(proc, (unsigned)j);
+    e->mass[i] = mass[j];
   }
   e->x1 = 2.0 * e->p[0][0] / c->sqrt_s_gev;
   e->x2 = 2.0 * e->p[1][0] / c->sqrt_s_gev;
@@ -480,8 +480,11 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     hg_gen_flows *flows = &all_flows[gi];
     device_unweight dev;
     status = device_unweight_open(ctx, g, batch, &dev);
+    /* the masses once per group (hegetcl_process_mass parses the process text) */
     hegetcl_process proc;
     hegetcl_process_from_text(&proc, g->spec.text, NULL, 0);
+    double mass[HG_GEN_MAX_EXTERNAL];
+    for (int i = 0; i < g->spec.n; ++i) mass[i] = hegetcl_process_mass(&proc, (unsigned)i);
     g->key_high = hg_gen_stage_key(run, gi, 2);
     uint64_t written = 0, tried = 0;
     double group_sum = 0.0, group_over = 0.0;
@@ -536,10 +539,12 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         if (status == HEGETCL_OK)
           status = hg_gen_flows_weights(ctx, flows, g->amp->params, n_acc, accepted, weights);
         times->flows_seconds += hg_now_seconds() - f0;
+        const double v0 = hg_now_seconds();
         for (size_t a = 0; a < n_acc && n_var; ++a) ratio_index[a] = (uint32_t)accepted_index[a];
         if (status == HEGETCL_OK && n_var)
           status = hg_gen_variations_ratios(run->variations, gi, GEN_UNWEIGHT_ITERATION, first,
                                             ratio_index, n_acc, ratios);
+        times->variation_seconds += hg_now_seconds() - v0;
       }
       for (size_t a = 0; status == HEGETCL_OK && a < n_acc; ++a) {
         const double r0 = hg_now_seconds();
@@ -575,7 +580,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         for (size_t i = 0; i < np; ++i)
           for (size_t k = 0; k < 4; ++k) p[i][k] = accepted[(k * np + i) * n_acc + a];
         hegetcl_event record;
-        make_record(run, g, &proc, member, &flows->set.flows[flow], (const double(*)[4])p,
+        make_record(run, g, mass, member, &flows->set.flows[flow], (const double(*)[4])p,
                     first + e, kept_weight[a] / w_max, &record);
         if (n_var) {
           for (unsigned k = 0; k < n_var; ++k) event_ratios[k] = ratios[(size_t)k * n_acc + a];
@@ -601,8 +606,8 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
   out->seconds = hg_now_seconds() - start;
   times->unweight_host_seconds =
       out->seconds - times->unweight_device_seconds - times->unweight_mark_seconds -
-      times->unweight_transfer_seconds - times->flows_seconds - times->record_seconds -
-      times->write_seconds;
+      times->unweight_transfer_seconds - times->flows_seconds - times->variation_seconds -
+      times->record_seconds - times->write_seconds;
   out->efficiency = out->tried > 0 ? (double)out->written / (double)out->tried : 0.0;
   out->sigma_check_fb = sigma_check;
   out->overweight_sigma_fraction = sigma_check > 0 ? overweight_sum / sigma_check : 0.0;
