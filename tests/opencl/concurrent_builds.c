@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Programs built from several host threads at once (hg_parallel_for, hg_program_get): every item
  * runs once, the lowest failing item's status comes back; threads asking for one program get one
- * program object and the context keeps one entry; threads asking for different programs get each
- * its own, and each kernel writes its own number. */
+ * program object, built once (the others wait for it), and the context keeps one entry; threads
+ * asking for different programs get each its own, and each kernel writes its own number. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +50,7 @@ static const char source[] = "__kernel void write_number(__global int *out) { ou
 typedef struct {
   int same; /* all items ask for NUMBER 7 */
   cl_program program[N_THREADS];
+  double seconds[N_THREADS]; /* > 0: this item built the program */
 } builds;
 
 static hegetcl_status build_item(size_t i, void *user) {
@@ -57,7 +58,7 @@ static hegetcl_status build_item(size_t i, void *user) {
   char options[64];
   snprintf(options, sizeof options, "-D NUMBER=%d", b->same ? 7 : (int)(100 + i));
   const hg_source_part part = {NULL, source};
-  return hg_program_get(ctx, &part, 1, options, &b->program[i], NULL);
+  return hg_program_get(ctx, &part, 1, options, &b->program[i], &b->seconds[i]);
 }
 
 static int run_number(cl_program program) {
@@ -83,7 +84,12 @@ static void one_program_for_one_key(void **state) {
   builds b = {.same = 1};
   assert_int_equal(hg_parallel_for(N_THREADS, build_item, &b), HEGETCL_OK);
   assert_int_equal(ctx->n_programs, before + 1);
-  for (int i = 1; i < N_THREADS; ++i) assert_ptr_equal(b.program[i], b.program[0]);
+  int built = 0;
+  for (int i = 0; i < N_THREADS; ++i) {
+    assert_ptr_equal(b.program[i], b.program[0]);
+    built += b.seconds[i] > 0.0;
+  }
+  assert_int_equal(built, 1); /* the others waited for it */
   assert_int_equal(run_number(b.program[0]), 7);
 }
 
@@ -93,7 +99,10 @@ static void each_key_its_own_program(void **state) {
   builds b = {.same = 0};
   assert_int_equal(hg_parallel_for(N_THREADS, build_item, &b), HEGETCL_OK);
   assert_int_equal(ctx->n_programs, before + N_THREADS);
-  for (int i = 0; i < N_THREADS; ++i) assert_int_equal(run_number(b.program[i]), 100 + i);
+  for (int i = 0; i < N_THREADS; ++i) {
+    assert_true(b.seconds[i] > 0.0);
+    assert_int_equal(run_number(b.program[i]), 100 + i);
+  }
 }
 
 int main(void) {
