@@ -6,8 +6,8 @@
 #      headers (the Python package's extension, built for the tests), OpenMPI for hegetcl-mpi;
 #      clang with its sanitizer and libFuzzer runtimes for tests/run --sanitizers; Oclgrind for
 #      tests/run --oclgrind), unless they are there already, and the
-#      Python packages parton, pylhe, pyhepmc and h5py (the tests' independent PDF and event
-#      readers), hist (the analysis example), numpy and pytest (the Python package's tests),
+#      Python packages parton, pylhe, pyhepmc, h5py and babyyoda (the tests' independent PDF,
+#      event and histogram readers), hist (the analysis example), numpy and pytest (the Python package's tests),
 #      matplotlib and mplhep (plots) and Pythia 8 (pythia8mc, a binary wheel: the shower test
 #      and example) from PyPI;
 #   2. makes the PDF set cteq6l1 (LHAPDF ID 10042) available in the LHAPDF data path: copied
@@ -58,11 +58,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
 fi
 # PyPI: parton (the tests' independent PDF reader), pylhe, pyhepmc and h5py (read the event files
-# back in the tests), hist (examples/analyse_events.py), matplotlib and mplhep
+# back in the tests), babyyoda (its pure-Python reader reads the YODA files back), hist (examples/analyse_events.py), matplotlib and mplhep
 # (plot/hegetcl_plot.py), pythia8mc (tests/events/pythia_shower.py), numpy and pytest (the Python
 # package's tests on the extension the build makes)
 python_packages=()
-for p in parton pylhe pyhepmc h5py hist matplotlib mplhep numpy pytest; do
+for p in parton pylhe pyhepmc h5py hist matplotlib mplhep numpy pytest babyyoda; do
   python3 -c "import $p" 2>/dev/null || python_packages+=("$p")
 done
 # Pythia 8.317's binary wheel: its version pinned, as the shower test's expectations are its

@@ -158,6 +158,44 @@ double hg_bench_flops_colour_ordered(const hg_colour_ordered *co, int per_helici
   return per_helicity ? per_config : (double)co->n_helicities * per_config;
 }
 
+/* n! / (n - k)!: ordered choices of k of n letters */
+static double arrangements(int n, int k) {
+  double a = 1;
+  for (int j = 0; j < k; ++j) a *= n - j;
+  return k <= n ? a : 0;
+}
+
+#define F_CG_LINE_VERTEX 56.0 /* two sigma(V) (12) and two row applications (2 x 22) */
+#define F_CG_PROPAGATOR 110.0 /* p^2 and 1/(p^2 - m^2 + i m w) (20), two sigma(p) applications
+                                 (44), the couplings and masses (46) */
+#define F_CG_CONTRACT 36.0    /* the flowing-in end's contraction with the couplings */
+
+double hg_bench_flops_colour_group(const hg_colour_ordered *co, int per_helicity) {
+  const int L = co->n_letters, top = L > 1 ? L - 1 : 1;
+  double words = 0; /* the table: each word of 2..top letters once */
+  for (int l = 2; l <= top; ++l) {
+    /* gluons only: the last letter stays last, so a word holds it only at its end */
+    const double count =
+        co->quark_line ? arrangements(L, l) : arrangements(L - 1, l) + arrangements(L - 1, l - 1);
+    words += count * ((l - 1) * F_CO_V3 + (l - 1) * (l - 2) / 2.0 * F_CO_V4 + F_CO_GLUON);
+  }
+  const double pairs = co->quark_line ? (per_helicity ? 1 : co->n_fermion_pairs) : 1;
+  const double outs = pairs < 2 ? pairs : 2; /* flowing-out end helicities */
+  double ordering = 0; /* one ordering's own current and amplitudes */
+  const double whole = (L - 1) * F_CO_V3 + (L - 1) * (L - 2) / 2.0 * F_CO_V4;
+  if (co->quark_line)
+    ordering = (L > 1 ? whole + F_CO_GLUON : 0) +
+               outs * (L * (L + 1) / 2.0 * F_CG_LINE_VERTEX + (L - 1) * F_CG_PROPAGATOR) +
+               pairs * F_CG_CONTRACT;
+  else
+    ordering = whole + F_CO_CLOSE;
+  const double m = (double)co->n_orderings;
+  const double colour = pairs * (4 * m * m + 4 * m);
+  const double externals = 2 * co->spec.n * F_VXXXX0; /* both helicities, once per event */
+  const double per_config = words + m * ordering + colour;
+  return externals + (per_helicity ? 1 : (double)co->n_helicities) * per_config;
+}
+
 int hg_bench_peak_tflops(const char *name, double *fp32, double *fp64) {
   *fp32 = *fp64 = 0;
   if (name == NULL) return 0;

@@ -19,6 +19,10 @@ double hg_bench_flops_per_event(hegetcl_engine engine, unsigned n, int per_helic
  * sampled colour assignment (colour_sampled). */
 double hg_bench_flops_colour_ordered(const hg_colour_ordered *co, int per_helicity,
                                      int colour_sampled);
+/* The same for its work-group kernels (cl/amplitudes/colour_group.cl), exact colour sum: each
+ * distinct word of gluons once per configuration, an ordering's own current and quark line (one
+ * propagator per line current), the colour sum over the whole colour matrix. */
+double hg_bench_flops_colour_group(const hg_colour_ordered *co, int per_helicity);
 
 /* The vendor's peak FP32 and FP64 rates [TFLOP/s] for a device name (H100 SXM, H100 PCIe, H200);
  * 0 when the name is not known. */

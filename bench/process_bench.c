@@ -52,6 +52,8 @@ typedef struct {
   int mixed;
   hegetcl_engine engine;
   int colour_sampled, per_helicity;
+  const char *kernel; /* the recursive colour engine's exact colour sum: "group" (work-group
+                         kernels, colour_group.cl) or "item" (one event per work-item); else "-" */
   double flops; /* per event, 0 when not counted (the diagrams engine) */
   size_t diagrams, flows, events;
   int repeats; /* timed repeats done (fewer than asked where the time budget ran out) */
@@ -291,13 +293,13 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
     r->diagrams = set.n_diagrams;
     r->flows = set.n_flows;
     hg_diagrams_free(&set);
-  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE &&
+  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE && !hg_recursive_uses_flows(&spec) &&
              hg_colour_ordered_build(&spec, &co, message, sizeof message) == 0) {
     r->flows = co.n_orderings; /* the colour basis: one ordering per element */
     r->flops = hg_bench_flops_colour_ordered(&co, r->per_helicity, r->colour_sampled);
     have_co = 1;
-  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE && hg_flow_recursion_supports(&spec)) {
-    hg_flow_recursion fr; /* several quark lines: the quark-line basis */
+  } else if (r->engine == HEGETCL_ENGINE_RECURSIVE && hg_recursive_uses_flows(&spec)) {
+    hg_flow_recursion fr; /* the quark-line recursion: the quark-line basis */
     if (hg_flow_recursion_build(&spec, 0, &fr, message, sizeof message) == 0) {
       r->flows = fr.n_flows;
       hg_flow_recursion_free(&fr);
@@ -316,6 +318,10 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
              "sampled colours and helicities are benchmarked for the recursive colour engine");
   } else if (status != HEGETCL_OK) {
     snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
+  }
+  if (status == HEGETCL_OK && have_co && !r->colour_sampled) {
+    r->kernel = amp->summed_group != 0 ? "group" : "item";
+    if (amp->summed_group != 0) r->flops = hg_bench_flops_colour_group(&co, r->per_helicity);
   }
   if (status != HEGETCL_OK) {
     r->skipped = 1;
@@ -429,10 +435,11 @@ static int write_json(const char *path, const hegetcl_device_info *info, const b
     hg_json_write_string(f, r->process);
     fprintf(
         f,
-        ", \"engine\": \"%s\", \"precision\": \"%s\", \"mode\": \"%s\", "
+        ", \"engine\": \"%s\", \"kernel\": \"%s\", \"precision\": \"%s\", \"mode\": \"%s\", "
         "\"helicity\": \"%s\", \"colour\": \"%s\", "
         "\"diagrams\": %zu, \"%s\": %zu, \"build_s\": %.6g, ",
-        hegetcl_engine_name(r->engine), r->mixed ? "mixed" : hegetcl_precision_name(r->precision),
+        hegetcl_engine_name(r->engine), r->kernel != NULL ? r->kernel : "-",
+        r->mixed ? "mixed" : hegetcl_precision_name(r->precision),
         r->per_helicity || r->colour_sampled ? "sampled" : "summed",
         r->per_helicity ? "sampled" : "summed", r->colour_sampled ? "sampled" : "full", r->diagrams,
         r->engine == HEGETCL_ENGINE_RECURSIVE ? "orderings" : "flows", r->flows, r->build_s);
@@ -486,8 +493,8 @@ int hg_bench_processes(int argc, char **argv) {
          "%d repeats\n\n",
          HG_BENCH_COMMIT, info.name, info.platform, info.device_version, info.driver_version,
          SQRT_S_GEV, o.repeats);
-  printf("%-24s %-9s %-6s %-8s %8s %9s %9s %9s %12s %12s %9s %7s %6s\n", "process", "engine",
-         "prec", "col/hel", "diagrams", "flows/ord", "events", "build s", "kernel ev/s", "e2e ev/s",
+  printf("%-24s %-9s %-6s %-6s %-8s %8s %9s %9s %9s %12s %12s %9s %7s %6s\n", "process",
+         "engine", "kernel", "prec", "col/hel", "diagrams", "flows/ord", "events", "build s", "kernel ev/s", "e2e ev/s",
          "flop/ev", "TFLOP/s", "% peak");
   bench_result results[12 * MAX_PROCESSES];
   int n = 0, failed = 0, measured = 0;
@@ -528,20 +535,22 @@ int hg_bench_processes(int argc, char **argv) {
           }
           measured += !r->skipped;
           const char *prec = r->mixed ? "mixed" : hegetcl_precision_name(r->precision);
+          const char *kernel = r->kernel != NULL ? r->kernel : "-";
           char mode[12];
           snprintf(mode, sizeof mode, "%s/%s", r->colour_sampled ? "smp" : "full",
                    r->per_helicity ? "smp" : "sum");
           if (r->skipped)
-            printf("%-24s %-9s %-6s %-8s %8zu %9zu  skipped: %s\n", r->process,
-                   hegetcl_engine_name(engine), prec, mode, r->diagrams, r->flows, r->reason);
+            printf("%-24s %-9s %-6s %-6s %-8s %8zu %9zu  skipped: %s\n", r->process,
+                   hegetcl_engine_name(engine), kernel, prec, mode, r->diagrams, r->flows, r->reason);
           else if (r->flops > 0)
-            printf("%-24s %-9s %-6s %-8s %8zu %9zu %9zu %9.2f %12.3e %12.3e %9.3g %7.3g %6.2g\n",
-                   r->process, hegetcl_engine_name(engine), prec, mode, r->diagrams, r->flows,
+            printf("%-24s %-9s %-6s %-6s %-8s %8zu %9zu %9zu %9.2f %12.3e %12.3e %9.3g %7.3g "
+                   "%6.2g\n",
+                   r->process, hegetcl_engine_name(engine), kernel, prec, mode, r->diagrams, r->flows,
                    r->events, r->build_s, (double)r->events / r->kernel_s,
                    (double)r->events / r->e2e_s, r->flops, kernel_tflops(r), peak_percent(r, &o));
           else
-            printf("%-24s %-9s %-6s %-8s %8zu %9zu %9zu %9.2f %12.3e %12.3e\n", r->process,
-                   hegetcl_engine_name(engine), prec, mode, r->diagrams, r->flows, r->events,
+            printf("%-24s %-9s %-6s %-6s %-8s %8zu %9zu %9zu %9.2f %12.3e %12.3e\n", r->process,
+                   hegetcl_engine_name(engine), kernel, prec, mode, r->diagrams, r->flows, r->events,
                    r->build_s, (double)r->events / r->kernel_s, (double)r->events / r->e2e_s);
           fflush(stdout);
           if (o.json != NULL &&

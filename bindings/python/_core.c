@@ -220,6 +220,61 @@ done:
   return result;
 }
 
+/* The variations of a process run (hegetcl_variation_result) as a dict of lists, or None. */
+static PyObject *variations_dict(const hegetcl_variation_result *v) {
+  if (v == NULL) Py_RETURN_NONE;
+  PyObject *list = PyList_New(0);
+  for (unsigned k = 0; list != NULL && k < v->list.n; ++k) {
+    const hegetcl_variation *x = &v->list.v[k];
+    PyObject *d = Py_BuildValue("{s:s,s:s,s:s,s:s,s:d,s:d,s:i,s:d,s:d}", "id", x->id, "group",
+                                x->group, "combine", x->combine, "description", x->description,
+                                "mu_r_factor", x->mu_r_factor, "mu_f_factor", x->mu_f_factor,
+                                "pdf_lhapdf_id", x->pdf_lhapdf_id, "sigma_fb", v->sigma_fb[k],
+                                "error_fb", v->error_fb[k]);
+    if (d == NULL || PyList_Append(list, d) != 0) Py_CLEAR(list);
+    Py_XDECREF(d);
+  }
+  if (list == NULL) return NULL;
+  return Py_BuildValue("{s:N,s:I,s:I,s:I,s:d,s:d,s:s,s:d}", "variations", list, "n_scales",
+                       v->n_scales, "first_pdf", v->first_pdf, "n_pdf", v->n_pdf, "scale_min_fb",
+                       v->scale_min_fb, "scale_max_fb", v->scale_max_fb, "pdf_error_type",
+                       v->pdf_error_type, "pdf_error_fb", v->pdf_error_fb);
+}
+
+/* A process run's groups, partonic channels, alpha_s and variations as a dict, or None for a
+ * photon run. */
+static PyObject *process_dict(const hegetcl_xsec_result *r) {
+  if (r->groups == NULL) Py_RETURN_NONE;
+  PyObject *groups = PyList_New(0), *channels = PyList_New(0);
+  for (unsigned i = 0; groups != NULL && i < r->n_groups; ++i) {
+    const hegetcl_xsec_group *g = &r->groups[i];
+    PyObject *d = Py_BuildValue("{s:s,s:I,s:d,s:d,s:d,s:K}", "text", g->text, "n_channels",
+                                g->n_channels, "sigma_fb", g->sigma_fb, "error_fb", g->error_fb,
+                                "chi2_per_dof", g->chi2_per_dof, "events",
+                                (unsigned long long)g->events);
+    if (d == NULL || PyList_Append(groups, d) != 0) Py_CLEAR(groups);
+    Py_XDECREF(d);
+  }
+  for (unsigned i = 0; channels != NULL && i < r->n_process_channels; ++i) {
+    const hegetcl_xsec_process_channel *c = &r->process_channels[i];
+    PyObject *d = Py_BuildValue("{s:s,s:I,s:d,s:d}", "text", c->text, "group", c->group,
+                                "sigma_fb", c->sigma_fb, "error_fb", c->error_fb);
+    if (d == NULL || PyList_Append(channels, d) != 0) Py_CLEAR(channels);
+    Py_XDECREF(d);
+  }
+  PyObject *variations = groups != NULL && channels != NULL ? variations_dict(r->variations) : NULL;
+  if (groups == NULL || channels == NULL || variations == NULL) {
+    Py_XDECREF(groups);
+    Py_XDECREF(channels);
+    Py_XDECREF(variations);
+    return NULL;
+  }
+  return Py_BuildValue("{s:N,s:N,s:d,s:d,s:I,s:i,s:s,s:N}", "groups", groups, "channels",
+                       channels, "alpha_s", r->alpha_s, "alpha_s_mu_r", r->alpha_s_mu_r,
+                       "alpha_s_power", r->alpha_s_power, "pdf_lhapdf_id", r->pdf_lhapdf_id,
+                       "pdf_path", r->pdf_path, "variations", variations);
+}
+
 static PyObject *result_dict(const hegetcl_xsec_result *r) {
   PyObject *channels = PyList_New(0);
   for (unsigned i = 0; channels != NULL && i < r->n_channels; ++i) {
@@ -231,9 +286,14 @@ static PyObject *result_dict(const hegetcl_xsec_result *r) {
     Py_XDECREF(d);
   }
   if (channels == NULL) return NULL;
+  PyObject *process = process_dict(r);
+  if (process == NULL) {
+    Py_DECREF(channels);
+    return NULL;
+  }
   const hegetcl_unweighting_result *u = &r->unweighting;
   return Py_BuildValue(
-      "{s:d,s:d,s:d,s:I,s:K,s:K,s:d,s:d,s:s,s:s,s:N,s:K,s:K,s:d,s:d}", "sigma_fb",
+      "{s:d,s:d,s:d,s:I,s:K,s:K,s:d,s:d,s:s,s:s,s:N,s:K,s:K,s:d,s:d,s:N}", "sigma_fb",
       r->vegas.estimate, "error_fb", r->vegas.error, "chi2_per_dof", r->vegas.chi2_per_dof,
       "iterations", r->vegas.iterations, "events", (unsigned long long)r->vegas.events,
       "events_total", (unsigned long long)r->vegas.events_total, "wall_seconds",
@@ -241,7 +301,7 @@ static PyObject *result_dict(const hegetcl_xsec_result *r) {
       r->amplitude_options, "sampler_options", r->sampler_options, "channels", channels,
       "unweighted_written", (unsigned long long)u->written, "unweighted_tried",
       (unsigned long long)u->tried, "unweighting_efficiency", u->efficiency, "max_weight_fb",
-      u->max_weight_fb);
+      u->max_weight_fb, "process", process);
 }
 
 /* xsec(context or None, card path): reads the card (hegetcl_run_card_read), creates a context

@@ -10,6 +10,8 @@
  * line: the gluons' configurations, and CO_FERMION_PAIRS masks hg_co_fermion_pairs of the line's
  * ends), and hg_co_externals. The orderings are the lexicographic permutations of the letters,
  * stepped through in the kernel; the colour matrix's rows follow the same order.
+ * With CO_GROUP the exact colour sum's kernels (amplitude_summed, amplitude_helicity) are the
+ * work-group kernels of colour_group.cl instead, which share the words between orderings.
  * Conventions: CONVENTIONS.md, "Colour-ordered amplitudes" and "Colour sampling". */
 
 #include "amplitudes/colour_factors.h"
@@ -260,6 +262,9 @@ HG_INLINE REAL hg_co_config(const hg_fourvec *p, hg_u32 config, const hg_process
 }
 #endif
 
+#if CO_GROUP
+#include "amplitudes/colour_group.cl"
+#else
 /* |M|^2 summed over the configurations that can be non-zero (for a quark line: every gluon
  * configuration with a non-zero one times every helicity pair the line allows) and over colours,
  * times me_factor = 1/IDEN (MadGraph's normalisation). */
@@ -306,6 +311,7 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
   me[event] = hg_co_config(p, helicity[event], pp, colour) * me_factor;
 #endif
 }
+#endif /* CO_GROUP */
 #endif /* CO_FULL_COLOUR */
 
 /* Sampled colours: |M|^2 of one colour assignment, |sum_o c_o(colours) A_o|^2, whose sum over

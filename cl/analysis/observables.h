@@ -41,13 +41,14 @@ HG_INLINE int hg_obs_bin(double x, int bins, double lo, double hi) {
   return !(x >= lo) ? 0 : (x >= hi ? bins + 1 : 1 + (inside < bins ? inside : bins - 1));
 }
 
-/* Every fill of the point's photons (lab frame) into value[HG_OBS_FILLS(n)]. pT ranking is a
- * selection sort over the values only (no early exits; ties keep their order). */
-HG_INLINE void hg_obs_values(const hg_ps_point *pt, int n, double *value) {
+/* Every fill of the n final-state objects momenta[2 .. n + 1] (lab frame; photons, or a process
+ * run's final-state particles) into value[HG_OBS_FILLS(n)]. pT ranking is a selection sort over
+ * the values only (no early exits; ties keep their order). */
+HG_INLINE void hg_obs_values_of(const double (*momenta)[4], int n, double *value) {
   double pt_k[HG_PS_MAX_PHOTONS], eta[HG_PS_MAX_PHOTONS], phi[HG_PS_MAX_PHOTONS];
   double e = 0.0, px = 0.0, py = 0.0, pz = 0.0;
   for (int k = 0; k < n; ++k) {
-    const double *p = pt->p[2 + k];
+    const double *p = momenta[2 + k];
     pt_k[k] = sqrt(p[1] * p[1] + p[2] * p[2]);
     eta[k] = asinh(p[3] / pt_k[k]);
     phi[k] = atan2(p[2], p[1]);
@@ -87,6 +88,11 @@ HG_INLINE void hg_obs_values(const hg_ps_point *pt, int n, double *value) {
     }
   value[2 * n] = dr_min;
   value[f] = sqrt(fmax(e * e - px * px - py * py - pz * pz, 0.0));
+}
+
+/* Every fill of the point's photons. */
+HG_INLINE void hg_obs_values(const hg_ps_point *pt, int n, double *value) {
+  hg_obs_values_of((const double(*)[4])pt->p, n, value);
 }
 
 #endif

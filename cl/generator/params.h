@@ -39,5 +39,7 @@
 
 /* Philox draw blocks beyond the VEGAS dimensions' (0 .. (dims + 1) / 2 - 1) */
 #define HG_GEN_BLOCK_UNWEIGHT 0x20000u
+/* the Philox block of a histogram fill's orientation draw (cl/generator/histograms.cl) */
+#define HG_GEN_BLOCK_HISTOGRAM 0x20001u
 
 #endif

@@ -19,8 +19,10 @@
 #define HG_KERNEL_GENERATOR_FLOWS "generator_flows"
 #define HG_KERNEL_GENERATOR_MARK "generator_mark"
 #define HG_KERNEL_GENERATOR_COMPACT "generator_compact"
+#define HG_KERNEL_GENERATOR_OBSERVABLES "generator_observables"
 #define HG_KERNEL_XSEC_CHANNEL_REDUCE "xsec_channel_reduce"
 #define HG_KERNEL_XSEC_SAMPLING_REDUCE "xsec_sampling_reduce"
+#define HG_KERNEL_XSEC_VARIATIONS "xsec_variations"
 /* cl/analysis/histogram.cl */
 #define HG_KERNEL_HISTOGRAM_REDUCE "histogram_reduce"
 #define HG_KERNEL_HISTOGRAM_ACCUMULATE "histogram_accumulate"

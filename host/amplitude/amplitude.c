@@ -310,6 +310,8 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   if (amp == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for an amplitude");
   amp->ctx = ctx;
   amp->process = general ? *process : photons;
+  amp->colour_item = shared_sum == HG_SUMMED_PRIVATE;
+  amp->colour_global = shared_sum == HG_SUMMED_SHARED_GLOBAL;
   if (general) {
     status = hg_process_amplitude_build(amp, process->text, -1);
     if (status != HEGETCL_OK) {
@@ -408,6 +410,7 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   if (amp->params != NULL) clReleaseMemObject(amp->params);
   if (amp->colour != NULL) clReleaseMemObject(amp->colour);
   if (amp->summed_tables != NULL) clReleaseMemObject(amp->summed_tables);
+  if (amp->words != NULL) clReleaseMemObject(amp->words);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);
   if (amp->helicity != NULL) clReleaseKernel(amp->helicity);
   if (amp->colour_kernel != NULL) clReleaseKernel(amp->colour_kernel);
@@ -517,6 +520,17 @@ hegetcl_status hg_amplitude_local_size(hegetcl_amplitude *amp, cl_kernel kernel,
                                sizeof multiple, &multiple, NULL),
       "clGetKernelWorkGroupInfo", "asking CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE");
   if (status != HEGETCL_OK) return status;
+  if (amp->general && amp->summed_group != 0 && (kernel == amp->summed || kernel == amp->helicity)) {
+    /* the recursive colour engine's work-group kernels (reqd_work_group_size) */
+    if (max < amp->summed_group || (amp->local_size != 0 && amp->local_size != amp->summed_group))
+      return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "local size %zu: the recursive colour engine runs %s in work-groups of %zu "
+                     "work-items, %zu events each (%s allows %zu); leave the local size at 0",
+                     amp->local_size, amp->process_text, amp->summed_group,
+                     amp->summed_group_events, ctx->info.name, max);
+    *local = amp->summed_group;
+    return HEGETCL_OK;
+  }
   if (kernel == amp->summed && amp->summed_group != 0) {
     /* the shared helicity sum is compiled for its work-group (reqd_work_group_size) */
     if (max < amp->summed_group || (amp->local_size != 0 && amp->local_size != amp->summed_group))
@@ -713,7 +727,8 @@ static hegetcl_status launch(hegetcl_amplitude *amp, cl_kernel kernel, const cha
                              size_t n_events, size_t local, cl_event *event) {
   /* the shared helicity sum takes summed_group_events events per work-group, and with its
    * tables in global memory at most summed_groups groups, which go over the batch */
-  const int shared = kernel == amp->summed && amp->summed_group != 0;
+  const int shared = (kernel == amp->summed || (amp->general && kernel == amp->helicity)) &&
+                     amp->summed_group != 0;
   const size_t per_group = shared ? amp->summed_group_events : local;
   size_t groups = (n_events + per_group - 1) / per_group;
   if (shared && amp->summed_groups != 0 && groups > amp->summed_groups) groups = amp->summed_groups;
@@ -843,7 +858,8 @@ hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per
     cl_int err = CL_SUCCESS;
     if (per_helicity) err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->helicities);
     err |= clSetKernelArg(kernel, next++, sizeof(cl_mem), &amp->me);
-    if (!per_helicity && amp->summed_tables != NULL)
+    /* the photon engine's tables (the colour engine's are set once, after its own arguments) */
+    if (!per_helicity && amp->summed_tables != NULL && !amp->general)
       err |= clSetKernelArg(kernel, next, sizeof(cl_mem), &amp->summed_tables);
     if (status == HEGETCL_OK)
       status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the buffers of %s", name);

@@ -42,8 +42,10 @@ struct hegetcl_amplitude {
   size_t capacity;                /* events the buffers hold */
   size_t local_size;              /* 0: chosen from the kernel's limits */
   size_t summed_group;            /* the recursive engine's shared helicity sum: work-items per
-                                     group (recursive_shared.h); 0: one event per work-item */
-  size_t summed_group_events;     /* events per group of that kernel */
+                                     group (recursive_shared.h), or the recursive colour
+                                     engine's work-group kernels (both: colour_group.cl); 0: one
+                                     event per work-item */
+  size_t summed_group_events;     /* events per group of that kernel (those kernels) */
   cl_mem summed_tables;           /* its currents where they live in global memory, else NULL */
   size_t summed_groups;           /* work-groups it is launched with then (each goes over the
                                      batch); 0: one per summed_group_events events */
@@ -55,6 +57,11 @@ struct hegetcl_amplitude {
   uint64_t diagram_subset;        /* tests: the diagrams kept (bit k: diagram k), 0 for all */
   cl_mem params;                  /* its model parameters (process_common.cl's order) */
   cl_mem colour;                  /* the recursive colour engine's colour matrix */
+  cl_mem words;                   /* its work-group kernels' word table (colour_group.cl) */
+  int colour_item;                /* the recursive colour engine: one event per work-item even
+                                     where the work-group kernels fit (HG_SUMMED_PRIVATE) */
+  int colour_global;              /* its work-group kernels' tables in global memory even where
+                                     they fit in local memory (HG_SUMMED_SHARED_GLOBAL) */
   char process_text[200];         /* its normalised text, for messages */
 };
 
@@ -82,10 +89,13 @@ hegetcl_status hg_amplitude_colour_matrix(hegetcl_amplitude *amp, const double *
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle);
 
-/* The same for processes with two or more quark lines (flow_recursion_amplitude.c), called by
- * hg_colour_ordered_amplitude_build for the processes hg_flow_recursion_supports takes. */
+/* The same for the quark-line recursion (flow_recursion_amplitude.c): two or more quark lines,
+ * leptons, photons, W, Z, H, coupling orders (hg_recursive_uses_flows). */
 hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle);
+/* 1 when the recursive engine computes spec with the quark-line recursion, 0 when with the
+ * colour-ordered kernels (gluons with at most one quark line and no coupling orders). */
+int hg_recursive_uses_flows(const hg_process_spec *spec);
 
 /* hegetcl_amplitude_create for a general process whose external vector gauge_particle has its
  * polarisation replaced by its momentum: every |M|^2 vanishes by gauge invariance. */

@@ -10,7 +10,9 @@
 #include "core/program.h"
 #include "kernel_names.h"
 #include "process/codegen.h"
+#include "process/colour_ordered.h"
 #include "process/diagrams.h"
+#include "process/flow_recursion.h"
 #include "process/model.h"
 #include "process/model_params.h"
 
@@ -53,6 +55,12 @@ hegetcl_status hg_process_program(hegetcl_amplitude *amp, const char *generated,
   if (status == HEGETCL_OK)
     status = hg_kernel_create(amp->ctx, amp->program, HG_KERNEL_AMPLITUDE_HELICITY, &amp->helicity);
   return status;
+}
+
+int hg_recursive_uses_flows(const hg_process_spec *spec) {
+  /* coupling orders: the quark-line recursion applies them, the colour-ordered kernels do not */
+  return hg_flow_recursion_supports(spec) &&
+         (!hg_colour_ordered_supports(spec) || hg_process_has_orders(spec));
 }
 
 /* The diagram engine's program and kernels (generated straight-line diagram code). */
@@ -114,9 +122,12 @@ hegetcl_status hg_process_amplitude_build(hegetcl_amplitude *amp, const char *te
     return hg_fail(ctx, HEGETCL_ERR_INPUT,
                    "gauge check: particle %d of %s is not a gluon or a photon", gauge_particle,
                    spec.text);
-  status = p->engine == HEGETCL_ENGINE_RECURSIVE
-               ? hg_colour_ordered_amplitude_build(amp, &spec, gauge_particle)
-               : diagrams_build(amp, &spec, gauge_particle);
+  if (p->engine == HEGETCL_ENGINE_RECURSIVE && hg_recursive_uses_flows(&spec))
+    status = hg_flow_recursion_amplitude_build(amp, &spec, gauge_particle);
+  else if (p->engine == HEGETCL_ENGINE_RECURSIVE)
+    status = hg_colour_ordered_amplitude_build(amp, &spec, gauge_particle);
+  else
+    status = diagrams_build(amp, &spec, gauge_particle);
   if (status != HEGETCL_OK) return status;
   /* the model parameters in model_couplings.h's order: g_s, e, masses, widths, couplings */
   double values[HG_PARAMS_SIZE];

@@ -312,7 +312,11 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
   hegetcl_status status = hg_mg5_points_read(path, &points, message, sizeof message);
   if (status != HEGETCL_OK) return fail("reading reference points", status, message);
   double *me = malloc(points.n_points * sizeof *me);
-  if (me == NULL) {
+  /* the first engine's values, to compare the next ones with (a general process: both engines) */
+  double *first = malloc(points.n_points * sizeof *first);
+  const char *first_engine = NULL;
+  if (me == NULL || first == NULL) {
+    free(first);
     hg_mg5_points_free(&points);
     return fail("evaluating", HEGETCL_ERR_NO_MEMORY, "no memory");
   }
@@ -327,6 +331,7 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
               "give the process of the file (its header names it)\n",
               path, points.n_particles, o->process, hegetcl_process_particles(&given));
       free(me);
+      free(first);
       hg_mg5_points_free(&points);
       return 1;
     }
@@ -337,6 +342,7 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
   double masses[32] = {0};
   if (apply_params(o, &given) != 0) {
     free(me);
+    free(first);
     hg_mg5_points_free(&points);
     return 1;
   }
@@ -377,13 +383,27 @@ static int compare_file(hegetcl_context *ctx, const me_options *o, const char *p
         compare(o, &process, label, &points, me);
         status = HEGETCL_OK; /* the next engine is still worth asking */
       }
-    } else if (compare(o, &process, label, &points, me) > 0) {
-      rc = 1;
+    } else {
+      if (compare(o, &process, label, &points, me) > 0) rc = 1;
+      if (general && first_engine == NULL) {
+        memcpy(first, me, points.n_points * sizeof *me);
+        first_engine = hegetcl_engine_name(process.engine);
+      } else if (general) {
+        double worst = 0;
+        for (size_t e = 0; e < points.n_points; ++e) {
+          const double rel = first[e] != 0 ? fabs(me[e] / first[e] - 1) : fabs(me[e]);
+          worst = rel > worst || !isfinite(rel) ? rel : worst;
+        }
+        printf("%s %s against %s, %s: largest relative difference %.2e over %zu points\n", label,
+               hegetcl_engine_name(process.engine), first_engine,
+               hegetcl_precision_name(process.precision), worst, points.n_points);
+      }
     }
     hegetcl_amplitude_destroy(amp);
     if (status != HEGETCL_OK) break;
   }
   free(me);
+  free(first);
   hg_mg5_points_free(&points);
   return rc;
 }

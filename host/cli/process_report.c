@@ -43,6 +43,38 @@ void hg_cli_print_variations(const hegetcl_xsec_result *r) {
            100.0 * u->pdf_error_fb / sigma);
   else if (strcmp(u->pdf_error_type, "none") == 0)
     printf("  PDF uncertainty: none (the set has no error members: NumMembers 1)\n");
+  for (unsigned k = u->first_alt; k < u->first_alt + u->n_alt; ++k)
+    printf("  alternative PDF set %s (member 0): %.6e +- %.2e fb (%+.1f%%)\n", u->list.v[k].group,
+           u->sigma_fb[k], u->error_fb[k], 100.0 * (u->sigma_fb[k] - sigma) / sigma);
+}
+
+void hg_cli_variations_json(hg_json *j, const hegetcl_xsec_result *r) {
+  const hegetcl_variation_result *u = r->variations;
+  if (u == NULL) return;
+  if (u->n_scales > 0) {
+    hg_json_number(j, "scale_min_fb", u->scale_min_fb);
+    hg_json_number(j, "scale_max_fb", u->scale_max_fb);
+  }
+  if (u->n_pdf > 1) {
+    hg_json_string(j, "pdf_error_type", u->pdf_error_type);
+    hg_json_number(j, "pdf_error_fb", u->pdf_error_fb);
+  }
+  hg_json_array(j, "variations");
+  for (unsigned k = 0; k < u->list.n; ++k) {
+    const hegetcl_variation *x = &u->list.v[k];
+    hg_json_object(j, NULL);
+    hg_json_string(j, "id", x->id);
+    hg_json_string(j, "group", x->group);
+    hg_json_number(j, "mu_r_factor", x->mu_r_factor);
+    hg_json_number(j, "mu_f_factor", x->mu_f_factor);
+    hg_json_int(j, "pdf_lhapdf_id", x->pdf_lhapdf_id);
+    hg_json_int(j, "pdf_member", x->pdf_member);
+    hg_json_bool(j, "alternative_set", k >= u->first_alt && k < u->first_alt + u->n_alt);
+    hg_json_number(j, "sigma_fb", u->sigma_fb[k]);
+    hg_json_number(j, "error_fb", u->error_fb[k]);
+    hg_json_end_object(j);
+  }
+  hg_json_end_array(j);
 }
 
 void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
@@ -122,32 +154,7 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_uint(j, "events", v->events);
   hg_json_uint(j, "events_total", v->events_total);
   hg_json_uint(j, "events_nonzero", v->events_nonzero);
-  const hegetcl_variation_result *u = r->variations;
-  if (u != NULL) {
-    if (u->n_scales > 0) {
-      hg_json_number(j, "scale_min_fb", u->scale_min_fb);
-      hg_json_number(j, "scale_max_fb", u->scale_max_fb);
-    }
-    if (u->n_pdf > 1) {
-      hg_json_string(j, "pdf_error_type", u->pdf_error_type);
-      hg_json_number(j, "pdf_error_fb", u->pdf_error_fb);
-    }
-    hg_json_array(j, "variations");
-    for (unsigned k = 0; k < u->list.n; ++k) {
-      const hegetcl_variation *x = &u->list.v[k];
-      hg_json_object(j, NULL);
-      hg_json_string(j, "id", x->id);
-      hg_json_string(j, "group", x->group);
-      hg_json_number(j, "mu_r_factor", x->mu_r_factor);
-      hg_json_number(j, "mu_f_factor", x->mu_f_factor);
-      hg_json_int(j, "pdf_lhapdf_id", x->pdf_lhapdf_id);
-      hg_json_int(j, "pdf_member", x->pdf_lhapdf_id - (r->pdf_lhapdf_id - c->pdf_member));
-      hg_json_number(j, "sigma_fb", u->sigma_fb[k]);
-      hg_json_number(j, "error_fb", u->error_fb[k]);
-      hg_json_end_object(j);
-    }
-    hg_json_end_array(j);
-  }
+  hg_cli_variations_json(j, r);
   hg_json_number(j, "integration_seconds", v->wall_seconds);
   hg_json_number(j, "build_seconds", r->build_seconds);
   hg_json_end_object(j);
@@ -176,7 +183,7 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
     hg_json_number(j, "sigma_from_the_pass_fb", u->sigma_check_fb);
     hg_json_number(j, "seconds", u->seconds);
     hg_json_string(j, "colour_flows", "leading colour, drawn by |J_k|^2 of the flows");
-    hg_json_string(j, "helicities", "summed: SPINUP 9");
+    hg_json_string(j, "helicities", "drawn per event by |M_h|^2 of the configurations (SPINUP)");
     hg_json_end_object(j);
   }
   hg_json_array(j, "groups");

@@ -17,6 +17,9 @@ const char *hg_cli_scales_text(const hegetcl_xsec_config *c);
 /* sigma, then sigma per group and (up to 40 of them) per channel, on stdout. */
 /* Scale envelope and PDF uncertainty of sigma (nothing without variations). */
 void hg_cli_print_variations(const hegetcl_xsec_result *r);
+/* The result's members for the variations (scale_min_fb, ..., the "variations" array), inside
+ * the "result" object; nothing without variations. */
+void hg_cli_variations_json(hg_json *j, const hegetcl_xsec_result *r);
 void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
                                  const char *device);
 

@@ -36,6 +36,7 @@ typedef struct {
   hg_progress_bar bar;
   const hegetcl_xsec_config *config;
   uint64_t interrupt_iterations, interrupt_events; /* HEGETCL_TEST_INTERRUPT_AFTER (0: none) */
+  uint64_t heard; /* iterations heard, restored ones too (a process run's over its groups) */
   int interrupt_signal;
   const hg_device_set *devices; /* the run's devices in this process */
   const hegetcl_team *team;     /* NULL: one process */
@@ -132,7 +133,8 @@ static void on_iteration(const hegetcl_vegas_iteration *it, void *user) {
     }
   }
   if (p->n_its < p->cap_its) p->its[p->n_its++] = *it;
-  if (!it->restored && p->interrupt_iterations > 0 && it->index + 1 >= p->interrupt_iterations)
+  ++p->heard;
+  if (!it->restored && p->interrupt_iterations > 0 && p->heard >= p->interrupt_iterations)
     raise_once(p->interrupt_signal);
   if (p->quiet) return;
   hg_progress_bar_finish(&p->bar);
@@ -284,6 +286,7 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_number(&j, "integration_seconds", r->vegas.wall_seconds);
   hg_json_number(&j, "build_seconds", r->build_seconds);
   hg_json_number(&j, "max_weight_fb", r->vegas.max_weight);
+  hg_cli_variations_json(&j, r);
   if (r->n_channels > 0) {
     /* from the same events as sigma, combined with its weights: they add up to sigma */
     hg_json_array(&j, "channels");
@@ -386,13 +389,19 @@ static char *histogram_header(const char *card, const hegetcl_xsec_config *c,
   FILE *f = open_memstream(&text, &size);
   if (f == NULL) return NULL;
   fprintf(f, "%s", card);
+  char process[HEGETCL_PROCESS_TEXT_SIZE + 32];
+  if (c->process_text[0] != '\0')
+    snprintf(process, sizeof process, "%s", c->process_text);
+  else
+    snprintf(process, sizeof process, "p p -> %u a, %s", c->process.n_photons,
+             hegetcl_orientation_name(c->orientation));
   fprintf(f,
           "# hegetcl %s (commit %s) on %s (%s; driver %s)\n"
-          "# sigma(p p -> %u a, %s) = %.10e +- %.3e fb; sumw is sigma per bin in fb, sumw2 its\n"
+          "# sigma(%s) = %.10e +- %.3e fb; sumw is sigma per bin in fb, sumw2 its\n"
           "# squared Monte Carlo error, from %u combined iterations, %llu events in all\n",
-          HEGETCL_VERSION, HG_COMMIT, info->name, info->platform, info->driver_version,
-          c->process.n_photons, hegetcl_orientation_name(c->orientation), r->vegas.estimate,
-          r->vegas.error, r->vegas.iterations, (unsigned long long)r->vegas.events);
+          HEGETCL_VERSION, HG_COMMIT, info->name, info->platform, info->driver_version, process,
+          r->vegas.estimate, r->vegas.error, r->vegas.iterations,
+          (unsigned long long)r->vegas.events);
   if (fclose(f) != 0) {
     free(text);
     return NULL;
@@ -409,13 +418,43 @@ static int save_histograms(const char *path, int yoda, const hegetcl_xsec_result
     fprintf(stderr, "hegetcl: error: %s\n", message);
     return 1;
   }
-  const int failed = yoda ? hg_yoda_write(out, "hegetcl", r->histograms, r->n_histograms, header)
-                          : hg_histogram_csv_write(out, r->histograms, r->n_histograms, header);
+  /* each variation's histograms beside the nominal's, named by its weight (Rivet's multiweight
+   * paths, /hegetcl/pt_1[MUR2.0_MUF1.0_PDF10042]) */
+  const unsigned n_var =
+      r->variation_histograms != NULL && r->variations != NULL ? r->variations->list.n : 0;
+  static char names[HEGETCL_MAX_VARIATIONS][64];
+  const char *weights[HEGETCL_MAX_VARIATIONS];
+  for (unsigned k = 0; k < n_var; ++k) {
+    hegetcl_variation_weight_name(&r->variations->list, k, names[k], sizeof names[k]);
+    weights[k] = names[k];
+  }
+  const int failed =
+      yoda ? hg_yoda_write_variations(out, "hegetcl", r->histograms, r->n_histograms, header,
+                                      r->variation_histograms, weights, n_var)
+           : hg_histogram_csv_write_variations(out, r->histograms, r->n_histograms, header,
+                                               r->variation_histograms, weights, n_var);
   if (hg_output_close(out, !failed, message, sizeof message) != 0 || failed) {
     fprintf(stderr, "hegetcl: error: writing %s: %s\n", path, message);
     return 1;
   }
   return 0;
+}
+
+/* The YODA and CSV files the options ask for (1 when one failed). */
+static int save_histogram_files(const hg_xsec_options *o, const char *card,
+                                const hegetcl_xsec_config *c, const hegetcl_device_info *info,
+                                const hegetcl_xsec_result *r) {
+  if (!o->yoda[0] && !o->csv[0]) return 0;
+  char *header = histogram_header(card, c, info, r);
+  if (header == NULL) {
+    fprintf(stderr, "hegetcl: error: no memory for the histogram header\n");
+    return 1;
+  }
+  int rc = 0;
+  if (o->yoda[0]) rc |= save_histograms(o->yoda, 1, r, header);
+  if (o->csv[0]) rc |= save_histograms(o->csv, 0, r, header);
+  free(header);
+  return rc;
 }
 
 /* The checkpoint file: --resume's, none, --checkpoint's, or the first output's name + ".ckpt". */
@@ -429,8 +468,6 @@ static void checkpoint_path(const hg_xsec_options *o, const hegetcl_team *team,
     return;
   } else if (o->checkpoint[0] != '\0') {
     snprintf(out, size, "%s", o->checkpoint);
-  } else if (o->config.process_text[0] != '\0') {
-    return; /* process runs keep no checkpoint yet (docs/generator.md) */
   } else if (!shared && events_resumable) {
     /* several processes, or an event file that cannot continue after a stop (LHEH5): none
      * unless asked for (and then refused) */
@@ -963,6 +1000,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
   if (rc == 0 && c->process_text[0] != '\0') {
     hg_cli_print_process_result(c, &r, info.name);
     if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card);
+    rc |= save_histogram_files(&o, card, c, &info, &r);
   } else if (rc == 0) {
     printf("sigma(p p -> %u a, %s) = %.6e +- %.2e fb  (%.3f%%, chi2/dof %.2f, %u iterations, "
            "%llu events + %llu adapting, %.2f s integrating, %.2f s building, %s)%s\n",
@@ -974,6 +1012,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
            r.vegas.reached_target || !(c->vegas.target_rel_error > 0)
                ? ""
                : "  [target error NOT reached: raise --max-events]");
+    hg_cli_print_variations(&r);
     const double chi2_p = hegetcl_vegas_chi2_probability(r.vegas.chi2_per_dof, r.vegas.iterations);
     if (chi2_p < HEGETCL_VEGAS_CHI2_SUSPECT)
       printf("  [error NOT trustworthy: chi2/dof %.2f over %u iterations has probability %.3f "
@@ -1003,23 +1042,13 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
                  : "");
     }
     if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card);
-    if (o.yoda[0] || o.csv[0]) {
-      char *header = histogram_header(card, c, &info, &r);
-      if (header == NULL) {
-        fprintf(stderr, "hegetcl: error: no memory for the histogram header\n");
-        rc = 1;
-      } else {
-        if (o.yoda[0]) rc |= save_histograms(o.yoda, 1, &r, header);
-        if (o.csv[0]) rc |= save_histograms(o.csv, 0, &r, header);
-        free(header);
-      }
-    }
-    /* a finished run leaves nothing to resume: its checkpoint goes unless --keep-checkpoint */
-    if (rc == 0 && checkpoint[0] != '\0' && !o.keep_checkpoint && remove(checkpoint) != 0 &&
-        errno != ENOENT)
-      fprintf(stderr, "hegetcl: warning: the finished run's checkpoint %s stays: %s\n", checkpoint,
-              strerror(errno));
+    rc |= save_histogram_files(&o, card, c, &info, &r);
   }
+  /* a finished run leaves nothing to resume: its checkpoint goes unless --keep-checkpoint */
+  if (rc == 0 && !stopped && checkpoint[0] != '\0' && !o.keep_checkpoint &&
+      remove(checkpoint) != 0 && errno != ENOENT)
+    fprintf(stderr, "hegetcl: warning: the finished run's checkpoint %s stays: %s\n", checkpoint,
+            strerror(errno));
 done:
   hg_output_release_all();
   free(resume_from);

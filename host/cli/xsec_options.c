@@ -52,7 +52,7 @@ typedef enum {
   O_NO_VARIATION_WEIGHTS, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET,
   O_PROCESS, O_BEAMS, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
   O_MU_F_FACTOR, O_CUT_FIRST, O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1, O_SCALE_VARIATIONS,
-  O_PDF_VARIATIONS, O_COUNT
+  O_PDF_VARIATIONS, O_ALT_PDF, O_COUNT
 } option_id;
 
 typedef struct {
@@ -99,11 +99,16 @@ static const option options[O_COUNT] = {
     [O_SCALE_VARIATIONS] = {"scale-variations", "P",
                             "7 (MadGraph's 7-point mu_R, mu_F x {1/2, 1, 2}), 9 or off: sigma\n"
                             "and a weight per event for each (default 7 when events are\n"
-                            "written, else off), for --process"},
+                            "written, else off; a photon run's alpha is fixed: mu_R\n"
+                            "changes nothing there)"},
     [O_PDF_VARIATIONS] = {"pdf-variations", "S",
                           "on or off: sigma and a weight per event for every member of\n"
                           "the PDF set, with the set's uncertainty (default on when\n"
-                          "events are written), for --process"},
+                          "events are written)"},
+    [O_ALT_PDF] = {"alt-pdf", "SET[,SET]",
+                   "other LHAPDF sets whose central member gives sigma and a weight\n"
+                   "per event each, with its own alpha_s (MadGraph's\n"
+                   "systematics --pdf SET@0); default none"},
     [O_CARD] = {"card", "FILE", "a YAML run card of these options (keys without the dashes);\n"
                                 "flags given with it override it"},
     [O_N] = {"n", "N", "photons, 2..12 (recursive engine; 2..8 for the others)"},
@@ -493,6 +498,8 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
       return 1;
     }
     return bad(at, v, "use on or off");
+  case O_ALT_PDF:
+    return copy_text(at, v, c->alt_pdf_sets, sizeof c->alt_pdf_sets);
   case O_CUT_FIRST:
   case O_CUT_LAST:
     break; /* apply_cut, before the switch */
@@ -973,18 +980,14 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     return 2;
   }
   if (!check_together(o) || !check_checkpoint_every(o)) return 2;
-  /* variation weights: a process run's, on by default when events are written */
-  const int process_run = o->config.process_text[0] != '\0';
-  if (!process_run && (o->scale_variations > 0 || o->pdf_variations > 0)) {
-    report("hegetcl: error: --scale-variations and --pdf-variations are for --process runs; a "
-           "photon run (--n) has no variation weights yet\n");
-    return 2;
-  }
-  const int by_default = process_run && o->lhe[0] != '\0' && !o->no_variation_weights;
+  /* variation weights: on by default when events are written (the nominal weights and the
+   * events do not change: the variations are computed beside them) */
+  const int by_default = o->lhe[0] != '\0' && !o->no_variation_weights;
   o->config.scale_variations =
       o->no_variation_weights ? 0 : o->scale_variations >= 0 ? o->scale_variations : 7 * by_default;
   o->config.pdf_variations =
       o->no_variation_weights ? 0 : o->pdf_variations >= 0 ? o->pdf_variations : by_default;
+  if (o->no_variation_weights) o->config.alt_pdf_sets[0] = '\0';
   /* auto names its map from here on: the header, JSON, written card and checkpoint say which */
   o->config.phase_space =
       hegetcl_phase_space_for(o->config.phase_space, o->config.process.n_photons);
@@ -1034,14 +1037,15 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
     for (int k = 0; k < HG_CUT_COUNT; ++k)
       if (hg_mg_cut_is_on(k, c->cuts[k]))
         write_number(out, (option_id)(O_CUT_FIRST + k), c->cuts[k]);
-    if (o->scale_variations >= 0)
-      write_entry(out, O_SCALE_VARIATIONS, o->scale_variations == 9   ? "9"
-                                           : o->scale_variations == 7 ? "7"
-                                                                      : "off");
-    if (o->pdf_variations >= 0) write_entry(out, O_PDF_VARIATIONS, o->pdf_variations ? "on" : "off");
   } else {
     write_number(out, O_N, c->process.n_photons);
   }
+  if (o->scale_variations >= 0)
+    write_entry(out, O_SCALE_VARIATIONS, o->scale_variations == 9   ? "9"
+                                         : o->scale_variations == 7 ? "7"
+                                                                    : "off");
+  if (o->pdf_variations >= 0) write_entry(out, O_PDF_VARIATIONS, o->pdf_variations ? "on" : "off");
+  if (c->alt_pdf_sets[0] != '\0') write_entry(out, O_ALT_PDF, c->alt_pdf_sets);
   write_entry(out, O_ORIENTATION, hegetcl_orientation_name(c->orientation));
   if (c->flavours != 0) {
     char flavours[32];

@@ -20,6 +20,8 @@ typedef struct {
   cl_mem flags, counts, stats, offsets, records;
   cl_uint *counts_host, *offsets_host;
   double *stats_host, *records_host;
+  uint32_t *kept_index; /* the kept events' places in their batch, for the variation ratios */
+  double *ratios;       /* their ratios, an event's in a row */
 } unweighter;
 
 static void release(unweighter *u) {
@@ -32,6 +34,8 @@ static void release(unweighter *u) {
   free(u->offsets_host);
   free(u->stats_host);
   free(u->records_host);
+  free(u->kept_index);
+  free(u->ratios);
 }
 
 static hegetcl_status make(unweighter *u, const hg_unweight_inputs *in, size_t groups,
@@ -58,6 +62,13 @@ static hegetcl_status make(unweighter *u, const hg_unweight_inputs *in, size_t g
   u->records_host = malloc(HG_EVENTS_CAPACITY * record * sizeof *u->records_host);
   if (!u->counts_host || !u->offsets_host || !u->stats_host || !u->records_host)
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory for unweighting");
+  if (in->n_variations > 0) {
+    const size_t most = in->batch < HG_EVENTS_CAPACITY ? in->batch : HG_EVENTS_CAPACITY;
+    u->kept_index = malloc(most * sizeof *u->kept_index);
+    u->ratios = malloc(most * in->n_variations * sizeof *u->ratios);
+    if (u->kept_index == NULL || u->ratios == NULL)
+      return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no host memory for the variation weights");
+  }
   return HEGETCL_OK;
 }
 
@@ -141,9 +152,22 @@ static hegetcl_status gather(unweighter *u, const hg_unweight_inputs *in, size_t
                             u->records_host, 0, NULL, NULL);
   status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading unweighted events");
   for (size_t g = 0; g < groups; ++g) u->offsets_host[g] += skip;
+  if (status == HEGETCL_OK && in->n_variations > 0) {
+    /* the record holds the event's Philox counter: its place in the batch is that minus first */
+    for (cl_uint k = 0; k < take; ++k)
+      u->kept_index[k] =
+          (uint32_t)((uint64_t)u->records_host[k * record + 4 * (in->n_photons + 2) +
+                                               HG_EVENT_NUMBER] -
+                     first);
+    status = in->ratios(in->ratios_user, first, u->kept_index, take, u->ratios);
+  }
   hegetcl_event ev;
   for (cl_uint k = 0; k < take && status == HEGETCL_OK; ++k) {
     to_event(u->records_host + k * record, in, &ev);
+    if (in->n_variations > 0) {
+      ev.n_variations = in->n_variations;
+      ev.variations = u->ratios + (size_t)k * in->n_variations;
+    }
     status = sink(&ev, sink_user);
   }
   return status;

@@ -31,6 +31,11 @@ typedef struct {
 typedef hegetcl_status (*hg_unweight_checkpoint)(void *user, const hg_unweight_state *state,
                                                  int stopping);
 
+/* The variation ratios of the n kept events first + index[a] of a batch: ratios[a * count + k]
+ * for the run's count variations. */
+typedef hegetcl_status (*hg_unweight_ratios)(void *user, uint64_t first, const uint32_t *index,
+                                             size_t n, double *ratios);
+
 /* What the unweighting needs from the run. sampler fills factor and me for a batch (its
  * iteration argument is HG_ITERATION_EVENTS); params, grid, pdf and sampling (the adaptive
  * tables) are the sampler's buffers. */
@@ -55,6 +60,10 @@ typedef struct {
   hg_vegas_sampler sampler;
   void *sampler_user;
   cl_mem params, grid, pdf, factor, me, sampling;
+  /* variation weights: n_variations ratios per event from ratios (0 and NULL: none) */
+  unsigned n_variations;
+  hg_unweight_ratios ratios;
+  void *ratios_user;
   const hg_unweight_state *resume;   /* NULL: from event 0; else go on from this state */
   uint64_t checkpoint_every;         /* events written between checkpoints (0: none but the stop) */
   hg_unweight_checkpoint checkpoint; /* NULL: none */

@@ -53,8 +53,17 @@ hegetcl_status hegetcl_variations_add_pdf_set(hegetcl_variation_list *list, cons
     char description[64];
     snprintf(description, sizeof description, "PDF=%d MemberID=%u", set_lhapdf_id, m);
     add(list, set_name, combine, 1.0, 1.0, set_lhapdf_id + (int)m, description);
+    list->v[list->n - 1].pdf_member = (int)m;
   }
   return HEGETCL_OK;
+}
+
+hegetcl_status hegetcl_variations_add_alt_set(hegetcl_variation_list *list, const char *set_name,
+                                              int set_lhapdf_id) {
+  if (set_name == NULL || list->n >= HEGETCL_MAX_VARIATIONS) return HEGETCL_ERR_INPUT;
+  char description[64];
+  snprintf(description, sizeof description, "PDF=%d MemberID=0", set_lhapdf_id);
+  return add(list, set_name, "none", 1.0, 1.0, set_lhapdf_id, description);
 }
 
 hegetcl_status hegetcl_pdf_uncertainty(const char *error_type, const double *values, unsigned n,
@@ -114,4 +123,23 @@ hegetcl_status hegetcl_variations_summarise(hegetcl_variation_result *r) {
   if (r->n_pdf < 2) return HEGETCL_OK;
   return hegetcl_pdf_uncertainty(r->pdf_error_type, r->sigma_fb + r->first_pdf, r->n_pdf,
                                  &r->pdf_error_fb);
+}
+
+static void plain_name(const hegetcl_variation *v, char *out, size_t size) {
+  snprintf(out, size, "MUR%.1f_MUF%.1f_PDF%d", v->mu_r_factor, v->mu_f_factor, v->pdf_lhapdf_id);
+}
+
+void hegetcl_variation_weight_name(const hegetcl_variation_list *list, unsigned k, char *out,
+                                   size_t size) {
+  const hegetcl_variation *v = &list->v[k];
+  char mine[64], other[64];
+  plain_name(v, mine, sizeof mine);
+  for (unsigned j = 0; j < k; ++j) { /* the same settings twice: the id tells them apart */
+    plain_name(&list->v[j], other, sizeof other);
+    if (strcmp(mine, other) == 0) {
+      snprintf(out, size, "%s_%.8s", mine, v->id);
+      return;
+    }
+  }
+  snprintf(out, size, "%s", mine);
 }

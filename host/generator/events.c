@@ -9,6 +9,7 @@
 
 #include "core/parallel.h"
 #include "core/program.h"
+#include "generator/helicities.h"
 #include "generator/run_internal.h"
 #include "generator/variations.h"
 #include "integrate/weight.h"
@@ -19,8 +20,6 @@
 #include "process/model.h"
 #include "shared/kernel_names.h"
 #include "shared/philox.h"
-
-#define GEN_UNWEIGHT_ITERATION HG_GEN_UNWEIGHT_ITERATION
 
 void hg_gen_flows_close(hg_gen_flows *f) {
   if (f->kernel) clReleaseKernel(f->kernel);
@@ -479,7 +478,10 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     const double w_max = g->result.max_weight;
     hg_gen_flows *flows = &all_flows[gi];
     device_unweight dev;
+    hg_gen_helicities hel;
+    memset(&hel, 0, sizeof hel);
     status = device_unweight_open(ctx, g, batch, &dev);
+    if (status == HEGETCL_OK) status = hg_gen_helicities_open(ctx, &g->amp->process, &hel);
     /* the masses once per group (hegetcl_process_mass parses the process text) */
     hegetcl_process proc;
     hegetcl_process_from_text(&proc, g->spec.text, NULL, 0);
@@ -498,7 +500,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
                     g->spec.text, (unsigned long long)out->tried, (unsigned long long)n_events);
         break;
       }
-      const uint64_t first = (uint64_t)pass * batch;
+      const uint64_t first = run->first_event + (uint64_t)pass * batch;
       const double t0 = hg_now_seconds();
       status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, batch, 0);
       if (status == HEGETCL_OK)
@@ -538,6 +540,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         const double f0 = hg_now_seconds();
         if (status == HEGETCL_OK)
           status = hg_gen_flows_weights(ctx, flows, g->amp->params, n_acc, accepted, weights);
+        if (status == HEGETCL_OK) status = hg_gen_event_helicity_weights(&hel, n_acc, accepted);
         times->flows_seconds += hg_now_seconds() - f0;
         const double v0 = hg_now_seconds();
         for (size_t a = 0; a < n_acc && n_var; ++a) ratio_index[a] = (uint32_t)accepted_index[a];
@@ -582,6 +585,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         hegetcl_event record;
         make_record(run, g, mass, member, &flows->set.flows[flow], (const double(*)[4])p,
                     first + e, kept_weight[a] / w_max, &record);
+        hg_gen_event_helicities(run, g, member, &hel, a, first + e, &record);
         if (n_var) {
           for (unsigned k = 0; k < n_var; ++k) event_ratios[k] = ratios[(size_t)k * n_acc + a];
           record.n_variations = n_var;
@@ -598,6 +602,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         progress(out->written, n_events, out->tried, progress_user);
     }
     device_unweight_close(&dev);
+    hg_gen_helicities_close(&hel);
     /* each group's mean weight estimates its sigma; so the overweight share */
     sigma_check += tried > 0 ? group_sum / (double)tried : 0.0;
     overweight_sum += tried > 0 ? group_over / (double)tried : 0.0;

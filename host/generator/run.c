@@ -9,10 +9,13 @@
 #include "amplitude/amplitude_internal.h"
 #include "core/parallel.h"
 #include "core/program.h"
+#include "generator/checkpoint.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "generator/run.h"
 #include "generator/run_internal.h"
+#include "generator/share.h"
+#include "generator/histograms.h"
 #include "generator/variations.h"
 #include "hegetcl/pdf.h"
 #include "integrate/vegas.h"
@@ -307,7 +310,8 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
     params[HG_GEN_MEMBER_SLOT2(m)] = slot2;
     params[HG_GEN_MEMBER_MIRROR(m)] = c->mirror;
   }
-  status = make_buffer(ctx, CL_MEM_READ_ONLY, HG_GEN_PARAM_COUNT(g->n_channels) * sizeof(double),
+  /* room for the program's members (GEN_MEMBERS): those past the group's read 0 */
+  status = make_buffer(ctx, CL_MEM_READ_ONLY, HG_GEN_PARAM_COUNT(run->members_max) * sizeof(double),
                        params, "the sampler's parameters", &g->params);
   if (status == HEGETCL_OK)
     status = make_buffer(ctx, CL_MEM_READ_WRITE, batch * sizeof(double), NULL, "weight factors",
@@ -446,11 +450,14 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
     status = make_buffer(ctx, CL_MEM_READ_ONLY, run->alpha_s_size * sizeof(double),
                          run->alpha_s_table, "the alpha_s table", &run->alpha_s_buffer);
   if (status == HEGETCL_OK) status = hg_gen_variations_create(run, &run->variations);
+  if (status == HEGETCL_OK) status = hg_gen_histograms_create(run, &run->histograms);
   return status;
 }
 
 void hg_gen_run_destroy(hg_gen_run *run) {
   if (run == NULL) return;
+  hg_gen_share_close(run);
+  hg_gen_histograms_destroy(run->histograms);
   hg_gen_variations_destroy(run->variations);
   for (unsigned g = 0; g < run->n_groups; ++g) close_group(&run->groups[g]);
   if (run->pdf_buffer) clReleaseMemObject(run->pdf_buffer);
@@ -464,8 +471,7 @@ void hg_gen_run_destroy(hg_gen_run *run) {
 
 /* hg_vegas_work's callbacks for one group. */
 static hegetcl_status group_grid(void *user, unsigned worker, const double *edges) {
-  (void)worker;
-  gen_group *g = user;
+  gen_group *g = hg_gen_worker_group(user, worker);
   return hg_vegas_reducer_upload(g->reducer, edges);
 }
 
@@ -509,20 +515,27 @@ hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t fi
 
 static hegetcl_status group_batch(void *user, unsigned worker, uint32_t iteration,
                                   uint64_t first_event, size_t n_events, double *out) {
-  (void)worker;
-  gen_group *g = user;
+  gen_group *g = hg_gen_worker_group(user, worker);
   hegetcl_status status = hg_gen_group_sample(g, iteration, first_event, n_events, out);
-  /* the integration's (not the pilot's) sums per variation follow the channels'; the adapting
-   * iterations' are not combined, so not computed */
-  if (status != HEGETCL_OK || !g->variation_sums) return status;
+  /* the integration's (not the pilot's) sums per variation follow the channels', then the
+   * histograms' (generator/histograms.h); the adapting iterations' are not combined, so not
+   * computed */
+  if (status != HEGETCL_OK || (!g->variation_sums && !g->histogram_sums)) return status;
   double *sums = out + hg_vegas_batch_sums(g->dims, g->run->config.vegas.bins) +
                  hg_channels_batch_sums(g->channels);
+  const size_t n_var = g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0;
+  double *histogram_sums = g->histogram_sums ? sums + n_var : NULL;
   if (iteration < g->run->config.vegas.adapt_iterations) {
-    memset(sums, 0, hg_gen_variations_batch_sums(g->run->variations) * sizeof *sums);
+    memset(sums, 0, (n_var + hg_gen_histograms_batch_sums(g->run->histograms)) * sizeof *sums);
     return HEGETCL_OK;
   }
-  return hg_gen_variations_add_batch(g->run->variations, g->index, iteration, first_event, n_events,
-                                     sums);
+  if (histogram_sums != NULL)
+    status = hg_gen_histograms_add_batch(g->run->histograms, g->index, iteration, first_event,
+                                         n_events, histogram_sums);
+  if (status == HEGETCL_OK && g->variation_sums)
+    status = hg_gen_variations_add_batch(g->run->variations, g->index, iteration, first_event,
+                                         n_events, sums, histogram_sums);
+  return status;
 }
 
 /* The combined iterations' channel sums join the channels' combination. */
@@ -536,6 +549,11 @@ static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapti
     hg_channels_end_iteration(g->channels, n_events, variance, extra);
     hg_gen_variations_end_iteration(g->run->variations, g->index, n_events, variance,
                                     extra + hg_channels_batch_sums(g->channels));
+    if (g->histogram_sums)
+      hg_gen_histograms_end_iteration(
+          g->run->histograms, g->index, n_events, variance,
+          extra + hg_channels_batch_sums(g->channels) +
+              (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0));
   }
   return HEGETCL_OK;
 }
@@ -552,18 +570,30 @@ static hegetcl_status integrate_group(gen_group *g, const hegetcl_vegas_settings
   if (status != HEGETCL_OK) return status;
   g->key_high = key_high;
   g->variation_sums = channel_sums && g->run->variations != NULL;
+  g->histogram_sums = channel_sums && g->run->histograms != NULL;
   /* the channels learn from the integration alone, not from the pilot */
   if (channel_sums) hg_vegas_set_observer(v, group_iteration_end, g);
-  hegetcl_context *const contexts[1] = {ctx};
+  if (channel_sums) status = hg_gen_ckpt_attach(g->run->ckpt, g->index, v);
+  hegetcl_context *contexts[1 + HEGETCL_XSEC_MAX_DEVICES] = {ctx};
+  for (unsigned w = 1; w <= g->run->n_replicas; ++w) {
+    gen_group *r = hg_gen_worker_group(g, w);
+    contexts[w] = r->run->ctx;
+    r->key_high = key_high;
+    r->variation_sums = g->variation_sums;
+    r->histogram_sums = g->histogram_sums;
+  }
   const hg_vegas_work work = {
-      .workers = 1,
+      .workers = 1 + g->run->n_replicas,
+      .team = g->run->team,
       .contexts = contexts,
       .extra = hg_channels_batch_sums(g->channels) +
-               (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0),
+               (g->variation_sums ? hg_gen_variations_batch_sums(g->run->variations) : 0) +
+               (g->histogram_sums ? hg_gen_histograms_batch_sums(g->run->histograms) : 0),
       .grid = group_grid,
       .batch = group_batch,
       .user = g};
-  status = hg_vegas_run(v, &work, progress, progress_user, result);
+  if (status == HEGETCL_OK) status = hg_vegas_run(v, &work, progress, progress_user, result);
+  if (status == HEGETCL_OK && channel_sums) status = hg_gen_ckpt_detach(g->run->ckpt, g->index, v);
   hg_vegas_destroy(v);
   return status;
 }
@@ -639,7 +669,10 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
       s.target_rel_error =
           base->target_rel_error * sigma_sum * sqrt(g->pilot_spread / spread_sum) / g->pilot_sigma;
     hegetcl_vegas_result *r = &g->result;
-    status = integrate_group(g, &s, hg_gen_stage_key(run, i, 1), 1, progress, progress_user, r);
+    int restored = 0;
+    status = hg_gen_ckpt_restore_group(run->ckpt, i, &restored);
+    if (status == HEGETCL_OK && !restored)
+      status = integrate_group(g, &s, hg_gen_stage_key(run, i, 1), 1, progress, progress_user, r);
     if (status != HEGETCL_OK) break;
     sigma += r->estimate;
     variance += r->error * r->error;
@@ -667,6 +700,7 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
       c->sigma_fb = per[m].sigma_fb;
       c->error_fb = per[m].error_fb;
     }
+    if (hg_gen_ckpt_stopped(run->ckpt)) break;
   }
   hegetcl_vegas_result *v = &result->vegas;
   v->estimate = sigma;
@@ -686,6 +720,7 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
   result->alpha_s_power = run->alpha_s_power;
   snprintf(result->pdf_path, sizeof result->pdf_path, "%s", hegetcl_pdf_directory(run->pdf));
   if (status == HEGETCL_OK) status = hg_gen_variations_result(run->variations, result);
+  if (status == HEGETCL_OK) status = hg_gen_histograms_result(run->histograms, result);
   return status;
 }
 
@@ -693,32 +728,43 @@ hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *
                                const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   const hegetcl_xsec_hooks none = {0};
   if (hooks == NULL) hooks = &none;
-  if (config->histograms || (hooks->checkpointing != NULL && hooks->checkpointing->path != NULL) ||
-      (hooks->sharing != NULL && (hooks->sharing->n_devices > 0 || hooks->sharing->team != NULL)))
-    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "%s: histograms, checkpoints and several devices or processes are not there "
-                   "yet for a process run; run without them (--checkpoint none)",
-                   config->process_text);
   if (config->unweighted_events > 0 && hooks->sink == NULL)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%llu unweighted events asked for but no event sink",
                    (unsigned long long)config->unweighted_events);
   hg_gen_run *run = NULL;
   hegetcl_status status = hg_gen_run_create(ctx, config, &run);
+  if (status == HEGETCL_OK) status = hg_gen_share_open(run, hooks);
+  if (status == HEGETCL_OK) status = hg_gen_ckpt_open(run, hooks, result, &run->ckpt);
   double t0 = hg_now_seconds();
-  if (status == HEGETCL_OK) status = hg_gen_run_pilot(run);
+  if (status == HEGETCL_OK && !hg_gen_ckpt_pilot_restored(run->ckpt)) {
+    status = hg_gen_run_pilot(run);
+    if (status == HEGETCL_OK) status = hg_gen_ckpt_save(run->ckpt, HEGETCL_XSEC_INTEGRATING);
+  }
   const double t1 = hg_now_seconds();
   if (status == HEGETCL_OK)
     status = hg_gen_run_integrate(run, hooks->progress, hooks->progress_user, result);
   result->pilot_seconds = t1 - t0;
   result->integrate_seconds = hg_now_seconds() - t1;
+  if (hg_gen_ckpt_stopped(run != NULL ? run->ckpt : NULL))
+    result->stopped = HEGETCL_XSEC_INTEGRATING; /* the checkpoint holds the last saved iteration */
+  const int events = status == HEGETCL_OK && !result->stopped && config->unweighted_events > 0;
+  if (status == HEGETCL_OK && !result->stopped)
+    status = hg_gen_ckpt_save(run->ckpt, events ? HEGETCL_XSEC_UNWEIGHTING : HEGETCL_XSEC_FINISHED);
   t0 = hg_now_seconds();
-  if (status == HEGETCL_OK && config->unweighted_events > 0) {
+  if (events && run->ckpt != NULL) {
+    status = hg_gen_ckpt_unweight(run->ckpt, hooks, result);
+    if (status == HEGETCL_OK && !result->stopped)
+      status = hg_gen_ckpt_save(run->ckpt, HEGETCL_XSEC_FINISHED);
+  } else if (events) {
     if (hooks->events_begin != NULL) status = hooks->events_begin(result, hooks->sink_user);
     if (status == HEGETCL_OK)
-      status = hg_gen_run_unweight(run, config->unweighted_events, hooks->sink, hooks->sink_user,
-                                   hooks->events_progress, hooks->events_progress_user,
-                                   &result->unweighting, result);
+      status = hg_gen_run_unweight(run, hg_gen_share_events(run, config->unweighted_events),
+                                   hooks->sink, hooks->sink_user, hooks->events_progress,
+                                   hooks->events_progress_user, &result->unweighting, result);
+    status = hg_gen_share_combine_unweighting(run, status, config->unweighted_events,
+                                              &result->unweighting);
   }
+  if (run != NULL) hg_gen_ckpt_close(run->ckpt);
   hg_gen_run_destroy(run);
   return status;
 }

@@ -30,7 +30,9 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
 
 /* hegetcl_xsec_generate for a process: create, pilot, integrate and, with
  * config->unweighted_events, events_begin and the unweighting into the hooks' sink; destroy.
- * Histograms, checkpoints and several devices are refused (HEGETCL_ERR_UNSUPPORTED) for now. */
+ * With hooks->checkpointing, checkpoints and stopping (generator/checkpoint.h); with
+ * hooks->sharing, several devices and processes (generator/share.h). Histograms are refused
+ * (HEGETCL_ERR_UNSUPPORTED) for now. */
 hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result);
 

@@ -5,6 +5,7 @@
 #define HG_GENERATOR_RUN_INTERNAL_H
 
 #include "amplitude/amplitude_internal.h"
+#include "generator/helicities.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
 #include "generator/run.h"
@@ -17,7 +18,7 @@
 #include "xsec/channels.h"
 
 /* The Philox iteration word of the unweighting's batches (the integration's count from 0). */
-#define HG_GEN_UNWEIGHT_ITERATION 0x40000000u
+#define GEN_UNWEIGHT_ITERATION 0x40000000u
 
 /* PDG ids a run's PDF grid may hold: the gluon, five quarks and their antiquarks. */
 #define GEN_MAX_PDF_PIDS 11
@@ -55,6 +56,7 @@ typedef struct {
   uint32_t key_high;                /* Philox key's high word for the stage being run */
   char options[1024];               /* the sampler program's build options */
   int variation_sums;               /* the stage being run sums the variations' weights */
+  int histogram_sums;               /* ... and fills the histograms */
   double pilot_sigma, pilot_spread; /* the pilot's estimate and per-event standard deviation */
   uint64_t pilot_nonzero;
   hegetcl_vegas_result result;
@@ -82,7 +84,27 @@ struct hg_gen_run {
   unsigned alpha_s_power;
   double build_seconds;
   struct hg_gen_variations *variations; /* NULL: none (generator/variations.h) */
+  struct hg_gen_ckpt *ckpt;             /* NULL: no checkpoints (generator/checkpoint.h) */
+  /* sharing (generator/share.c): the same run on this process's other devices, whose groups
+   * make the batches of workers 1 .. n_replicas; the processes sharing the run; the first event
+   * number of this process's unweighting stream */
+  struct hg_gen_run **replicas;
+  unsigned n_replicas;
+  const hegetcl_team *team;
+  uint64_t first_event;
+  struct hg_gen_histograms *histograms; /* NULL: none (generator/histograms.h) */
 };
+
+/* Kept event a of the batch (its event number `number`, of member m of group g): its helicity
+ * configuration drawn from h's weights with its own Philox stream (block
+ * HG_GEN_BLOCK_UNWEIGHT + 2) into e->helicity (+1 / -1 in the member's particle order); left 0
+ * (SPINUP 9) when h draws none. */
+void hg_gen_event_helicities(const hg_gen_run *run, const gen_group *g, unsigned m,
+                             const hg_gen_helicities *h, size_t a, uint64_t number,
+                             hegetcl_event *e);
+
+/* Group g (its index) of worker w's run: the run's own for worker 0, else a replica's. */
+gen_group *hg_gen_worker_group(gen_group *g, unsigned worker);
 
 /* The Philox key's high word of a stage (0: pilot, 1: integration, 2: unweighting) of group g:
  * every group and stage draws its own stream. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/program.h"
+#include "generator/histograms.h"
 #include "generator/run_internal.h"
 #include "hegetcl/pdf.h"
 #include "pdf/alpha_s.h"
@@ -164,25 +165,49 @@ hegetcl_status hg_gen_member_alpha_s_table(hg_gen_run *run, int member, double *
   return status;
 }
 
-/* Packs one PDF member's grid (the run's flavour slots) and alpha_s table onto the arrays. */
-static hegetcl_status add_table(hg_gen_run *run, int member, double **pdfs, size_t *n_pdfs,
-                                double **alpha_s, size_t *n_alpha_s, double *offsets) {
-  char message[512];
+/* MadGraph's Z mass, from which its one-loop alpha_s runs (as run.c's). */
+#define VAR_MADGRAPH_MZ 91.188
+
+/* Packs one PDF member's grid (the run's flavour slots) and alpha_s table onto the arrays:
+ * member `member` of the run's set, or with other_set the central member of that set with the
+ * set's own alpha_s (its .info, or MadGraph's running from its alpha_s(M_Z)), as a run with
+ * --pdf other_set would take; *lhapdf_id (may be NULL) gets the member's LHAPDF ID. */
+static hegetcl_status add_table(hg_gen_run *run, const char *other_set, int member, double **pdfs,
+                                size_t *n_pdfs, double **alpha_s, size_t *n_alpha_s,
+                                double *offsets, int *lhapdf_id) {
+  char message[1024];
   hegetcl_pdf *pdf = NULL;
-  hegetcl_status status =
-      hegetcl_pdf_open(run->config.pdf_set, member, &pdf, message, sizeof message);
+  hegetcl_status status = hegetcl_pdf_open(other_set ? other_set : run->config.pdf_set, member,
+                                           &pdf, message, sizeof message);
   if (status != HEGETCL_OK) return hg_fail(run->ctx, status, "PDF variations: %s", message);
+  if (lhapdf_id != NULL) *lhapdf_id = hegetcl_pdf_lhapdf_id(pdf);
+  double *member_alpha_s = NULL;
+  size_t n_member_alpha_s = 0;
+  if (other_set != NULL) {
+    const int mode = run->config.alpha_s_running == HEGETCL_ALPHA_S_MADGRAPH
+                         ? HG_ALPHA_S_ONE_LOOP
+                         : HG_ALPHA_S_INTERPOLATED;
+    if (hg_alpha_s_table_for_pdf(mode, pdf, hg_pdf_alpha_s_mz(pdf), VAR_MADGRAPH_MZ, 1,
+                                 &member_alpha_s, &n_member_alpha_s, message,
+                                 sizeof message) != 0) {
+      hegetcl_pdf_close(pdf);
+      return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "alternative PDF set %s: alpha_s: %s", other_set,
+                     message);
+    }
+  }
   double *grid = NULL;
   size_t n_grid = 0;
   status =
       hg_pdf_pack(pdf, run->pdf_pids, run->n_pdf_pids, &grid, &n_grid, message, sizeof message);
   hegetcl_pdf_close(pdf);
-  if (status != HEGETCL_OK) return hg_fail(run->ctx, status, "PDF variations: %s", message);
+  if (status != HEGETCL_OK) {
+    free(member_alpha_s);
+    return hg_fail(run->ctx, status, "PDF variations: %s", message);
+  }
   offsets[0] = (double)*n_pdfs;
   offsets[1] = (double)*n_alpha_s;
-  double *member_alpha_s = NULL;
-  size_t n_member_alpha_s = 0;
-  status = hg_gen_member_alpha_s_table(run, member, &member_alpha_s, &n_member_alpha_s);
+  if (other_set == NULL)
+    status = hg_gen_member_alpha_s_table(run, member, &member_alpha_s, &n_member_alpha_s);
   const int failed =
       status == HEGETCL_OK &&
       (append(pdfs, n_pdfs, grid, n_grid) != 0 ||
@@ -226,6 +251,7 @@ static hegetcl_status build_list(hg_gen_run *run, hg_gen_variations *v, double *
   if (c->scale_variations && hegetcl_variations_add_scales(&m->list, set_id + c->pdf_member,
                                                            c->scale_variations == 7) != HEGETCL_OK)
     return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "too many variations");
+  for (unsigned k = 0; k < m->list.n; ++k) m->list.v[k].pdf_member = c->pdf_member;
   m->n_scales = m->list.n;
   m->first_pdf = m->list.n;
   if (c->pdf_variations && n_members == 1) /* said with sigma: no PDF band */
@@ -238,22 +264,51 @@ static hegetcl_status build_list(hg_gen_run *run, hg_gen_variations *v, double *
                      m->n_scales, n_members, HEGETCL_MAX_VARIATIONS);
     m->n_pdf = n_members;
   }
+  /* the alternative central sets, each its own table (its LHAPDF ID is known once it is open) */
+  m->first_alt = m->list.n;
+  char alt[HEGETCL_MAX_ALT_PDF_SETS][256];
+  for (const char *p = c->alt_pdf_sets; p[0] != '\0';) {
+    const size_t length = strcspn(p, ",");
+    if (length == 0 || length >= sizeof alt[0] || m->n_alt >= HEGETCL_MAX_ALT_PDF_SETS)
+      return hg_fail(run->ctx, HEGETCL_ERR_INPUT,
+                     "alt-pdf \"%s\": a comma-separated list of up to %d LHAPDF set names, none "
+                     "empty",
+                     c->alt_pdf_sets, HEGETCL_MAX_ALT_PDF_SETS);
+    memcpy(alt[m->n_alt], p, length);
+    alt[m->n_alt][length] = '\0';
+    const char *slash = strrchr(alt[m->n_alt], '/');
+    if (hegetcl_variations_add_alt_set(&m->list, slash ? slash + 1 : alt[m->n_alt], 0) !=
+        HEGETCL_OK)
+      return hg_fail(run->ctx, HEGETCL_ERR_INPUT, "more than %d variations",
+                     HEGETCL_MAX_VARIATIONS);
+    m->n_alt++;
+    if (p[length] == '\0') break;
+    p += length + 1;
+  }
   v->n = m->list.n;
-  /* table 0: the run's own member; table 1 + k: the set's member k */
-  const size_t n_t = 1 + m->n_pdf;
+  /* table 0: the run's own member; table 1 + k: the set's member k; then the other sets' */
+  const size_t n_t = 1 + m->n_pdf + m->n_alt;
   *var = calloc(3 * (size_t)v->n, sizeof **var);
   *tables = calloc(2 * n_t, sizeof **tables);
   if (*var == NULL || *tables == NULL)
     return hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the variations");
   *n_tables = n_t;
   hegetcl_status status = HEGETCL_OK;
-  for (size_t t = 0; t < n_t && status == HEGETCL_OK; ++t)
-    status = add_table(run, t == 0 ? c->pdf_member : (int)t - 1, pdfs, n_pdfs, alpha_s, n_alpha_s,
-                       *tables + 2 * t);
+  for (size_t t = 0; t < 1 + m->n_pdf && status == HEGETCL_OK; ++t)
+    status = add_table(run, NULL, t == 0 ? c->pdf_member : (int)t - 1, pdfs, n_pdfs, alpha_s,
+                       n_alpha_s, *tables + 2 * t, NULL);
+  for (unsigned a = 0; a < m->n_alt && status == HEGETCL_OK; ++a) {
+    hegetcl_variation *x = &m->list.v[m->first_alt + a];
+    status = add_table(run, alt[a], 0, pdfs, n_pdfs, alpha_s, n_alpha_s,
+                       *tables + 2 * (1 + m->n_pdf + a), &x->pdf_lhapdf_id);
+    snprintf(x->description, sizeof x->description, "PDF=%d MemberID=0", x->pdf_lhapdf_id);
+  }
   for (unsigned k = 0; k < v->n; ++k) {
     (*var)[3 * k] = m->list.v[k].mu_r_factor;
     (*var)[3 * k + 1] = m->list.v[k].mu_f_factor;
-    (*var)[3 * k + 2] = k < m->first_pdf ? 0.0 : (double)(1 + k - m->first_pdf);
+    (*var)[3 * k + 2] = k < m->first_pdf    ? 0.0
+                        : k < m->first_alt ? (double)(1 + k - m->first_pdf)
+                                           : (double)(1 + m->n_pdf + k - m->first_alt);
   }
   return status;
 }
@@ -282,7 +337,7 @@ static hegetcl_status open_group(hg_gen_variations *v, unsigned gi) {
 hegetcl_status hg_gen_variations_create(hg_gen_run *run, hg_gen_variations **out) {
   *out = NULL;
   const hegetcl_xsec_config *c = &run->config;
-  if (!c->scale_variations && !c->pdf_variations) return HEGETCL_OK;
+  if (!c->scale_variations && !c->pdf_variations && c->alt_pdf_sets[0] == '\0') return HEGETCL_OK;
   hg_gen_variations *v = calloc(1, sizeof *v);
   if (v == NULL) return hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the variations");
   v->run = run;
@@ -400,7 +455,8 @@ static hegetcl_status launch(hg_gen_variations *v, unsigned gi, uint32_t iterati
 }
 
 hegetcl_status hg_gen_variations_add_batch(hg_gen_variations *v, unsigned gi, uint32_t iteration,
-                                           uint64_t first_event, size_t n_events, double *out) {
+                                           uint64_t first_event, size_t n_events, double *out,
+                                           double *histogram_out) {
   if (v == NULL || v->n == 0) return HEGETCL_OK;
   var_group *vg = &v->groups[gi];
   const size_t per = hg_channels_batch_sums(vg->chunks[0]);
@@ -410,6 +466,11 @@ hegetcl_status hg_gen_variations_add_batch(hg_gen_variations *v, unsigned gi, ui
     if (status == HEGETCL_OK)
       status =
           hg_channels_add_batch(vg->chunks[c], v->run->groups[gi].amp->me, n_events, out + c * per);
+    for (unsigned k = 0; histogram_out != NULL && k < v->chunk && c * v->chunk + k < v->n &&
+                         status == HEGETCL_OK;
+         ++k)
+      status = hg_gen_histograms_add_variation(v->run->histograms, gi, c * v->chunk + k, v->out,
+                                               (size_t)k * n_events, n_events, histogram_out);
   }
   return status;
 }
@@ -466,5 +527,36 @@ hegetcl_status hg_gen_variations_ratios(hg_gen_variations *v, unsigned gi, uint3
                               ratios + (size_t)c * v->chunk * n, 0, NULL, NULL);
     status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the variations' ratios");
   }
+  return status;
+}
+
+void hg_gen_variations_save(hg_gen_variations *v, hg_ckpt_writer *w) {
+  if (v == NULL || v->n == 0) return;
+  for (unsigned g = 0; g < v->run->n_groups; ++g)
+    for (unsigned c = 0; c < v->n_chunks; ++c) {
+      size_t count = 0;
+      const double *sums = hg_channels_combination(v->groups[g].chunks[c], &count);
+      hg_ckpt_put_reals(w, "generator.variations", sums, count);
+    }
+}
+
+int hg_gen_variations_load(hg_gen_variations *v, hg_ckpt *c) {
+  if (v == NULL || v->n == 0) return 0;
+  const size_t lines = (size_t)v->run->n_groups * v->n_chunks;
+  if (hg_ckpt_count(c, "generator.variations") != lines) {
+    snprintf(c->message, sizeof c->message,
+             "%s holds %zu lines of variation sums, this run %zu: the checkpoint is incomplete or "
+             "another run's",
+             c->path, hg_ckpt_count(c, "generator.variations"), lines);
+    return HEGETCL_ERR_INPUT;
+  }
+  int status = 0;
+  for (unsigned g = 0; g < v->run->n_groups && status == 0; ++g)
+    for (unsigned k = 0; k < v->n_chunks && status == 0; ++k) {
+      size_t count = 0;
+      double *sums = hg_channels_combination(v->groups[g].chunks[k], &count);
+      status =
+          hg_ckpt_get_reals(c, "generator.variations", (size_t)g * v->n_chunks + k, sums, count);
+    }
   return status;
 }

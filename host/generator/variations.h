@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "hegetcl/xsec.h"
+#include "io/checkpoint_file.h"
 
 struct hg_gen_run;
 typedef struct hg_gen_variations hg_gen_variations;
@@ -31,9 +32,11 @@ hegetcl_status hg_gen_member_alpha_s_table(struct hg_gen_run *run, int member, d
 /* Doubles of group g's batch sums (0 without variations). */
 size_t hg_gen_variations_batch_sums(const hg_gen_variations *v);
 /* After group g's sampler and amplitude ran over the batch (hg_gen_group_sample): each
- * variation's sums of w and w^2 into out. */
+ * variation's sums of w and w^2 into out, and with the run's histograms each variation's
+ * histogram sums into histogram_out (hg_gen_histograms_add_variation; NULL: none). */
 hegetcl_status hg_gen_variations_add_batch(hg_gen_variations *v, unsigned g, uint32_t iteration,
-                                           uint64_t first_event, size_t n_events, double *out);
+                                           uint64_t first_event, size_t n_events, double *out,
+                                           double *histogram_out);
 /* A combined iteration's sums join each variation's combination (weight 1 / variance). */
 void hg_gen_variations_end_iteration(hg_gen_variations *v, unsigned g, uint64_t n_events,
                                      double variance, const double *sums);
@@ -48,5 +51,10 @@ unsigned hg_gen_variations_count(const hg_gen_variations *v);
 hegetcl_status hg_gen_variations_ratios(hg_gen_variations *v, unsigned g, uint32_t iteration,
                                         uint64_t first, const uint32_t *index, size_t n,
                                         double *ratios);
+
+/* Every group's sums per variation so far as checkpoint lines "generator.variations", and
+ * back (HEGETCL_ERR_INPUT with c->message when missing or of another length). */
+void hg_gen_variations_save(hg_gen_variations *v, hg_ckpt_writer *w);
+int hg_gen_variations_load(hg_gen_variations *v, hg_ckpt *c);
 
 #endif

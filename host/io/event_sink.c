@@ -77,17 +77,8 @@ static void name_weights(hg_event_sink *s) {
   const hegetcl_variation_list *list = s->lhe.skip_variations ? NULL : s->lhe.variations;
   s->n_weights = 1 + (list != NULL ? list->n : 0);
   snprintf(s->weight_names[0], sizeof s->weight_names[0], "Default");
-  for (unsigned k = 1; k < s->n_weights; ++k) {
-    const hegetcl_variation *v = &list->v[k - 1];
-    snprintf(s->weight_names[k], sizeof s->weight_names[k], "MUR%.1f_MUF%.1f_PDF%d", v->mu_r_factor,
-             v->mu_f_factor, v->pdf_lhapdf_id);
-    for (unsigned j = 1; j < k; ++j) /* the same settings twice: the id tells them apart */
-      if (strcmp(s->weight_names[j], s->weight_names[k]) == 0) {
-        snprintf(s->weight_names[k], sizeof s->weight_names[k], "MUR%.1f_MUF%.1f_PDF%d_%.8s",
-                 v->mu_r_factor, v->mu_f_factor, v->pdf_lhapdf_id, v->id);
-        break;
-      }
-  }
+  for (unsigned k = 1; k < s->n_weights; ++k)
+    hegetcl_variation_weight_name(list, k - 1, s->weight_names[k], sizeof s->weight_names[k]);
   for (unsigned k = 0; k < s->n_weights; ++k) s->weight_name[k] = s->weight_names[k];
 }
 

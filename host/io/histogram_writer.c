@@ -208,13 +208,17 @@ static void bin_sums(const hegetcl_histogram *h, unsigned b, double sums[5]) {
   sums[4] = h->entries[b];
 }
 
-static void write_yoda_histogram(hg_output *o, const char *prefix, const hegetcl_histogram *h) {
+/* The histogram's path: /prefix/name, and for a variation /prefix/name[weight] (Rivet's
+ * multiweight histograms). */
+static void write_yoda_histogram(hg_output *o, const char *prefix, const hegetcl_histogram *h,
+                                 const char *weight) {
   while (prefix != NULL && prefix[0] == '/') ++prefix;
-  char path[512];
+  char path[640], suffix[96] = "";
+  if (weight != NULL) snprintf(suffix, sizeof suffix, "[%s]", weight);
   if (prefix != NULL && prefix[0] != '\0')
-    snprintf(path, sizeof path, "/%s/%s", prefix, h->name);
+    snprintf(path, sizeof path, "/%s/%s%s", prefix, h->name, suffix);
   else
-    snprintf(path, sizeof path, "/%s", h->name);
+    snprintf(path, sizeof path, "/%s%s", h->name, suffix);
 
   double total[5] = {0, 0, 0, 0, 0}, sums[5];
   for (unsigned b = 0; b < h->bins + 2; ++b) { /* index order: underflow, bins, overflow */
@@ -251,9 +255,33 @@ static void write_yoda_histogram(hg_output *o, const char *prefix, const hegetcl
   hg_output_printf(o, "END YODA_HISTO1D_V2\n\n");
 }
 
+/* Weight names of the variations: what YODA and Rivet take between the brackets of a path. */
+static int check_weights(hg_output *o, const hegetcl_histogram *varied, size_t count,
+                         const char *const *weights, size_t n_weights) {
+  for (size_t k = 0; k < n_weights; ++k) {
+    const char *w = weights[k];
+    if (w == NULL || w[0] == '\0' || strlen(w) > 80 || strpbrk(w, " \t\n\r#[]/") != NULL)
+      return hg_output_fail(o, HEGETCL_ERR_INPUT,
+                            "variation weight name %zu \"%.64s\" must be 1 to 80 characters "
+                            "without white space, '#', '/' or brackets",
+                            k, w ? w : "(null)");
+    if (check_all(o, varied + k * count, count, NULL) != 0) return hg_output_status(o);
+  }
+  return 0;
+}
+
 int hg_yoda_write(hg_output *o, const char *prefix, const hegetcl_histogram *h, size_t count,
                   const char *header_text) {
+  return hg_yoda_write_variations(o, prefix, h, count, header_text, NULL, NULL, 0);
+}
+
+int hg_yoda_write_variations(hg_output *o, const char *prefix, const hegetcl_histogram *h,
+                             size_t count, const char *header_text,
+                             const hegetcl_histogram *varied, const char *const *weights,
+                             size_t n_weights) {
   if (check_all(o, h, count, header_text) != 0) return hg_output_status(o);
+  if (n_weights > 0 && check_weights(o, varied, count, weights, n_weights) != 0)
+    return hg_output_status(o);
   const size_t prefix_length = prefix == NULL ? 0 : strlen(prefix);
   if (prefix_length > 0 && (strpbrk(prefix, " \t\n\r#") != NULL || prefix_length > 256 ||
                             prefix[prefix_length - 1] == '/'))
@@ -268,7 +296,11 @@ int hg_yoda_write(hg_output *o, const char *prefix, const hegetcl_histogram *h, 
       return hg_output_status(o);
   write_header(o, header_text, 1);
   if (header_text != NULL && header_text[0] != '\0') hg_output_write(o, "\n", 1);
-  for (size_t i = 0; i < count; ++i) write_yoda_histogram(o, prefix, &h[i]);
+  for (size_t i = 0; i < count; ++i) {
+    write_yoda_histogram(o, prefix, &h[i], NULL);
+    for (size_t k = 0; k < n_weights; ++k)
+      write_yoda_histogram(o, prefix, &varied[k * count + i], weights[k]);
+  }
   return hg_output_status(o);
 }
 
@@ -284,27 +316,40 @@ static void write_csv_text(hg_output *o, const char *text) {
   hg_output_write(o, "\"", 1);
 }
 
-static void write_csv_row(hg_output *o, const hegetcl_histogram *h, const char *bin, double xlow,
-                          double xhigh, unsigned b) {
-  write_csv_text(o, h->name);
+static void write_csv_row(hg_output *o, const hegetcl_histogram *h, const char *weight,
+                          const char *bin, double xlow, double xhigh, unsigned b) {
+  char name[160];
+  snprintf(name, sizeof name, "%s%s%s%s", h->name, weight ? "[" : "", weight ? weight : "",
+           weight ? "]" : "");
+  write_csv_text(o, name);
   hg_output_printf(o, ",%s,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", bin, xlow, xhigh,
                    h->sumw[b], sqrt(h->sumw2[b]), h->sumwx[b], h->sumwx2[b], h->entries[b]);
 }
 
 int hg_histogram_csv_write(hg_output *o, const hegetcl_histogram *h, size_t count,
                            const char *header_text) {
+  return hg_histogram_csv_write_variations(o, h, count, header_text, NULL, NULL, 0);
+}
+
+int hg_histogram_csv_write_variations(hg_output *o, const hegetcl_histogram *h, size_t count,
+                                      const char *header_text, const hegetcl_histogram *varied,
+                                      const char *const *weights, size_t n_weights) {
   if (check_all(o, h, count, header_text) != 0) return hg_output_status(o);
+  if (n_weights > 0 && check_weights(o, varied, count, weights, n_weights) != 0)
+    return hg_output_status(o);
   write_header(o, header_text, 0);
   hg_output_printf(o, "histogram,bin,xlow,xhigh,sumw_fb,error_fb,sumwx,sumwx2,entries\n");
-  for (size_t i = 0; i < count; ++i) {
-    const hegetcl_histogram *x = &h[i];
-    write_csv_row(o, x, "underflow", -INFINITY, x->lo, 0);
-    for (unsigned b = 0; b < x->bins; ++b) {
-      char bin[16];
-      snprintf(bin, sizeof bin, "%u", b);
-      write_csv_row(o, x, bin, edge(x, b), edge(x, b + 1), b + 1);
+  for (size_t k = 0; k <= n_weights; ++k)
+    for (size_t i = 0; i < count; ++i) {
+      const hegetcl_histogram *x = k == 0 ? &h[i] : &varied[(k - 1) * count + i];
+      const char *w = k == 0 ? NULL : weights[k - 1];
+      write_csv_row(o, x, w, "underflow", -INFINITY, x->lo, 0);
+      for (unsigned b = 0; b < x->bins; ++b) {
+        char bin[16];
+        snprintf(bin, sizeof bin, "%u", b);
+        write_csv_row(o, x, w, bin, edge(x, b), edge(x, b + 1), b + 1);
+      }
+      write_csv_row(o, x, w, "overflow", x->hi, INFINITY, x->bins + 1);
     }
-    write_csv_row(o, x, "overflow", x->hi, INFINITY, x->bins + 1);
-  }
   return hg_output_status(o);
 }

@@ -36,4 +36,16 @@ int hg_yoda_write(hg_output *o, const char *prefix, const hegetcl_histogram *h, 
 int hg_histogram_csv_write(hg_output *o, const hegetcl_histogram *h, size_t count,
                            const char *header_text);
 
+/* The same with the histograms of n_weights variations after each nominal one (YODA: variation
+ * k's copy of histogram i, varied[k * count + i], at /prefix/name[weights[k]], as Rivet names a
+ * multiweight histogram; CSV: rows named name[weights[k]] after the nominal's). A weight name
+ * must be 1 to 80 characters without white space, '#', '/' or brackets (HEGETCL_ERR_INPUT). */
+int hg_yoda_write_variations(hg_output *o, const char *prefix, const hegetcl_histogram *h,
+                             size_t count, const char *header_text,
+                             const hegetcl_histogram *varied, const char *const *weights,
+                             size_t n_weights);
+int hg_histogram_csv_write_variations(hg_output *o, const hegetcl_histogram *h, size_t count,
+                                      const char *header_text, const hegetcl_histogram *varied,
+                                      const char *const *weights, size_t n_weights);
+
 #endif

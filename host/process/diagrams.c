@@ -12,6 +12,7 @@
 
 #include "amplitudes/model_couplings.h"
 #include "model.h"
+#include "vertices.h"
 
 /* The phases that join HELAS's gluon functions to the colour factors here (CONVENTIONS.md,
  * "Colour"): with the quark-gluon vertex as iovxxx with gal = g_s, a three-gluon vertex f^{abc}
@@ -53,144 +54,7 @@ static const hg_particle *particle_of(int species) {
   return hg_model_particle(hg_species_particle(species));
 }
 static int is_gluon(int species) { return particle_of(species)->pdg == 21; }
-static int is_photon(int species) { return particle_of(species)->pdg == 22; }
-static int is_z(int species) { return particle_of(species)->pdg == 23; }
-static int is_w(int species) { return particle_of(species)->pdg == 24; }
-static int is_higgs(int species) { return particle_of(species)->pdg == 25; }
 static int spin_of(int species) { return particle_of(species)->spin; }
-/* W+ as an outgoing species (the particle, not the antiparticle) */
-static int is_w_plus(int species) { return is_w(species) && !hg_species_is_anti(species); }
-
-/* ---- the model's vertices, as rules over the species (all outgoing from the vertex) ---- */
-
-/* A vertex of the model: its HELAS family, the coupling it takes and its coupling orders. */
-typedef struct {
-  hg_coupling_kind coupling;
-  int slot;      /* HG_COUPLING_EW: the params buffer's slot */
-  double charge; /* HG_COUPLING_PHOTON: the fermion's charge */
-  int qcd, qed;
-} vertex_info;
-
-/* The Z's coupling pair of a fermion particle. */
-static int z_slot(const hg_particle *f) {
-  if (f->colour == 3) return f->t3 > 0 ? HG_C_Z_U : HG_C_Z_D;
-  return f->charge == 0 ? HG_C_Z_NU : HG_C_Z_E;
-}
-
-/* Fermion f (outgoing particle species), antifermion fb (outgoing antiparticle species) and a
- * boson b, all outgoing: the vertex, if the model has it. */
-static int vertex_ffx(int f, int fb, int b, vertex_info *v) {
-  if (hg_species_is_anti(f) || !hg_species_is_anti(fb)) return 0;
-  const hg_particle *pf = particle_of(f), *pfb = particle_of(fb);
-  const int same = hg_species_particle(f) == hg_species_particle(fb);
-  memset(v, 0, sizeof *v);
-  if (spin_of(b) == HG_SPIN_SCALAR) {
-    if (!same || !is_higgs(b) || pf->yukawa < 0) return 0;
-    *v = (vertex_info){HG_COUPLING_EW, pf->yukawa, 0, 0, 1};
-    return 1;
-  }
-  if (is_gluon(b)) {
-    if (!same || pf->colour != 3) return 0;
-    *v = (vertex_info){HG_COUPLING_STRONG, 0, 0, 1, 0};
-    return 1;
-  }
-  if (is_photon(b)) {
-    if (!same || pf->charge == 0) return 0;
-    *v = (vertex_info){HG_COUPLING_PHOTON, 0, pf->charge, 0, 1};
-    return 1;
-  }
-  if (is_z(b)) {
-    if (!same) return 0;
-    *v = (vertex_info){HG_COUPLING_EW, z_slot(pf), 0, 0, 1};
-    return 1;
-  }
-  if (is_w(b)) {
-    /* f fb W: doublet partners with the charge balanced */
-    if (pf->partner == NULL || strcmp(pf->partner, pfb->name) != 0) return 0;
-    const double q = pf->charge - pfb->charge + hg_species_charge(b);
-    if (q > 1e-9 || q < -1e-9) return 0;
-    *v = (vertex_info){HG_COUPLING_EW, HG_C_W, 0, 0, 1};
-    return 1;
-  }
-  return 0;
-}
-
-/* Three bosons, all outgoing, any order. */
-static int vertex_bbb(const int s[3], vertex_info *v) {
-  int vec = 0, sca = 0, wp = 0, wm = 0, z = 0, a = 0, g = 0;
-  for (int k = 0; k < 3; ++k) {
-    if (spin_of(s[k]) == HG_SPIN_SCALAR)
-      ++sca;
-    else
-      ++vec;
-    if (is_w(s[k])) {
-      if (is_w_plus(s[k]))
-        ++wp;
-      else
-        ++wm;
-    }
-    z += is_z(s[k]);
-    a += is_photon(s[k]);
-    g += is_gluon(s[k]);
-  }
-  memset(v, 0, sizeof *v);
-  if (g == 3) {
-    *v = (vertex_info){HG_COUPLING_STRONG, 0, 0, 1, 0};
-    return 1;
-  }
-  if (vec == 3 && wp == 1 && wm == 1 && (z == 1 || a == 1)) {
-    *v = (vertex_info){HG_COUPLING_EW, z ? HG_C_WWZ : HG_C_WWA, 0, 0, 1};
-    return 1;
-  }
-  if (vec == 2 && sca == 1 && ((wp == 1 && wm == 1) || z == 2)) {
-    *v = (vertex_info){HG_COUPLING_EW, z ? HG_C_HZZ : HG_C_HWW, 0, 0, 1};
-    return 1;
-  }
-  if (sca == 3) {
-    *v = (vertex_info){HG_COUPLING_EW, HG_C_HHH, 0, 0, 1};
-    return 1;
-  }
-  return 0;
-}
-
-/* Four bosons, all outgoing, any order (the four-gluon vertex is handled apart: three colour
- * structures). */
-static int vertex_bbbb(const int s[4], vertex_info *v) {
-  int vec = 0, sca = 0, wp = 0, wm = 0, z = 0, a = 0;
-  for (int k = 0; k < 4; ++k) {
-    if (spin_of(s[k]) == HG_SPIN_SCALAR)
-      ++sca;
-    else
-      ++vec;
-    if (is_w(s[k])) {
-      if (is_w_plus(s[k]))
-        ++wp;
-      else
-        ++wm;
-    }
-    z += is_z(s[k]);
-    a += is_photon(s[k]);
-  }
-  memset(v, 0, sizeof *v);
-  int slot = -1;
-  if (vec == 4 && wp == 2 && wm == 2)
-    slot = HG_C_WWWW;
-  else if (vec == 4 && wp == 1 && wm == 1 && a == 2)
-    slot = HG_C_WWAA;
-  else if (vec == 4 && wp == 1 && wm == 1 && a == 1 && z == 1)
-    slot = HG_C_WWAZ;
-  else if (vec == 4 && wp == 1 && wm == 1 && z == 2)
-    slot = HG_C_WWZZ;
-  else if (vec == 2 && sca == 2 && wp == 1 && wm == 1)
-    slot = HG_C_HHWW;
-  else if (vec == 2 && sca == 2 && z == 2)
-    slot = HG_C_HHZZ;
-  else if (sca == 4)
-    slot = HG_C_HHHH;
-  if (slot < 0) return 0;
-  *v = (vertex_info){HG_COUPLING_EW, slot, 0, 0, 2};
-  return 1;
-}
 
 /* A new zeroed slot at the end of the table *items of *n entries of size bytes, grown by doubling;
  * NULL (failed with too_many or no memory) when it holds max entries already. */
@@ -267,7 +131,7 @@ static int carries_width(const builder *b, int species, unsigned mask) {
 }
 
 static void finish_wf(builder *b, hg_wavefunction *w, const hg_wavefunction *x,
-                      const hg_wavefunction *y, const hg_wavefunction *z, const vertex_info *v) {
+                      const hg_wavefunction *y, const hg_wavefunction *z, const hg_vertex *v) {
   w->mask = x->mask | y->mask | (z ? z->mask : 0u);
   w->qcd = x->qcd + y->qcd + (z ? z->qcd : 0) + v->qcd;
   w->qed = x->qed + y->qed + (z ? z->qed : 0) + v->qed;
@@ -292,7 +156,7 @@ static hg_wf_role role_of(int species) {
 /* A new current of species from wavefunctions x, y (and z), the vertex v; NULL when the table is
  * full. Pointers into the table are stale after the call. */
 static hg_wavefunction *new_current(builder *b, hg_wf_kind kind, int species, size_t x, size_t y,
-                                    long z, const vertex_info *v) {
+                                    long z, const hg_vertex *v) {
   hg_wavefunction *w = new_wf(b);
   if (w == NULL) return NULL;
   const hg_wavefunction *wx = &b->set->wfs[x], *wy = &b->set->wfs[y];
@@ -318,9 +182,9 @@ static void add_fermion_boson(builder *b, size_t fi, size_t bi) {
     if (spin_of(s) != HG_SPIN_FERMION || role_of(s) != role) continue;
     /* the vertex (sf, sb, anti(s)) */
     const int other = hg_species_anti(s);
-    vertex_info v;
+    hg_vertex v;
     const int found =
-        role == HG_ROLE_IN ? vertex_ffx(other, sf, sb, &v) : vertex_ffx(sf, other, sb, &v);
+        role == HG_ROLE_IN ? hg_vertex_ffx(other, sf, sb, &v) : hg_vertex_ffx(sf, other, sb, &v);
     if (!found) continue;
     hg_wf_kind kind =
         role == HG_ROLE_IN ? (scalar ? HG_WF_FSI : HG_WF_FVI) : (scalar ? HG_WF_FSO : HG_WF_FVO);
@@ -345,8 +209,8 @@ static void add_fermion_pair(builder *b, size_t ii, size_t oi) {
     if (spin_of(s) == HG_SPIN_FERMION || (hg_species_is_anti(s) && hg_species_anti(s) == s))
       continue;
     const int si = b->set->wfs[ii].species, so = b->set->wfs[oi].species;
-    vertex_info v;
-    if (!vertex_ffx(so, si, hg_species_anti(s), &v)) continue;
+    hg_vertex v;
+    if (!hg_vertex_ffx(so, si, hg_species_anti(s), &v)) continue;
     const int scalar = spin_of(s) == HG_SPIN_SCALAR;
     hg_wavefunction *w = new_current(b, scalar ? HG_WF_HIO : HG_WF_JIO, s, ii, oi, -1, &v);
     if (w == NULL) return;
@@ -363,7 +227,7 @@ static void add_fermion_pair(builder *b, size_t ii, size_t oi) {
 }
 
 static void add_two_gluons(builder *b, size_t x, size_t y) {
-  const vertex_info v = {HG_COUPLING_STRONG, 0, 0, 1, 0};
+  const hg_vertex v = {HG_COUPLING_STRONG, 0, 0, 1, 0};
   hg_wavefunction *w = new_current(b, HG_WF_JVV, b->set->wfs[x].species, x, y, -1, &v);
   if (w == NULL) return;
   const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y];
@@ -373,7 +237,7 @@ static void add_two_gluons(builder *b, size_t x, size_t y) {
 }
 
 static void add_three_gluons(builder *b, size_t x, size_t y, size_t z) {
-  const vertex_info v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
+  const hg_vertex v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
   hg_wavefunction *w = new_current(b, HG_WF_JGGG, b->set->wfs[x].species, x, y, (long)z, &v);
   if (w == NULL) return;
   const hg_wavefunction *a = &b->set->wfs[x], *c = &b->set->wfs[y], *d = &b->set->wfs[z];
@@ -406,115 +270,38 @@ static int colour_product(hg_colour_expr *out, const hg_wavefunction *w, const s
   return status;
 }
 
-/* Colourless boson currents of two bosons: W W a / W W Z (jvvcxx, the arguments in vvvcxx's
- * cyclic order W+, W-, V after the new one), V V H (jvsxxx, hvvxxx), H H H (hssxxx). */
-static void add_two_bosons(builder *b, size_t x, size_t y) {
+/* Colourless boson currents of two or three bosons: W W a / W W Z (jvvcxx), V V H (jvsxxx,
+ * hvvxxx), H H H (hssxxx), and the four-boson vertices (jvvvcx, jvssxx, hvvsxx, hsssxx), their
+ * arguments in the order vertices.h gives. */
+static void add_bosons(builder *b, const size_t *ws, int n) {
   for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
     if (spin_of(s) == HG_SPIN_FERMION || is_gluon(s) ||
         (hg_species_is_anti(s) && hg_species_anti(s) == s))
       continue;
-    const int sx = b->set->wfs[x].species, sy = b->set->wfs[y].species;
-    const int legs[3] = {sx, sy, hg_species_anti(s)};
-    vertex_info v;
-    if (!vertex_bbb(legs, &v) || v.coupling != HG_COUPLING_EW) continue;
-    size_t a1 = x, a2 = y;
-    hg_wf_kind kind;
-    if (spin_of(s) == HG_SPIN_SCALAR) {
-      kind = spin_of(sx) == HG_SPIN_SCALAR ? HG_WF_HSS : HG_WF_HVV;
-    } else if (spin_of(sx) == HG_SPIN_SCALAR || spin_of(sy) == HG_SPIN_SCALAR) {
-      kind = HG_WF_JVS;
-      if (spin_of(sx) == HG_SPIN_SCALAR) {
-        a1 = y;
-        a2 = x;
-      }
-    } else {
-      kind = HG_WF_JVVC;
-      /* slots W+, W-, V; the new leg (anti(s)) takes one, the others follow cyclically */
-      const int leg = legs[2];
-      const int x_is = is_w(sx) ? (is_w_plus(sx) ? 0 : 1) : 2;
-      const int new_is = is_w(leg) ? (is_w_plus(leg) ? 0 : 1) : 2;
-      const int first = (new_is + 1) % 3;
-      if (x_is == first) {
-        a1 = x;
-        a2 = y;
-      } else {
-        a1 = y;
-        a2 = x;
-      }
-    }
-    hg_wavefunction *w = new_current(b, kind, s, a1, a2, -1, &v);
+    int legs[4];
+    for (int k = 0; k < n; ++k) legs[k] = b->set->wfs[ws[k]].species;
+    legs[n] = hg_species_anti(s);
+    hg_vertex v;
+    if (n == 2 ? !hg_vertex_bbb(legs, &v) || v.coupling != HG_COUPLING_EW
+               : !hg_vertex_bbbb(legs, &v))
+      continue;
+    int order[3];
+    const hg_wf_kind kind = hg_vertex_boson_current(legs, n, s, &v, order);
+    hg_wavefunction *w =
+        new_current(b, kind, s, ws[order[0]], ws[order[1]], n == 3 ? (long)ws[order[2]] : -1, &v);
     if (w == NULL) return;
-    const size_t idx[2] = {x, y};
-    colour_fail(b, colour_product(&w->colour, b->set->wfs, idx, 2));
+    colour_fail(b, colour_product(&w->colour, b->set->wfs, ws, n));
   }
 }
 
-/* Colourless currents of three bosons through a four-boson vertex. For jvvvcx(a, b, c) the new
- * leg sits in the fourth slot of g (2 (w1.w2)(w3.w4) - (w1.w3)(w2.w4) - (w1.w4)(w2.w3)), whose
- * pairs (1 2), (3 4) are W+ W- and the neutral pair, or the two W+ and the two W-. */
+static void add_two_bosons(builder *b, size_t x, size_t y) {
+  const size_t ws[2] = {x, y};
+  add_bosons(b, ws, 2);
+}
+
 static void add_three_bosons(builder *b, size_t x, size_t y, size_t z) {
-  for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
-    if (spin_of(s) == HG_SPIN_FERMION || is_gluon(s) ||
-        (hg_species_is_anti(s) && hg_species_anti(s) == s))
-      continue;
-    const size_t ws[3] = {x, y, z};
-    int legs[4];
-    for (int k = 0; k < 3; ++k) legs[k] = b->set->wfs[ws[k]].species;
-    legs[3] = hg_species_anti(s);
-    vertex_info v;
-    if (!vertex_bbbb(legs, &v)) continue;
-    size_t args[3] = {x, y, z};
-    hg_wf_kind kind;
-    if (spin_of(s) == HG_SPIN_SCALAR) {
-      int n_scalar = 0;
-      for (int k = 0; k < 3; ++k) n_scalar += spin_of(legs[k]) == HG_SPIN_SCALAR;
-      kind = n_scalar == 3 ? HG_WF_HSSS : HG_WF_HVVS;
-      if (kind == HG_WF_HVVS) { /* vectors first, then the scalar */
-        int v_at = 0;
-        for (int k = 0; k < 3; ++k)
-          if (spin_of(legs[k]) != HG_SPIN_SCALAR) args[v_at++] = ws[k];
-        for (int k = 0; k < 3; ++k)
-          if (spin_of(legs[k]) == HG_SPIN_SCALAR) args[2] = ws[k];
-      }
-    } else if (v.slot == HG_C_HHWW || v.slot == HG_C_HHZZ) {
-      kind = HG_WF_JVSS; /* the vector first */
-      int s_at = 1;
-      for (int k = 0; k < 3; ++k)
-        if (spin_of(legs[k]) != HG_SPIN_SCALAR)
-          args[0] = ws[k];
-        else
-          args[s_at++] = ws[k];
-    } else {
-      kind = HG_WF_JVVVC;
-      /* canonical slots: WWVV: 0 = W+, 1 = W-, 2 and 3 neutral; WWWW: 0, 1 = W+, 2, 3 = W- */
-      int slot_of[4], used[4] = {0, 0, 0, 0};
-      for (int k = 0; k < 4; ++k) {
-        int want0, want1;
-        if (v.slot == HG_C_WWWW) {
-          want0 = is_w_plus(legs[k]) ? 0 : 2;
-          want1 = want0 + 1;
-        } else if (is_w(legs[k])) {
-          want0 = want1 = is_w_plus(legs[k]) ? 0 : 1;
-        } else {
-          want0 = 2;
-          want1 = 3;
-        }
-        slot_of[k] = used[want0] ? want1 : want0;
-        used[slot_of[k]] = 1;
-      }
-      /* which three wavefunctions, in which order, put the new leg (legs[3]) in the fourth
-       * slot: by the symmetries, new in slot 3: (s0, s1, s2); 2: (s0, s1, s3); 1: (s2, s3, s0);
-       * 0: (s2, s3, s1) */
-      size_t at_slot[4] = {0, 0, 0, 0};
-      for (int k = 0; k < 3; ++k) at_slot[slot_of[k]] = ws[k];
-      const int n = slot_of[3];
-      const int order[4][3] = {{2, 3, 1}, {2, 3, 0}, {0, 1, 3}, {0, 1, 2}};
-      for (int k = 0; k < 3; ++k) args[k] = at_slot[order[n][k]];
-    }
-    hg_wavefunction *w = new_current(b, kind, s, args[0], args[1], (long)args[2], &v);
-    if (w == NULL) return;
-    colour_fail(b, colour_product(&w->colour, b->set->wfs, ws, 3));
-  }
+  const size_t ws[3] = {x, y, z};
+  add_bosons(b, ws, 3);
 }
 
 /* Every current made of two wavefunctions x and y (of disjoint masks). */
@@ -594,7 +381,7 @@ static int pairing_sign(int n, int pairs[][2]) {
   return inversions % 2 ? -1 : 1;
 }
 
-static int weight_of(const hg_wavefunction *w, int n, const size_t *idx, const vertex_info *v,
+static int weight_of(const hg_wavefunction *w, int n, const size_t *idx, const hg_vertex *v,
                      int *qcd, int *qed) {
   *qcd = v->qcd;
   *qed = v->qed;
@@ -630,11 +417,11 @@ static void root_three(builder *b, candidate_list *list, size_t x, size_t y, siz
       build_fail(b, "more fermion lines than the diagram engine takes (5)");
       return;
     }
-  vertex_info v;
+  hg_vertex v;
   candidate *c = NULL;
   if (n_fermion == 2 && in >= 0 && out >= 0) {
     const int vec = (int)bos[0];
-    if (!vertex_ffx(s->wfs[out].species, s->wfs[in].species, s->wfs[vec].species, &v)) return;
+    if (!hg_vertex_ffx(s->wfs[out].species, s->wfs[in].species, s->wfs[vec].species, &v)) return;
     c = new_candidate(b, list);
     if (c == NULL) return;
     const hg_wavefunction *fi = &b->set->wfs[in], *fo = &b->set->wfs[out], *vb = &b->set->wfs[vec];
@@ -658,7 +445,7 @@ static void root_three(builder *b, candidate_list *list, size_t x, size_t y, siz
     colour_fail(b, status);
   } else if (n_bos == 3) {
     const int legs[3] = {s->wfs[x].species, s->wfs[y].species, s->wfs[z].species};
-    if (!vertex_bbb(legs, &v)) return;
+    if (!hg_vertex_bbb(legs, &v)) return;
     c = new_candidate(b, list);
     if (c == NULL) return;
     c->d.a = (int)x;
@@ -673,30 +460,11 @@ static void root_three(builder *b, candidate_list *list, size_t x, size_t y, siz
       hg_colour_scale(&c->colour, three_gluon_re, three_gluon_im);
       colour_fail(b, status);
     } else {
-      int n_scalar = 0;
-      for (int k = 0; k < 3; ++k) n_scalar += spin_of(legs[k]) == HG_SPIN_SCALAR;
-      if (n_scalar == 3) {
-        c->d.kind = HG_AMP_SSS;
-      } else if (n_scalar == 1) {
-        c->d.kind = HG_AMP_VVS;
-        int v_at = 0;
-        int *slot[2] = {&c->d.a, &c->d.b};
-        for (int k = 0; k < 3; ++k)
-          if (spin_of(legs[k]) == HG_SPIN_SCALAR)
-            c->d.c = (int)w3[k];
-          else
-            *slot[v_at++] = (int)w3[k];
-      } else {
-        c->d.kind = HG_AMP_VVVC; /* W+, W-, V */
-        for (int k = 0; k < 3; ++k) {
-          if (is_w_plus(legs[k]))
-            c->d.a = (int)w3[k];
-          else if (is_w(legs[k]))
-            c->d.b = (int)w3[k];
-          else
-            c->d.c = (int)w3[k];
-        }
-      }
+      int order[4];
+      c->d.kind = hg_vertex_boson_amplitude(legs, 3, &v, order);
+      c->d.a = (int)w3[order[0]];
+      c->d.b = (int)w3[order[1]];
+      c->d.c = (int)w3[order[2]];
       colour_fail(b, colour_product(&c->colour, b->set->wfs, w3, 3));
     }
   } else {
@@ -738,7 +506,7 @@ static void root_four(builder *b, candidate_list *list, size_t w1, size_t w2, si
     if (merge_pairs(&n_pairs, pairs, &w[idx[k]]) != 0)
       build_fail(b, "more fermion lines than the diagram engine takes (5)");
   if (pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(&c->colour, -1, 0);
-  const vertex_info v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
+  const hg_vertex v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
   c->weight = weight_of(w, 4, idx, &v, &c->d.qcd, &c->d.qed);
 }
 
@@ -748,39 +516,14 @@ static void root_four_bosons(builder *b, candidate_list *list, size_t x, size_t 
   const size_t ws[4] = {x, y, z, l};
   int legs[4];
   for (int k = 0; k < 4; ++k) legs[k] = b->set->wfs[ws[k]].species;
-  vertex_info v;
-  if (!vertex_bbbb(legs, &v)) return;
+  hg_vertex v;
+  if (!hg_vertex_bbbb(legs, &v)) return;
   candidate *c = new_candidate(b, list);
   if (c == NULL) return;
-  int args[4] = {(int)x, (int)y, (int)z, (int)l};
-  if (v.slot == HG_C_HHHH) {
-    c->d.kind = HG_AMP_SSSS;
-  } else if (v.slot == HG_C_HHWW || v.slot == HG_C_HHZZ) {
-    c->d.kind = HG_AMP_VVSS; /* vectors first */
-    int at = 0;
-    for (int k = 0; k < 4; ++k)
-      if (spin_of(legs[k]) != HG_SPIN_SCALAR) args[at++] = (int)ws[k];
-    for (int k = 0; k < 4; ++k)
-      if (spin_of(legs[k]) == HG_SPIN_SCALAR) args[at++] = (int)ws[k];
-  } else {
-    c->d.kind = HG_AMP_VVVVC;
-    int used[4] = {0, 0, 0, 0};
-    for (int k = 0; k < 4; ++k) {
-      int want0, want1;
-      if (v.slot == HG_C_WWWW) {
-        want0 = is_w_plus(legs[k]) ? 0 : 2;
-        want1 = want0 + 1;
-      } else if (is_w(legs[k])) {
-        want0 = want1 = is_w_plus(legs[k]) ? 0 : 1;
-      } else {
-        want0 = 2;
-        want1 = 3;
-      }
-      const int slot = used[want0] ? want1 : want0;
-      used[slot] = 1;
-      args[slot] = (int)ws[k];
-    }
-  }
+  int order[4];
+  c->d.kind = hg_vertex_boson_amplitude(legs, 4, &v, order);
+  int args[4];
+  for (int k = 0; k < 4; ++k) args[k] = (int)ws[order[k]];
   c->d.a = args[0];
   c->d.b = args[1];
   c->d.c = args[2];

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The multi-line recursion's tape (flow_recursion.h). The vertices, couplings, widths, colour
- * factors and Fermi signs are those of the diagram engine (diagrams.c) applied to one colour
- * structure at a time; what differs is that a current is the SUM of every sub-diagram with the
- * same external particles, species, fermion pairing, coupling orders and colour structure, so
- * each vertex is evaluated once per pair (or triple) of such currents. */
+/* The quark-line recursion's tape (flow_recursion.h). The vertices (vertices.h), couplings,
+ * widths, colour factors and Fermi signs are those of the diagram engine (diagrams.c) applied to
+ * one colour structure at a time; what differs is that a current is the SUM of every sub-diagram
+ * with the same external particles, species, fermion pairing, coupling orders and colour structure,
+ * so each vertex is evaluated once per pair (or triple) of such currents. */
 #include "flow_recursion.h"
 
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "vertices.h"
 
 /* The phases of the gluon vertices relative to HELAS's (diagrams.c, CONVENTIONS.md "Colour"). */
 static const double three_gluon_im = -1, four_gluon_re = 1;
@@ -34,7 +35,7 @@ typedef struct {
 typedef struct {
   hg_fr_op op;
   hg_colour_expr colour; /* the amplitude's colour at the last particle, Fermi sign included */
-  int weight;
+  int qcd, qed, weight;
 } root_op;
 
 typedef struct {
@@ -64,6 +65,14 @@ static const hg_particle *particle_of(int species) {
   return hg_model_particle(hg_species_particle(species));
 }
 static int is_gluon(int species) { return particle_of(species)->pdg == 21; }
+static int spin_of(int species) { return particle_of(species)->spin; }
+static int is_fermion_role(hg_wf_role r) { return r == HG_ROLE_IN || r == HG_ROLE_OUT; }
+
+static hg_wf_role role_of(int species) {
+  const int spin = spin_of(species);
+  if (spin == HG_SPIN_FERMION) return hg_species_is_anti(species) ? HG_ROLE_IN : HG_ROLE_OUT;
+  return spin == HG_SPIN_SCALAR ? HG_ROLE_SCALAR : HG_ROLE_VECTOR;
+}
 
 static int grow(builder *b, void **items, size_t n, size_t *capacity, size_t size) {
   if (n < *capacity) return 0;
@@ -104,17 +113,18 @@ static hg_colour_expr single(hg_colour_term *copy, const current *x) {
   return (hg_colour_expr){copy, 1, 1};
 }
 
-/* The fields of a new current of inputs x, y (and z): all but species, role, open fermion and
- * colour. */
+/* The fields of a new current of species from inputs x, y (and z) through vertex v: all but
+ * the open fermion and the colour. */
 static current combined(const builder *b, const current *x, const current *y, const current *z,
-                        int species, int photon, int four) {
+                        int species, const hg_vertex *v) {
   current w;
   memset(&w, 0, sizeof w);
   w.mask = x->mask | y->mask | (z ? z->mask : 0u);
   w.species = species;
+  w.role = role_of(species);
   w.open_fermion = -1;
-  w.qcd = x->qcd + y->qcd + (z ? z->qcd : 0) + (photon ? 0 : four ? 2 : 1);
-  w.qed = x->qed + y->qed + (z ? z->qed : 0) + (photon ? 1 : 0);
+  w.qcd = x->qcd + y->qcd + (z ? z->qcd : 0) + v->qcd;
+  w.qed = x->qed + y->qed + (z ? z->qed : 0) + v->qed;
   w.width = carries_width(b, species, w.mask);
   const current *in[3] = {x, y, z};
   for (int k = 0; k < 3; ++k)
@@ -200,62 +210,79 @@ static void emit(builder *b, const hg_fr_op *op, const current *proto, hg_colour
   }
 }
 
-static int couples(int fermion_species, int vector_species) {
-  return is_gluon(vector_species) && particle_of(fermion_species)->colour == 3;
-}
-
-static hg_fr_op new_op(int kind, size_t a, size_t c) {
+/* An operation of kind on arguments x, y (slots) with vertex v's coupling, making a current of
+ * the given species and width flag (the propagator's mass and width). */
+static hg_fr_op new_op(int kind, size_t x, size_t y, const hg_vertex *v, int species, int width) {
   hg_fr_op op;
   memset(&op, 0, sizeof op);
   op.kind = kind;
-  op.a = (int)a;
-  op.b = (int)c;
+  op.a = (int)x;
+  op.b = (int)y;
   op.c = op.d = -1;
-  op.coupling = HG_COUPLING_STRONG;
+  op.coupling = v->coupling;
+  op.charge = v->charge;
+  op.coupling_slot = v->slot;
+  op.mass = species >= 0 ? particle_of(species)->mass : HG_PARAM_ZERO;
+  op.width = width;
   return op;
 }
 
-static void fermion_vector(builder *b, size_t fi, size_t vi) {
-  const current f = b->cur[fi], v = b->cur[vi];
-  if (!couples(f.species, v.species)) return;
-  hg_fr_op op = new_op(f.role == HG_ROLE_IN ? HG_WF_FVI : HG_WF_FVO, fi, vi);
-  current w = combined(b, &f, &v, NULL, f.species, 0, 0);
-  w.role = f.role;
-  w.open_fermion = f.open_fermion;
-  op.top_mass = particle_of(f.species)->mass == HG_PARAM_TOP_MASS;
-  op.width = w.width;
-  sort_pairs(&w);
-  hg_colour_term tf, tv;
-  hg_colour_expr ef = single(&tf, &f), ev = single(&tv, &v), out = {NULL, 0, 0};
-  const int status =
-      f.role == HG_ROLE_IN ? hg_colour_apply_i(&out, &ev, &ef) : hg_colour_apply_o(&out, &ef, &ev);
-  emit(b, &op, &w, &out, status);
-  hg_colour_free(&out);
+/* The fermion currents after boson current bi joins fermion current fi: fvixxx / fvoxxx /
+ * fsixxx / fsoxxx, one per vertex the model has (the W changes the flavour). */
+static void fermion_boson(builder *b, size_t fi, size_t bi) {
+  const current f = b->cur[fi], v = b->cur[bi];
+  const int scalar = v.role == HG_ROLE_SCALAR;
+  for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
+    if (spin_of(s) != HG_SPIN_FERMION || role_of(s) != f.role) continue;
+    const int other = hg_species_anti(s);
+    hg_vertex vx;
+    const int found = f.role == HG_ROLE_IN ? hg_vertex_ffx(other, f.species, v.species, &vx)
+                                           : hg_vertex_ffx(f.species, other, v.species, &vx);
+    if (!found) continue;
+    const int kind =
+        f.role == HG_ROLE_IN ? (scalar ? HG_WF_FSI : HG_WF_FVI) : (scalar ? HG_WF_FSO : HG_WF_FVO);
+    current w = combined(b, &f, &v, NULL, s, &vx);
+    w.open_fermion = f.open_fermion;
+    sort_pairs(&w);
+    hg_fr_op op = new_op(kind, fi, bi, &vx, s, w.width);
+    hg_colour_term tf, tv;
+    hg_colour_expr ef = single(&tf, &f), ev = single(&tv, &v), out = {NULL, 0, 0};
+    const int status = vx.coupling != HG_COUPLING_STRONG ? hg_colour_times(&out, &ef, &ev)
+                       : f.role == HG_ROLE_IN            ? hg_colour_apply_i(&out, &ev, &ef)
+                                                         : hg_colour_apply_o(&out, &ef, &ev);
+    emit(b, &op, &w, &out, status);
+    hg_colour_free(&out);
+  }
 }
 
+/* The boson currents of a fermion pair: jioxxx (gluon, photon, Z, W) and hioxxx (Higgs). */
 static void fermion_pair(builder *b, size_t ii, size_t oi) {
   const current fi = b->cur[ii], fo = b->cur[oi];
-  if (hg_species_particle(fi.species) != hg_species_particle(fo.species)) return;
-  const int gluon = hg_species_from_name("g");
-  if (!couples(fi.species, gluon)) return;
-  hg_fr_op op = new_op(HG_WF_JIO, ii, oi);
-  current w = combined(b, &fi, &fo, NULL, gluon, 0, 0);
-  w.role = HG_ROLE_VECTOR;
-  add_pair(&w, fi.open_fermion, fo.open_fermion);
-  sort_pairs(&w);
-  hg_colour_term ti, to;
-  hg_colour_expr ei = single(&ti, &fi), eo = single(&to, &fo), out = {NULL, 0, 0};
-  const int status = hg_colour_pair_to_gluon(&out, &eo, &ei);
-  emit(b, &op, &w, &out, status);
-  hg_colour_free(&out);
+  for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
+    if (spin_of(s) == HG_SPIN_FERMION || (hg_species_is_anti(s) && hg_species_anti(s) == s))
+      continue;
+    hg_vertex v;
+    if (!hg_vertex_ffx(fo.species, fi.species, hg_species_anti(s), &v)) continue;
+    current w = combined(b, &fi, &fo, NULL, s, &v);
+    add_pair(&w, fi.open_fermion, fo.open_fermion);
+    sort_pairs(&w);
+    hg_fr_op op =
+        new_op(spin_of(s) == HG_SPIN_SCALAR ? HG_WF_HIO : HG_WF_JIO, ii, oi, &v, s, w.width);
+    hg_colour_term ti, to;
+    hg_colour_expr ei = single(&ti, &fi), eo = single(&to, &fo), out = {NULL, 0, 0};
+    const int status = v.coupling == HG_COUPLING_STRONG ? hg_colour_pair_to_gluon(&out, &eo, &ei)
+                                                        : hg_colour_join_fermions(&out, &eo, &ei);
+    emit(b, &op, &w, &out, status);
+    hg_colour_free(&out);
+  }
 }
 
 static void two_gluons(builder *b, size_t x, size_t y) {
   const current a = b->cur[x], c = b->cur[y];
-  hg_fr_op op = new_op(HG_WF_JVV, x, y);
-  current w = combined(b, &a, &c, NULL, a.species, 0, 0);
-  w.role = HG_ROLE_VECTOR;
+  const hg_vertex v = {HG_COUPLING_STRONG, 0, 0, 1, 0};
+  current w = combined(b, &a, &c, NULL, a.species, &v);
   sort_pairs(&w);
+  hg_fr_op op = new_op(HG_WF_JVV, x, y, &v, a.species, 0);
   hg_colour_term ta, tc;
   hg_colour_expr ea = single(&ta, &a), ec = single(&tc, &c), out = {NULL, 0, 0};
   const int status = hg_colour_commutator(&out, &ea, &ec);
@@ -266,11 +293,11 @@ static void two_gluons(builder *b, size_t x, size_t y) {
 
 static void three_gluons(builder *b, size_t x, size_t y, size_t z) {
   const current a = b->cur[x], c = b->cur[y], d = b->cur[z];
-  hg_fr_op op = new_op(HG_WF_JGGG, x, y);
-  op.c = (int)z;
-  current w = combined(b, &a, &c, &d, a.species, 0, 1);
-  w.role = HG_ROLE_VECTOR;
+  const hg_vertex v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
+  current w = combined(b, &a, &c, &d, a.species, &v);
   sort_pairs(&w);
+  hg_fr_op op = new_op(HG_WF_JGGG, x, y, &v, a.species, 0);
+  op.c = (int)z;
   hg_colour_term ta, tc, td;
   hg_colour_expr ea = single(&ta, &a), ec = single(&tc, &c), ed = single(&td, &d);
   hg_colour_expr inner = {NULL, 0, 0}, out = {NULL, 0, 0};
@@ -282,22 +309,77 @@ static void three_gluons(builder *b, size_t x, size_t y, size_t z) {
   hg_colour_free(&out);
 }
 
+/* The product of the single colour terms of currents idx[0..n-1] (a colourless vertex). */
+static int colour_product(const builder *b, const size_t *idx, int n, hg_colour_expr *out) {
+  hg_colour_term t;
+  hg_colour_expr acc = {NULL, 0, 0}, first = single(&t, &b->cur[idx[0]]);
+  int status = hg_colour_copy(&acc, &first);
+  for (int k = 1; k < n && status == 0; ++k) {
+    hg_colour_term tk;
+    hg_colour_expr next = {NULL, 0, 0}, ek = single(&tk, &b->cur[idx[k]]);
+    status = hg_colour_times(&next, &acc, &ek);
+    hg_colour_free(&acc);
+    acc = next;
+  }
+  *out = acc;
+  return status;
+}
+
+/* Colourless boson currents of two or three boson currents ws[0..n-1] (vertices.h: W W V, V V H,
+ * H H H and the four-boson vertices). */
+static void bosons(builder *b, const size_t *ws, int n) {
+  for (int s = 0; s < 2 * hg_model_particle_count() && !b->failed; ++s) {
+    if (spin_of(s) == HG_SPIN_FERMION || is_gluon(s) ||
+        (hg_species_is_anti(s) && hg_species_anti(s) == s))
+      continue;
+    int legs[4];
+    for (int k = 0; k < n; ++k) legs[k] = b->cur[ws[k]].species;
+    legs[n] = hg_species_anti(s);
+    hg_vertex v;
+    if (n == 2 ? !hg_vertex_bbb(legs, &v) || v.coupling != HG_COUPLING_EW
+               : !hg_vertex_bbbb(legs, &v))
+      continue;
+    int order[3];
+    const int kind = hg_vertex_boson_current(legs, n, s, &v, order);
+    current w = combined(b, &b->cur[ws[0]], &b->cur[ws[1]], n == 3 ? &b->cur[ws[2]] : NULL, s, &v);
+    sort_pairs(&w);
+    hg_fr_op op = new_op(kind, ws[order[0]], ws[order[1]], &v, s, w.width);
+    if (n == 3) op.c = (int)ws[order[2]];
+    hg_colour_expr out = {NULL, 0, 0};
+    const int status = colour_product(b, ws, n, &out);
+    emit(b, &op, &w, &out, status);
+    hg_colour_free(&out);
+  }
+}
+
 static void combine_two(builder *b, size_t x, size_t y) {
   const current *a = &b->cur[x], *c = &b->cur[y];
-  if (a->role != HG_ROLE_VECTOR && c->role == HG_ROLE_VECTOR)
-    fermion_vector(b, x, y);
-  else if (a->role == HG_ROLE_VECTOR && c->role != HG_ROLE_VECTOR)
-    fermion_vector(b, y, x);
+  const int a_fermion = is_fermion_role(a->role), c_fermion = is_fermion_role(c->role);
+  if (a_fermion && !c_fermion)
+    fermion_boson(b, x, y);
+  else if (!a_fermion && c_fermion)
+    fermion_boson(b, y, x);
   else if (a->role == HG_ROLE_IN && c->role == HG_ROLE_OUT)
     fermion_pair(b, x, y);
   else if (a->role == HG_ROLE_OUT && c->role == HG_ROLE_IN)
     fermion_pair(b, y, x);
-  else if (a->role == HG_ROLE_VECTOR && is_gluon(a->species) && is_gluon(c->species))
-    two_gluons(b, x, y);
+  else if (!a_fermion && !c_fermion) {
+    if (is_gluon(a->species) && is_gluon(c->species)) {
+      two_gluons(b, x, y);
+    } else {
+      const size_t ws[2] = {x, y};
+      bosons(b, ws, 2);
+    }
+  }
 }
 
 static int all_gluons(const builder *b, size_t x, size_t y, size_t z) {
   return is_gluon(b->cur[x].species) && is_gluon(b->cur[y].species) && is_gluon(b->cur[z].species);
+}
+
+static int all_bosons(const builder *b, size_t x, size_t y, size_t z) {
+  return !is_fermion_role(b->cur[x].role) && !is_fermion_role(b->cur[y].role) &&
+         !is_fermion_role(b->cur[z].role);
 }
 
 /* The parity of the pairing of in-type with out-type external fermions (diagrams.c). */
@@ -328,65 +410,103 @@ static int merge(int *n, int pairs[][2], const current *x) {
   return 0;
 }
 
-/* The amplitude where currents x, y meet the last particle z (quark-gluon or three-gluon). */
+/* Records the amplitude op with its colour (the Fermi sign of pairs applied) and the coupling
+ * orders of its currents idx[0..n-1] and vertex v. */
+static void add_root(builder *b, const hg_fr_op *op, hg_colour_expr *colour, int status,
+                     int n_pairs, int pairs[][2], const size_t *idx, int n, const hg_vertex *v) {
+  if (status == 0 && pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(colour, -1, 0);
+  root_op *r = status == 0 ? new_root(b) : NULL;
+  if (r == NULL) {
+    if (status != 0) fail(b, "its colour factors outgrow the colour algebra's room");
+    hg_colour_free(colour);
+    return;
+  }
+  r->op = *op;
+  r->colour = *colour;
+  r->qcd = v->qcd;
+  r->qed = v->qed;
+  for (int k = 0; k < n; ++k) {
+    r->qcd += b->cur[idx[k]].qcd;
+    r->qed += b->cur[idx[k]].qed;
+  }
+  r->weight = r->qcd + 2 * r->qed;
+}
+
+/* The fermion pairs of currents idx[0..n-1] merged into pairs; -1 (failed) beyond the room. */
+static int merge_all(builder *b, const size_t *idx, int n, int *n_pairs, int pairs[][2]) {
+  *n_pairs = 0;
+  for (int k = 0; k < n; ++k)
+    if (merge(n_pairs, pairs, &b->cur[idx[k]]) != 0) {
+      fail(b, "more fermion lines than the recursive engine takes (5)");
+      return -1;
+    }
+  return 0;
+}
+
+/* The amplitude where currents x, y meet the last particle z: a fermion pair and a boson
+ * (iovxxx, iosxxx) or three bosons (vvvxxx for gluons, vvvcxx, vvsxxx, sssxxx). */
 static void root_three(builder *b, size_t x, size_t y, size_t z) {
   const size_t w3[3] = {x, y, z};
-  int in = -1, out = -1, vec = -1, n_vec = 0, n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
+  int in = -1, out = -1, n_bos = 0, n_pairs, pairs[HG_MAX_PAIRS + 1][2];
+  size_t bos[3];
   for (int k = 0; k < 3; ++k) {
     const hg_wf_role r = b->cur[w3[k]].role;
     if (r == HG_ROLE_IN)
       in = (int)w3[k];
     else if (r == HG_ROLE_OUT)
       out = (int)w3[k];
-    else {
-      vec = (int)w3[k];
-      ++n_vec;
-    }
-    if (merge(&n_pairs, pairs, &b->cur[w3[k]]) != 0) {
-      fail(b, "more quark lines than the recursive engine takes (5)");
-      return;
-    }
+    else
+      bos[n_bos++] = w3[k];
   }
+  if (merge_all(b, w3, 3, &n_pairs, pairs) != 0) return;
   hg_colour_expr colour = {NULL, 0, 0};
+  hg_vertex v;
   hg_fr_op op;
   int status;
-  if (n_vec == 1 && in >= 0 && out >= 0) {
-    const current *fi = &b->cur[in], *fo = &b->cur[out], *v = &b->cur[vec];
-    if (hg_species_particle(fi->species) != hg_species_particle(fo->species) ||
-        !couples(fi->species, v->species))
-      return;
-    op = new_op(HG_FR_AMPLITUDE + HG_AMP_IOV, (size_t)in, (size_t)out);
-    op.c = vec;
+  if (n_bos == 1 && in >= 0 && out >= 0) {
+    const current *fi = &b->cur[in], *fo = &b->cur[out], *vb = &b->cur[bos[0]];
+    if (!hg_vertex_ffx(fo->species, fi->species, vb->species, &v)) return;
+    const int scalar = vb->role == HG_ROLE_SCALAR;
+    op = new_op(HG_FR_AMPLITUDE + (scalar ? HG_AMP_IOS : HG_AMP_IOV), (size_t)in, (size_t)out, &v,
+                -1, 0);
+    op.c = (int)bos[0];
     pairs[n_pairs][0] = fi->open_fermion;
     pairs[n_pairs][1] = fo->open_fermion;
     ++n_pairs;
     hg_colour_term ti, to, tv;
-    hg_colour_expr ei = single(&ti, fi), eo = single(&to, fo), ev = single(&tv, v);
-    status = hg_colour_close_fermions(&colour, &eo, &ev, &ei);
-  } else if (n_vec == 3 && all_gluons(b, x, y, z)) {
-    op = new_op(HG_FR_AMPLITUDE + HG_AMP_VVV, x, y);
-    op.c = (int)z;
-    hg_colour_term tx, ty, tz;
-    hg_colour_expr ex = single(&tx, &b->cur[x]), ey = single(&ty, &b->cur[y]),
-                   ez = single(&tz, &b->cur[z]), xy = {NULL, 0, 0};
-    status = hg_colour_commutator(&xy, &ex, &ey);
-    if (status == 0) status = hg_colour_close_gluons(&colour, &xy, &ez);
-    hg_colour_free(&xy);
-    hg_colour_scale(&colour, 0, three_gluon_im);
+    hg_colour_expr ei = single(&ti, fi), eo = single(&to, fo), ev = single(&tv, vb);
+    if (v.coupling == HG_COUPLING_STRONG) {
+      status = hg_colour_close_fermions(&colour, &eo, &ev, &ei);
+    } else {
+      hg_colour_expr line = {NULL, 0, 0};
+      status = hg_colour_join_fermions(&line, &eo, &ei);
+      if (status == 0) status = hg_colour_times(&colour, &line, &ev);
+      hg_colour_free(&line);
+    }
+  } else if (n_bos == 3) {
+    const int legs[3] = {b->cur[x].species, b->cur[y].species, b->cur[z].species};
+    if (!hg_vertex_bbb(legs, &v)) return;
+    if (v.coupling == HG_COUPLING_STRONG) {
+      op = new_op(HG_FR_AMPLITUDE + HG_AMP_VVV, x, y, &v, -1, 0);
+      op.c = (int)z;
+      hg_colour_term tx, ty, tz;
+      hg_colour_expr ex = single(&tx, &b->cur[x]), ey = single(&ty, &b->cur[y]),
+                     ez = single(&tz, &b->cur[z]), xy = {NULL, 0, 0};
+      status = hg_colour_commutator(&xy, &ex, &ey);
+      if (status == 0) status = hg_colour_close_gluons(&colour, &xy, &ez);
+      hg_colour_free(&xy);
+      hg_colour_scale(&colour, 0, three_gluon_im);
+    } else {
+      int order[4];
+      const int kind = hg_vertex_boson_amplitude(legs, 3, &v, order);
+      op = new_op(HG_FR_AMPLITUDE + kind, w3[order[0]], w3[order[1]], &v, -1, 0);
+      op.c = (int)w3[order[2]];
+      status = colour_product(b, w3, 3, &colour);
+    }
   } else {
     return;
   }
-  if (pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(&colour, -1, 0);
-  root_op *r = new_root(b);
-  if (r == NULL || status != 0) {
-    if (status != 0) fail(b, "its colour factors outgrow the colour algebra's room");
-    hg_colour_free(&colour);
-    return;
-  }
-  r->op = op;
-  r->colour = colour;
-  const current *c = b->cur;
-  r->weight = c[x].qcd + c[y].qcd + c[z].qcd + 2 * (c[x].qed + c[y].qed + c[z].qed) + 1;
+  add_root(b, &op, &colour, status, n_pairs, pairs, w3, 3, &v);
 }
 
 /* The four-gluon amplitude: ggggxx(w1, w2, w3, w4) with f^{a1 a2 e} f^{a3 a4 e}. */
@@ -402,24 +522,36 @@ static void root_four(builder *b, size_t w1, size_t w2, size_t w3, size_t w4) {
   hg_colour_free(&x12);
   hg_colour_free(&x34);
   hg_colour_scale(&colour, four_gluon_re, 0);
-  int n_pairs = 0, pairs[HG_MAX_PAIRS + 1][2];
+  int n_pairs, pairs[HG_MAX_PAIRS + 1][2];
   const size_t w[4] = {w1, w2, w3, w4};
-  for (int k = 0; k < 4; ++k)
-    if (merge(&n_pairs, pairs, &c[w[k]]) != 0) status = -1;
-  if (status == 0 && pairing_sign(n_pairs, pairs) < 0) hg_colour_scale(&colour, -1, 0);
-  root_op *r = new_root(b);
-  if (r == NULL || status != 0) {
-    if (status != 0) fail(b, "its colour factors outgrow the colour algebra's room");
+  if (merge_all(b, w, 4, &n_pairs, pairs) != 0) {
     hg_colour_free(&colour);
     return;
   }
-  r->op = new_op(HG_FR_AMPLITUDE + HG_AMP_GGGG, w1, w2);
-  r->op.c = (int)w3;
-  r->op.d = (int)w4;
-  r->colour = colour;
-  c = b->cur;
-  r->weight = c[w1].qcd + c[w2].qcd + c[w3].qcd + c[w4].qcd +
-              2 * (c[w1].qed + c[w2].qed + c[w3].qed + c[w4].qed) + 2;
+  const hg_vertex v = {HG_COUPLING_STRONG, 0, 0, 2, 0};
+  hg_fr_op op = new_op(HG_FR_AMPLITUDE + HG_AMP_GGGG, w1, w2, &v, -1, 0);
+  op.c = (int)w3;
+  op.d = (int)w4;
+  add_root(b, &op, &colour, status, n_pairs, pairs, w, 4, &v);
+}
+
+/* A colourless four-boson amplitude (vvvvcx, vvssxx, ssssxx). */
+static void root_four_bosons(builder *b, size_t x, size_t y, size_t z, size_t l) {
+  const size_t ws[4] = {x, y, z, l};
+  int legs[4];
+  for (int k = 0; k < 4; ++k) legs[k] = b->cur[ws[k]].species;
+  hg_vertex v;
+  if (!hg_vertex_bbbb(legs, &v)) return;
+  int n_pairs, pairs[HG_MAX_PAIRS + 1][2];
+  if (merge_all(b, ws, 4, &n_pairs, pairs) != 0) return;
+  int order[4];
+  const int kind = hg_vertex_boson_amplitude(legs, 4, &v, order);
+  hg_fr_op op = new_op(HG_FR_AMPLITUDE + kind, ws[order[0]], ws[order[1]], &v, -1, 0);
+  op.c = (int)ws[order[2]];
+  op.d = (int)ws[order[3]];
+  hg_colour_expr colour = {NULL, 0, 0};
+  const int status = colour_product(b, ws, 4, &colour);
+  add_root(b, &op, &colour, status, n_pairs, pairs, ws, 4, &v);
 }
 
 static void add_externals(builder *b) {
@@ -438,13 +570,12 @@ static void add_externals(builder *b) {
     w->open_fermion = -1;
     hg_colour_expr e = {NULL, 0, 0};
     int status;
+    w->role = role_of(species);
     if (p->spin == HG_SPIN_FERMION) {
-      w->role = hg_species_is_anti(species) ? HG_ROLE_IN : HG_ROLE_OUT;
       w->open_fermion = i;
-      status = hg_colour_fermion(&e, i, w->role == HG_ROLE_IN);
+      status = p->colour == 3 ? hg_colour_fermion(&e, i, w->role == HG_ROLE_IN) : hg_colour_one(&e);
     } else {
-      w->role = HG_ROLE_VECTOR;
-      status = hg_colour_gluon(&e, i);
+      status = p->colour == 8 ? hg_colour_gluon(&e, i) : hg_colour_one(&e);
     }
     if (status != 0 || e.n != 1)
       fail(b, "no memory for the colour algebra");
@@ -547,16 +678,18 @@ static void finish(builder *b, int min_weight) {
 }
 
 int hg_flow_recursion_supports(const hg_process_spec *spec) {
-  if (hg_process_has_orders(spec)) return 0; /* e.g. QED<=2 adds photon and Z exchanges */
-  int quarks = 0;
+  unsigned n_photons = 0;
+  double charge = 0;
+  if (hg_process_is_photon_family(spec, &n_photons, &charge)) return 0;
+  int quarks = 0, fermions = 0, colourless = 0;
   for (int i = 0; i < spec->n; ++i) {
     const hg_particle *p = particle_of(spec->species[i]);
-    if (p->spin == HG_SPIN_FERMION && p->colour == 3)
-      ++quarks;
-    else if (p->pdg != 21)
-      return 0;
+    fermions += p->spin == HG_SPIN_FERMION;
+    quarks += p->spin == HG_SPIN_FERMION && p->colour == 3;
+    colourless += p->colour == 1;
   }
-  return quarks >= 4 && quarks % 2 == 0 && quarks <= 2 * HG_MAX_PAIRS;
+  if (fermions > 2 * HG_MAX_PAIRS) return 0;
+  return colourless > 0 || quarks >= 4 || hg_process_has_orders(spec);
 }
 
 int hg_flow_recursion_build(const hg_process_spec *spec, int width_all, hg_flow_recursion *out,
@@ -566,10 +699,11 @@ int hg_flow_recursion_build(const hg_process_spec *spec, int width_all, hg_flow_
   out->iden = hg_process_iden(spec);
   if (!hg_flow_recursion_supports(spec)) {
     snprintf(error, error_size,
-             "process \"%s\": the recursive engine takes quarks and gluons (two or more quark "
-             "lines here, or gluons with at most one quark line); use the diagrams engine "
-             "(--engine diagrams) for processes with photons, leptons or electroweak bosons",
-             spec->text);
+             "process \"%s\": the quark-line recursion takes two or more quark lines, or "
+             "processes with leptons, photons, W, Z or H, with at most %d fermion lines; the "
+             "colour-ordered kernels take gluons with at most one quark line, the photon family "
+             "its own engines, and the diagrams engine (--engine diagrams) everything",
+             spec->text, HG_MAX_PAIRS);
     return -1;
   }
   builder b;
@@ -609,6 +743,9 @@ int hg_flow_recursion_build(const hg_process_spec *spec, int width_all, hg_flow_
                   three_gluons(&b, x, y, z);
                   three_gluons(&b, x, z, y);
                   three_gluons(&b, y, z, x);
+                } else if (all_bosons(&b, x, y, z)) {
+                  const size_t ws[3] = {x, y, z};
+                  bosons(&b, ws, 3);
                 }
         }
       }
@@ -633,16 +770,40 @@ int hg_flow_recursion_build(const hg_process_spec *spec, int width_all, hg_flow_
               root_four(&b, x, y, z, wl);
               root_four(&b, x, z, y, wl);
               root_four(&b, x, wl, y, z);
+            } else if (all_bosons(&b, x, y, z) && spin_of(b.cur[wl].species) != HG_SPIN_FERMION) {
+              root_four_bosons(&b, x, y, z, wl);
             }
     }
   }
   if (!b.failed && b.n_roots == 0)
-    fail(&b, "has no tree-level diagram with quark-gluon, three- and four-gluon vertices");
+    fail(&b, "has no tree-level diagram with the model's vertices (the Standard Model: QCD, the "
+             "photon, Z, W and Higgs couplings); check the particles");
   if (!b.failed) {
-    int min_weight = b.roots[0].weight;
-    for (size_t r = 1; r < b.n_roots; ++r)
-      if (b.roots[r].weight < min_weight) min_weight = b.roots[r].weight;
-    finish(&b, min_weight);
+    /* the lowest order (weight = powers of g_s + 2 powers of e), or every amplitude within the
+     * orders the process gives, as the diagrams engine keeps its diagrams */
+    const int explicit_orders = hg_process_has_orders(spec);
+    int min_weight = -1;
+    for (size_t r = 0; r < b.n_roots; ++r) {
+      root_op *o = &b.roots[r];
+      int keep = 1;
+      if (spec->max_qcd >= 0)
+        keep &= spec->exact_qcd ? o->qcd == spec->max_qcd : o->qcd <= spec->max_qcd;
+      if (spec->max_qed >= 0)
+        keep &= spec->exact_qed ? o->qed == spec->max_qed : o->qed <= spec->max_qed;
+      if (spec->max_weighted >= 0) keep &= o->weight <= spec->max_weighted;
+      if (!keep)
+        o->weight = -1;
+      else if (min_weight < 0 || o->weight < min_weight)
+        min_weight = o->weight;
+    }
+    if (min_weight < 0)
+      fail(&b, "has no tree-level diagram within the coupling orders given; loosen them (e.g. "
+               "QED<=4) or leave them out for the lowest order");
+    for (size_t r = 0; r < b.n_roots; ++r) {
+      root_op *o = &b.roots[r];
+      o->weight = o->weight >= 0 && (explicit_orders || o->weight == min_weight) ? 0 : -1;
+    }
+    if (!b.failed) finish(&b, 0);
   }
   if (!b.failed) {
     out->colour_matrix = malloc((out->n_flows * out->n_flows + 1) * sizeof *out->colour_matrix);

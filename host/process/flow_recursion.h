@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The recursive engine for processes with two or more quark lines: a Berends-Giele recursion
+/* The recursive engine for processes with two or more quark lines, or with leptons, photons, W,
+ * Z or H (any number of quark lines and gluons): a Berends-Giele recursion
  * whose off-shell currents are labelled by their external particles AND their colour structure
  * (one product of generator strings, colour.h), so that the currents of every diagram with the
  * same colour structure are summed once and reused (CONVENTIONS.md, "Quark lines in the
@@ -14,18 +15,21 @@
 
 #include "colour.h"
 #include "diagrams.h"
+#include "model.h"
 #include "process_spec.h"
 
-/* One vertex operation: HELAS function kind (hg_wf_kind for currents, hg_amp_kind + 8 for the
- * amplitude at the last particle), its argument slots, and the coefficients by which its result
- * is added into targets first_target .. first_target + n_targets - 1. */
+/* One vertex operation: HELAS function kind (hg_wf_kind for currents, hg_amp_kind +
+ * HG_FR_AMPLITUDE for the amplitude at the last particle), its argument slots, its coupling, the
+ * mass and width of the current it makes, and the coefficients by which its result is added into
+ * targets first_target .. first_target + n_targets - 1. */
 typedef struct {
   int kind;
   int a, b, c, d;
   hg_coupling_kind coupling;
-  double charge;
-  int top_mass; /* the fermion current is a top: mass (and width when width is set) */
-  int width;
+  double charge;       /* HG_COUPLING_PHOTON: the fermion's charge */
+  int coupling_slot;   /* HG_COUPLING_EW: the params buffer's slot */
+  hg_model_param mass; /* the new current's particle's mass (HG_PARAM_ZERO for amplitudes) */
+  int width;           /* its propagator carries the particle's width */
   size_t first_target, n_targets;
 } hg_fr_op;
 
@@ -34,7 +38,7 @@ typedef struct {
   double re, im;
 } hg_fr_target;
 
-#define HG_FR_AMPLITUDE 8 /* op kinds from here on are amplitudes (hg_amp_kind + 8) */
+#define HG_FR_AMPLITUDE 17 /* op kinds from here on are amplitudes (hg_amp_kind + 17) */
 
 typedef struct {
   hg_process_spec spec;
@@ -50,7 +54,10 @@ typedef struct {
   size_t n_diagram_currents; /* distinct currents before those unused were dropped (report) */
 } hg_flow_recursion;
 
-/* 1 when the multi-line recursion takes spec: quarks and gluons only, two or more quark lines. */
+/* 1 when this recursion takes spec: two or more quark lines (with gluons), or any process with a
+ * lepton, photon, W, Z or Higgs (not the photon family q q~ > n a, which has engines of its own);
+ * coupling orders written in the process are applied as the diagrams engine applies them. Gluons
+ * with at most one quark line and nothing else are the colour-ordered kernels'. */
 int hg_flow_recursion_supports(const hg_process_spec *spec);
 
 /* The tape for spec (width_all: MadGraph's width treatment, hg_diagram_set.width_all), or -1

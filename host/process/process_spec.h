@@ -27,8 +27,9 @@ typedef struct {
  * particles, too many particles, charge, colour or lepton number not conserved. */
 int hg_process_parse(const char *text, hg_process_spec *out, char *error, size_t error_size);
 
-/* 1 when the process text gives coupling orders (which may add electroweak diagrams: only the
- * diagrams engine applies them), else 0. */
+/* 1 when the process text gives coupling orders (which may add electroweak diagrams: the
+ * diagrams engine and the quark-line recursion apply them, the colour-ordered kernels do not),
+ * else 0. */
 int hg_process_has_orders(const hg_process_spec *spec);
 
 /* For q q~ > n photons (q = d u s c b, quark first): n and the quark's charge, and 1; else 0. */

@@ -149,15 +149,26 @@ void hg_channels_result(const hg_channels *ch, hegetcl_xsec_channel *channels) {
 }
 
 void hg_channels_save(const hg_channels *ch, hg_ckpt_writer *w) {
-  hg_ckpt_put_reals(w, "channels.sums", ch->combination, 1 + 2 * (size_t)ch->n);
+  hg_channels_save_as(ch, w, "channels.sums");
 }
 
-int hg_channels_load(hg_channels *ch, hg_ckpt *c) {
-  const hg_ckpt_entry *e = hg_ckpt_find(c, "channels.sums", 0);
+int hg_channels_load(hg_channels *ch, hg_ckpt *c) { return hg_channels_load_as(ch, c, "channels.sums"); }
+
+void hg_channels_save_as(const hg_channels *ch, hg_ckpt_writer *w, const char *key) {
+  hg_ckpt_put_reals(w, key, ch->combination, 1 + 2 * (size_t)ch->n);
+}
+
+int hg_channels_load_as(hg_channels *ch, hg_ckpt *c, const char *key) {
+  const hg_ckpt_entry *e = hg_ckpt_find(c, key, 0);
   if (e == NULL) {
-    snprintf(c->message, sizeof c->message,
-             "%s: no 'channels.sums' line: the checkpoint is incomplete", c->path);
+    snprintf(c->message, sizeof c->message, "%s: no '%s' line: the checkpoint is incomplete",
+             c->path, key);
     return HEGETCL_ERR_INPUT;
   }
-  return hg_ckpt_get_reals(c, "channels.sums", 0, ch->combination, 1 + 2 * (size_t)ch->n);
+  return hg_ckpt_get_reals(c, key, 0, ch->combination, 1 + 2 * (size_t)ch->n);
+}
+
+double *hg_channels_combination(hg_channels *ch, size_t *count) {
+  *count = 1 + 2 * (size_t)ch->n;
+  return ch->combination;
 }

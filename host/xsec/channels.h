@@ -49,5 +49,11 @@ void hg_channels_result(const hg_channels *ch, hegetcl_xsec_channel *channels);
  * c->message when it is missing or of another number of channels). */
 void hg_channels_save(const hg_channels *ch, hg_ckpt_writer *w);
 int hg_channels_load(hg_channels *ch, hg_ckpt *c);
+/* The combination itself (*count doubles), for a checkpoint of several reductions under keys
+ * of its own. */
+double *hg_channels_combination(hg_channels *ch, size_t *count);
+/* The same under another key (the variation weights' sums keep one line per reduction). */
+void hg_channels_save_as(const hg_channels *ch, hg_ckpt_writer *w, const char *key);
+int hg_channels_load_as(hg_channels *ch, hg_ckpt *c, const char *key);
 
 #endif

@@ -6,10 +6,11 @@
 #include <string.h>
 
 #include "events/unweight.h"
+#include "phasespace/mg_cuts.h"
 #include "xsec/checkpoint.h"
 
-#define HG_SETTINGS_MAX 40
-#define HG_SETTING_TEXT 320
+#define HG_SETTINGS_MAX 64
+#define HG_SETTING_TEXT 600
 
 typedef struct {
   const char *name;
@@ -50,6 +51,35 @@ static size_t settings_of(const hegetcl_xsec_config *c, uint64_t every, setting 
 #define BINS(key, b)                                                                               \
   (s[n].name = key, s[n].unset = NULL, bins_text(s[n].value, HG_SETTING_TEXT, b), ++n)
   const hegetcl_vegas_settings *v = &c->vegas;
+  /* first, so that a photon run's checkpoint and a process run's name what differs; photon runs'
+   * checkpoints from before process runs have no line */
+  s[n].name = "process";
+  s[n].unset = "none";
+  snprintf(s[n].value, HG_SETTING_TEXT, "%s", c->process_text[0] ? c->process_text : "none");
+  ++n;
+  if (c->process_text[0] != '\0') {
+    TEXT("beams", "%s", c->beams == HEGETCL_BEAMS_PP ? "p p" : "p p~");
+    TEXT("five-flavour", "%d", c->five_flavour);
+    TEXT("dynamical-scale-choice", "%d", c->dynamical_scale_choice);
+    REAL("mu-r", c->mu_r_gev);
+    REAL("mu-r-factor", c->mu_r_factor);
+    REAL("mu-f-factor", c->mu_f_factor);
+    TEXT("alpha-s-running", "%s", c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "pdf" : "madgraph");
+    TEXT("group-engine", "%d", c->group_engine);
+    /* the cuts that are on, by MadGraph's names */
+    s[n].name = "cuts";
+    s[n].unset = NULL;
+    size_t used = (size_t)snprintf(s[n].value, HG_SETTING_TEXT, "%s", "");
+    for (int k = 0; k < HG_CUT_COUNT && used < HG_SETTING_TEXT; ++k) {
+      if (!hg_mg_cut_is_on(k, c->cuts[k])) continue;
+      char x[40];
+      real_text(x, sizeof x, c->cuts[k]);
+      used += (size_t)snprintf(s[n].value + used, HG_SETTING_TEXT - used, "%s%s=%s",
+                               used ? " " : "", hg_mg_cut_info_at(k)->name, x);
+    }
+    if (used == 0) snprintf(s[n].value, HG_SETTING_TEXT, "none");
+    ++n;
+  }
   TEXT("n", "%u", c->process.n_photons);
   TEXT("orientation", "%s", hegetcl_orientation_name(c->orientation));
   TEXT("engine", "%s", hegetcl_engine_name(c->process.engine));
@@ -95,6 +125,19 @@ static size_t settings_of(const hegetcl_xsec_config *c, uint64_t every, setting 
   TEXT("unweighted-events", "%llu", (unsigned long long)c->unweighted_events);
   TEXT("max-unweighting-tries", "%llu", (unsigned long long)c->max_unweighting_tries);
   TEXT("checkpoint-every", "%llu", (unsigned long long)every);
+  /* checkpoints from before photon variation weights have no lines: theirs had none */
+  s[n].name = "scale-variations";
+  s[n].unset = "0";
+  snprintf(s[n].value, HG_SETTING_TEXT, "%d", c->scale_variations);
+  ++n;
+  s[n].name = "pdf-variations";
+  s[n].unset = "off";
+  snprintf(s[n].value, HG_SETTING_TEXT, "%s", c->pdf_variations ? "on" : "off");
+  ++n;
+  s[n].name = "alt-pdf";
+  s[n].unset = "none";
+  snprintf(s[n].value, HG_SETTING_TEXT, "%s", c->alt_pdf_sets[0] ? c->alt_pdf_sets : "none");
+  ++n;
 #undef TEXT
 #undef REAL
 #undef BINS
@@ -233,15 +276,26 @@ hegetcl_status hegetcl_xsec_checkpoint_read(const char *path, hegetcl_xsec_check
   if (status == 0) status = hg_ckpt_get_text(&c, "device", &info->device);
   uint64_t index = 0, combined = 0, done = 0, events = 0, total = 0, nonzero = 0, reached = 0;
   double sums[7];
-  if (status == 0)
+  /* a process run's checkpoint sums its groups' iterations and sigma (generator/checkpoint.c) */
+  const int process_run = hg_ckpt_find(&c, "generator.progress", 0) != NULL;
+  if (status == 0 && process_run) {
+    status =
+        hg_ckpt_scan(&c, "generator.progress", 0, "uurr", &index, &combined, &sums[2], &sums[3]);
+  } else if (status == 0) {
     status = hg_ckpt_scan(&c, "vegas.progress", 0, "uuuuuuu", &index, &combined, &done, &events,
                           &total, &nonzero, &reached);
-  if (status == 0) status = hg_ckpt_get_reals(&c, "vegas.sums", 0, sums, 7);
+    if (status == 0) status = hg_ckpt_get_reals(&c, "vegas.sums", 0, sums, 7);
+  }
   if (status == 0) {
     info->iterations = (uint32_t)index;
     info->combined_iterations = (unsigned)combined;
     info->sigma_fb = sums[2];
     info->error_fb = sums[3];
+  }
+  if (status == 0 && process_run && hg_ckpt_find(&c, "generator.events", 0) != NULL) {
+    uint64_t written = 0;
+    status = hg_ckpt_scan(&c, "generator.events", 0, "u", &written);
+    info->events_written = written;
   }
   if (status == 0 && hg_ckpt_find(&c, "unweight.progress", 0) != NULL) {
     hg_unweight_state st;

@@ -33,4 +33,13 @@ int hg_xsec_ckpt_get_histograms(hg_ckpt *c, hegetcl_histogram *h, size_t count);
 /* The "phase" line: a hegetcl_xsec_phase, or 0 with c->message. */
 int hg_xsec_ckpt_phase(hg_ckpt *c);
 
+/* A fresh run writes its checkpoint at path only when no unfinished run's is there
+ * (HEGETCL_ERR_INPUT on ctx naming the file and what to do). */
+hegetcl_status hg_xsec_ckpt_check_fresh(hegetcl_context *ctx, const char *path);
+/* Reads the checkpoint a run resumes from into c (hg_ckpt_free it either way): checked against
+ * the configuration, not finished; *phase the phase it holds. */
+hegetcl_status hg_xsec_ckpt_open_resume(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                        const hegetcl_xsec_checkpointing *cp, hg_ckpt *c,
+                                        hegetcl_xsec_phase *phase);
+
 #endif

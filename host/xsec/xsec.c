@@ -24,6 +24,7 @@
 #include "xsec/params.h"
 #include "xsec/precision_check.h"
 #include "xsec/sampling.h"
+#include "xsec/variations.h"
 #include "xsec/xsec_device.h"
 
 static const char *const phase_space_names[] = {"collider", "rambo", "multichannel", "auto"};
@@ -133,6 +134,10 @@ void hegetcl_xsec_defaults(hegetcl_xsec_config *c, unsigned n_photons) {
 }
 
 void hegetcl_xsec_result_free(hegetcl_xsec_result *result) {
+  if (result->variation_histograms != NULL && result->variations != NULL)
+    hegetcl_histograms_free(result->variation_histograms,
+                            result->variations->list.n * result->n_histograms);
+  result->variation_histograms = NULL;
   hegetcl_histograms_free(result->histograms, result->n_histograms);
   result->histograms = NULL;
   result->n_histograms = 0;
@@ -377,6 +382,7 @@ typedef struct {
   unsigned adapt_iterations;
   hg_histograms *histograms; /* the first device's, which holds the combination; NULL: none */
   hg_channels *channels;     /* likewise; NULL unless the run is over flavour channels */
+  hg_xsec_variations *variations; /* likewise; NULL unless the run has variation weights */
   hg_sampling *sampling;     /* the adaptive helicity probabilities and channel weights */
   /* checkpoints */
   const hegetcl_xsec_config *config;
@@ -391,6 +397,14 @@ static hegetcl_status sample_batch(void *user, uint32_t iteration, uint64_t firs
                                    size_t n_events, cl_mem grid) {
   xsec_run *r = user;
   return hg_xsec_device_sample(&r->devices[0], iteration, first_event, n_events, grid, 0);
+}
+
+/* The unweighting's kept events' variation ratios, on the first device with the final grid. */
+static hegetcl_status variation_ratios(void *user, uint64_t first, const uint32_t *index, size_t n,
+                                       double *ratios) {
+  xsec_run *r = user;
+  return hg_xsec_variations_ratios(r->variations, hg_vegas_reducer_grid(r->devices[0].reducer),
+                                   first, index, n, ratios);
 }
 
 /* A VEGAS iteration's start on a device: the grid and the adaptive sampling's table. */
@@ -429,6 +443,11 @@ static hegetcl_status end_iteration(void *user, uint32_t index, int adapting, ui
   if (r->histograms != NULL) hg_histograms_end_iteration(r->histograms, n_events, variance, extra);
   if (r->channels != NULL)
     hg_channels_end_iteration(r->channels, n_events, variance, extra + histogram_sums);
+  /* the variations' sums follow the adaptive sampling's (zeros in a combined iteration) */
+  if (r->variations != NULL)
+    hg_xsec_variations_end_iteration(r->variations, n_events, variance,
+                                     extra + histogram_sums + channel_sums +
+                                         r->devices[0].sampling_sums_count);
   return HEGETCL_OK;
 }
 
@@ -453,6 +472,7 @@ static hegetcl_status save_checkpoint(xsec_run *r, hegetcl_xsec_phase phase,
   hg_vegas_save(r->vegas, w);
   hg_sampling_save(r->sampling, w);
   if (r->channels != NULL) hg_channels_save(r->channels, w);
+  hg_xsec_variations_save(r->variations, w);
   if (phase != HEGETCL_XSEC_INTEGRATING && r->result->histograms != NULL)
     hg_xsec_ckpt_put_histograms(w, r->result->histograms, r->result->n_histograms);
   if (phase == HEGETCL_XSEC_INTEGRATING && r->histograms != NULL &&
@@ -495,8 +515,7 @@ static hegetcl_status during_unweighting(void *user, const hg_unweight_state *st
   return status;
 }
 
-/* A fresh run writes its checkpoint at path only when no unfinished run's is there. */
-static hegetcl_status check_fresh_path(hegetcl_context *ctx, const char *path) {
+hegetcl_status hg_xsec_ckpt_check_fresh(hegetcl_context *ctx, const char *path) {
   if (access(path, F_OK) != 0 && errno == ENOENT) return HEGETCL_OK;
   hegetcl_xsec_checkpoint_info info;
   char message[2048];
@@ -516,10 +535,9 @@ static hegetcl_status check_fresh_path(hegetcl_context *ctx, const char *path) {
                  path, message);
 }
 
-/* Reads the checkpoint a run resumes from: checked against the configuration, not finished. */
-static hegetcl_status open_resume(hegetcl_context *ctx, const hegetcl_xsec_config *config,
-                                  const hegetcl_xsec_checkpointing *cp, hg_ckpt *c,
-                                  hegetcl_xsec_phase *phase) {
+hegetcl_status hg_xsec_ckpt_open_resume(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                        const hegetcl_xsec_checkpointing *cp, hg_ckpt *c,
+                                        hegetcl_xsec_phase *phase) {
   hegetcl_xsec_checkpoint_info info;
   char message[2048];
   hegetcl_status status = hegetcl_xsec_checkpoint_read(cp->path, &info, message, sizeof message);
@@ -642,14 +660,14 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   memset(&saved, 0, sizeof saved);
   hegetcl_xsec_phase resume_phase = 0;
   if (checkpoints && cp->resume) {
-    status = open_resume(ctx, config, cp, &saved, &resume_phase);
+    status = hg_xsec_ckpt_open_resume(ctx, config, cp, &saved, &resume_phase);
     if (status != HEGETCL_OK) {
       hg_ckpt_free(&saved);
       return status;
     }
     result->resumed = (int)resume_phase;
   } else if (checkpoints) {
-    status = check_fresh_path(ctx, cp->path);
+    status = hg_xsec_ckpt_check_fresh(ctx, cp->path);
     if (status != HEGETCL_OK) return status;
   }
   const unsigned n = config->process.n_photons, dims = dims_of(config);
@@ -667,6 +685,8 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   hegetcl_pdf *pdf = NULL;
   double *grid = NULL;
   hg_vegas *vegas = NULL;
+  hg_xsec_var_setup var_setup;
+  memset(&var_setup, 0, sizeof var_setup);
   char message[2048];
   char *sink_state = NULL;
   hg_unweight_state events_state;
@@ -702,6 +722,10 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     goto done;
   }
 
+  status = hg_xsec_var_setup_make(ctx, config, pdf, pids, n_flavours > 0 ? 2 * n_flavours : 2,
+                                  &var_setup);
+  if (status != HEGETCL_OK) goto done;
+
   double params[HG_XSEC_PARAM_COUNT];
   params[HG_XSEC_SQRT_S] = config->sqrt_s_gev;
   params[HG_XSEC_PT_MIN] = config->pt_min_gev;
@@ -733,7 +757,8 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                                .n_flavours = n_flavours,
                                .n_channels = n_channels,
                                .per_helicity = per_helicity,
-                               .seed = config->vegas.seed};
+                               .seed = config->vegas.seed,
+                               .variations = &var_setup};
   for (unsigned k = 0; k < run.n_devices && status == HEGETCL_OK; ++k) {
     status = hg_xsec_device_open(&run.devices[k], run.contexts[k], &setup);
     if (status != HEGETCL_OK && k > 0)
@@ -748,6 +773,7 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   cl_program program = first->program;
   run.histograms = first->histograms;
   run.channels = first->channels;
+  run.variations = first->variations;
 
   status = hg_vegas_create(ctx, program, dims, &config->vegas, &vegas);
   if (status != HEGETCL_OK) goto done;
@@ -780,6 +806,8 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
     }
     if (status == HEGETCL_OK && run.channels != NULL && hg_channels_load(run.channels, &saved) != 0)
       status = hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", saved.message);
+    if (status == HEGETCL_OK && hg_xsec_variations_load(run.variations, &saved) != 0)
+      status = hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", saved.message);
     if (status == HEGETCL_OK && hg_sampling_load(run.sampling, &saved) != 0)
       status = hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", saved.message);
     if (status == HEGETCL_OK && resume_phase == HEGETCL_XSEC_UNWEIGHTING) {
@@ -804,6 +832,7 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
   status = hg_vegas_run(vegas, &work, hooks ? hooks->progress : NULL,
                         hooks ? hooks->progress_user : NULL, &result->vegas);
   if (run.channels != NULL) hg_channels_result(run.channels, result->channels);
+  if (status == HEGETCL_OK) status = hg_xsec_variations_result(run.variations, result);
   if (status != HEGETCL_OK) goto done;
   hg_sampling_report(run.sampling, result);
   /* the sampler of the float check and the unweighting draws from the learnt table (a run resumed
@@ -828,6 +857,14 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                                   &result->float_sigma_deviation);
     if (status != HEGETCL_OK) goto done;
     result->float_checked = checked;
+  }
+  if (run.histograms != NULL && run.variations != NULL) {
+    size_t per = 0;
+    result->variation_histograms = hg_xsec_variations_take_histograms(run.variations, &per);
+    if (result->variation_histograms == NULL) {
+      status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the variations' histograms");
+      goto done;
+    }
   }
   if (run.histograms != NULL) {
     result->histograms = hg_histograms_take(run.histograms, &result->n_histograms);
@@ -873,6 +910,9 @@ hegetcl_status hegetcl_xsec_generate(hegetcl_context *ctx, const hegetcl_xsec_co
                              .sampling = first->sampling,
                              .factor = first->factor,
                              .me = first->amp->me,
+                             .n_variations = hg_xsec_variations_count(run.variations),
+                             .ratios = variation_ratios,
+                             .ratios_user = &run,
                              .resume = go_on ? &events_state : NULL,
                              .checkpoint_every = run.cp != NULL ? cp->every_events : 0,
                              .checkpoint = run.cp != NULL ? during_unweighting : NULL,
@@ -904,6 +944,7 @@ done:
   hg_vegas_destroy(vegas);
   for (unsigned k = 0; k < run.n_devices; ++k) hg_xsec_device_close(&run.devices[k]);
   free(grid);
+  hg_xsec_var_setup_free(&var_setup);
   free(sink_state);
   hg_ckpt_free(&saved);
   hegetcl_pdf_close(pdf);

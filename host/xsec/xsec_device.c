@@ -133,6 +133,14 @@ hegetcl_status hg_xsec_device_open(hg_xsec_device *d, hegetcl_context *ctx,
   if (status == HEGETCL_OK && n_channels > 0)
     status = hg_channels_create(ctx, d->program, n_channels, batch, d->channel_factor,
                                 &d->channels);
+  if (status == HEGETCL_OK && setup->variations != NULL)
+    status = hg_xsec_variations_open(
+        ctx, setup->variations, d->sampler_options,
+        setup->n_flavours > 0 ? n_channels / setup->n_flavours : 1, batch, setup->seed, d->params,
+        d->pdf, d->sampling, d->amp->me, &d->variations, &d->build_seconds);
+  if (status == HEGETCL_OK && config->histograms)
+    status = hg_xsec_variations_add_histograms(d->variations, d->program, n, &config->binning, batch,
+                                               d->obs_value, d->obs_bin);
   if (status == HEGETCL_OK) status = prepare_sampler(d);
   if (status == HEGETCL_OK)
     status = hg_vegas_reducer_create(ctx, d->program, dims, config->vegas.bins, batch, &d->reducer);
@@ -147,6 +155,7 @@ void hg_xsec_device_close(hg_xsec_device *d) {
   hg_vegas_reducer_destroy(d->reducer);
   hg_histograms_destroy(d->histograms);
   hg_channels_destroy(d->channels);
+  hg_xsec_variations_close(d->variations);
   if (d->sample) clReleaseKernel(d->sample);
   if (d->sampling_reduce) clReleaseKernel(d->sampling_reduce);
   if (d->sampling_accumulate) clReleaseKernel(d->sampling_accumulate);
@@ -193,7 +202,8 @@ hegetcl_status hg_xsec_device_upload_sampling(hg_xsec_device *d, const double *t
 
 size_t hg_xsec_device_extra_sums(const hg_xsec_device *d) {
   return (d->histograms ? hg_histograms_batch_sums(d->histograms) : 0) +
-         (d->channels ? hg_channels_batch_sums(d->channels) : 0) + d->sampling_sums_count;
+         (d->channels ? hg_channels_batch_sums(d->channels) : 0) + d->sampling_sums_count +
+         hg_xsec_variations_batch_sums(d->variations);
 }
 
 /* The adaptive sampling's sums of a batch (the sampler and the amplitude done) into out. */
@@ -261,6 +271,15 @@ hegetcl_status hg_xsec_device_batch(hg_xsec_device *d, uint32_t iteration, int c
       status = sampling_sums(d, n_events, learnt);
     else
       memset(learnt, 0, d->sampling_sums_count * sizeof *learnt);
+  }
+  const size_t n_var = hg_xsec_variations_batch_sums(d->variations);
+  double *varied = learnt + d->sampling_sums_count;
+  if (status == HEGETCL_OK && n_var > 0) {
+    if (combined)
+      status = hg_xsec_variations_add_batch(d->variations, hg_vegas_reducer_grid(d->reducer),
+                                            iteration, first_event, n_events, varied);
+    else
+      memset(varied, 0, n_var * sizeof *varied);
   }
   return status;
 }

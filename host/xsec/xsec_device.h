@@ -14,6 +14,7 @@
 #include "integrate/vegas_reducer.h"
 #include "xsec/channels.h"
 #include "xsec/params.h"
+#include "xsec/variations.h"
 
 /* What every device of a run is built from: the same on each. */
 typedef struct {
@@ -24,6 +25,7 @@ typedef struct {
   unsigned dims, n_flavours, n_channels;
   int per_helicity;
   uint64_t seed;
+  const hg_xsec_var_setup *variations; /* NULL or an empty list: none */
 } hg_xsec_setup;
 
 typedef struct {
@@ -42,6 +44,7 @@ typedef struct {
   hg_vegas_reducer *reducer;
   hg_histograms *histograms; /* NULL unless the run fills them */
   hg_channels *channels;     /* NULL unless the run is over flavour channels */
+  hg_xsec_variations *variations; /* NULL unless the run has variation weights */
   double build_seconds;
   char sampler_options[512];
 } hg_xsec_device;
@@ -60,14 +63,14 @@ hegetcl_status hg_xsec_device_sample(hg_xsec_device *d, uint32_t iteration, uint
  * batches. */
 hegetcl_status hg_xsec_device_upload_sampling(hg_xsec_device *d, const double *table);
 
-/* Doubles of a batch's sums beyond VEGAS's: the histograms', the channels', then the adaptive
- * sampling's. */
+/* Doubles of a batch's sums beyond VEGAS's: the histograms', the channels', the adaptive
+ * sampling's, then the variation weights'. */
 size_t hg_xsec_device_extra_sums(const hg_xsec_device *d);
 
 /* A batch of an integration iteration, sampled with the reducer's grid, into out: VEGAS's sums
  * (hg_vegas_batch_sums), then, in combined iterations (combined != 0), the histograms' and the
  * channels' (zeros otherwise), then, in adapting ones, the adaptive sampling's (zeros
- * otherwise). */
+ * otherwise), then in combined ones the variation weights' (zeros otherwise). */
 hegetcl_status hg_xsec_device_batch(hg_xsec_device *d, uint32_t iteration, int combined,
                                     uint64_t first_event, size_t n_events, double *out);
 

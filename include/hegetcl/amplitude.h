@@ -89,8 +89,9 @@ size_t hegetcl_process_describe_params(const hegetcl_process *p, char *out, size
 void hegetcl_process_defaults(hegetcl_process *p, unsigned n_photons);
 
 /* Fills *p with the defaults for the process text (kept, not copied): the photon family with the
- * recursive engine, gluons with at most one quark line with the recursive colour engine
- * (HEGETCL_ENGINE_RECURSIVE), any other process with the diagrams engine. HEGETCL_ERR_INPUT, with
+ * recursive engine, every other process with the recursive engine too (HEGETCL_ENGINE_RECURSIVE:
+ * its colour-ordered kernels for gluons with at most one quark line, its quark-line recursion
+ * for the rest, electroweak bosons and coupling orders included). HEGETCL_ERR_INPUT, with
  * the problem and its fix in message (may be NULL), for text that does not parse, particles the
  * model does not know, or charge, colour or a flavour not conserved. */
 hegetcl_status hegetcl_process_from_text(hegetcl_process *p, const char *text, char *message,

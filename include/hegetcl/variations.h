@@ -27,6 +27,8 @@ typedef struct {
   char description[128]; /* the text inside <weight>: "MUR=2.0 MUF=0.5", "PDF=10000 MemberID=3" */
   double mu_r_factor, mu_f_factor;
   int pdf_lhapdf_id;
+  int pdf_member; /* the member within its set: the run's own for the scale group, 0 for an
+                     alternative set */
 } hegetcl_variation;
 
 typedef struct {
@@ -47,10 +49,25 @@ hegetcl_status hegetcl_variations_add_pdf_set(hegetcl_variation_list *list, cons
                                               const char *combine, int set_lhapdf_id,
                                               unsigned n_members);
 
+/* Appends the central member of another PDF set (an alternative central set, MadGraph's
+ * `systematics --pdf SET@0`) at the nominal scales: a group of its own named set_name with
+ * combine="none" and description "PDF=<id> MemberID=0". */
+hegetcl_status hegetcl_variations_add_alt_set(hegetcl_variation_list *list, const char *set_name,
+                                              int set_lhapdf_id);
+
+/* Variation k's name in LHEH5 and HepMC3 files and as the suffix of its YODA histograms
+ * ("/hegetcl/pt_1[NAME]", as Rivet names a multiweight histogram): "MUR<f>_MUF<f>_PDF<id>" (the
+ * factors as %.1f, the member's LHAPDF ID), with "_<weight id>" appended when an earlier variation
+ * of the list has the same settings. Written into out (size bytes; 64 hold any). */
+void hegetcl_variation_weight_name(const hegetcl_variation_list *list, unsigned k, char *out,
+                                   size_t size);
+
 /* A run's variations with their cross sections (hegetcl_xsec_result.variations): list.v[k] has
  * sigma_fb[k] +- error_fb[k], summed over the integration's weighted events as sigma's are. The
  * first n_scales are the scale variations (the nominal first), then n_pdf members of the set
- * from first_pdf; envelope and PDF uncertainty as hegetcl_variations_summarise says. */
+ * from first_pdf, then n_alt alternative central sets from first_alt (each its own set's member
+ * 0 with its own alpha_s); envelope and PDF uncertainty as hegetcl_variations_summarise says.
+ * The central value is sigma_fb[0] (with scale variations, the nominal itself). */
 typedef struct {
   hegetcl_variation_list list;
   double sigma_fb[HEGETCL_MAX_VARIATIONS], error_fb[HEGETCL_MAX_VARIATIONS];
@@ -58,6 +75,7 @@ typedef struct {
   double scale_min_fb, scale_max_fb; /* the envelope of the scale variations' sigma */
   char pdf_error_type[16]; /* the set's ErrorType (hessian, ...); "none" for a set of 1 member */
   double pdf_error_fb;     /* the PDF uncertainty of sigma (symmetric) */
+  unsigned first_alt, n_alt; /* the alternative central sets */
 } hegetcl_variation_result;
 
 /* The PDF uncertainty of a quantity from its values on members 0 .. n - 1 of a set (member 0 the

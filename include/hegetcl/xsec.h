@@ -85,6 +85,11 @@ typedef enum {
   HEGETCL_ALPHA_S_MADGRAPH = 1 /* MadGraph's for CTEQ6L1: alpha_s(MZ) = 0.130, one loop, nf = 5 */
 } hegetcl_alpha_s_running;
 
+/* The size of hegetcl_xsec_config.alt_pdf_sets (the list's text and its NUL). */
+#define HEGETCL_ALT_PDF_TEXT_SIZE 512
+/* Alternative central PDF sets a run takes at most. */
+#define HEGETCL_MAX_ALT_PDF_SETS 8
+
 /* MadGraph run_card cuts a run over a process may hold (hegetcl_xsec_config.cuts). */
 #define HEGETCL_MAX_CUTS 32
 
@@ -131,12 +136,15 @@ typedef struct {
   /* cut values by MadGraph's run_card names (ptj, etaj, ...): cuts[k] for cut k of the
    * generator's table; 0 means not applied */
   double cuts[HEGETCL_MAX_CUTS];
-  /* A run over a process: variation weights (CONVENTIONS.md, "Variation weights"), computed on
-   * the device with the nominal: scale_variations 0 (none), 7 or 9 (mu_R, mu_F x {1/2, 1, 2});
-   * pdf_variations 1: every member of the PDF set. Each gives sigma per variation in the result
-   * and a weight per variation in every unweighted event. */
+  /* Variation weights (CONVENTIONS.md, "Variation weights"), computed on the device with the
+   * nominal, for photon and process runs: scale_variations 0 (none), 7 or 9 (mu_R, mu_F x {1/2,
+   * 1, 2}; a photon run's alpha is fixed, so there mu_R changes nothing); pdf_variations 1: every
+   * member of the PDF set; alt_pdf_sets: other LHAPDF sets, comma-separated ("" for none), whose
+   * central member (with its own alpha_s in a process run) gives one variation each. Each gives
+   * sigma per variation in the result and a weight per variation in every unweighted event. */
   int scale_variations;
   int pdf_variations;
+  char alt_pdf_sets[HEGETCL_ALT_PDF_TEXT_SIZE];
 } hegetcl_xsec_config;
 
 /* The paper's set-up for n photons (README.md): the defaults above, HEGETCL_PHASE_SPACE_AUTO (the
@@ -234,6 +242,10 @@ typedef struct {
       record_seconds, variation_seconds;
   /* config.scale_variations or pdf_variations: sigma per variation (owned; NULL otherwise) */
   hegetcl_variation_result *variations;
+  /* config.histograms with variations (a photon run): the histograms of every variation, filled
+   * from the same events with the variation's weights, variation k's (variations->list.v[k])
+   * histogram h at variation_histograms[k * n_histograms + h] (owned; NULL otherwise) */
+  hegetcl_histogram *variation_histograms;
 } hegetcl_xsec_result;
 
 /* Where a run stands, as a checkpoint says. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Every process of ../shared/refs/mg5-next (MadGraph5_aMC@NLO 3.5.7, model sm restrict_default)
- * through the diagrams engine, and the recursive colour engine where it takes the process: |M|^2
+ * through the diagrams engine, and the recursive engine (the colour-ordered kernels or the
+ * quark-line recursion with its colourless bosons) where it takes the process: |M|^2
  * equals MadGraph's to 1e-12 relative in double and 1e-4 in float. The electroweak processes
  * (e+ e- > mu+ mu-, Drell-Yan and W + jets, g g > t t~ h, u u~ > a g g), their resonance-region
  * points, and the QCD processes, which MadGraph computes at the lowest WEIGHTED order: the
@@ -96,8 +97,11 @@ static void check(const char *text, const char *file, hegetcl_width_scheme schem
     (void)state;                                                                                   \
     check(text, file, scheme, top_width, HEGETCL_PRECISION_FLOAT, engine);                         \
   }
-#define CASE(name, text, file)                                                                     \
-  CASE_ENGINE(name, text, file, HEGETCL_WIDTH_RESONANT, -1, HEGETCL_ENGINE_DIAGRAMS)
+/* each file through both engines: name (diagrams) and name##_rec (recursive) */
+#define CASE2(name, text, file, scheme, top_width)                                                 \
+  CASE_ENGINE(name, text, file, scheme, top_width, HEGETCL_ENGINE_DIAGRAMS)                        \
+  CASE_ENGINE(name##_rec, text, file, scheme, top_width, HEGETCL_ENGINE_RECURSIVE)
+#define CASE(name, text, file) CASE2(name, text, file, HEGETCL_WIDTH_RESONANT, -1)
 #define R HEGETCL_WIDTH_RESONANT
 #define ALL HEGETCL_WIDTH_ALL
 #define DIAGRAMS HEGETCL_ENGINE_DIAGRAMS
@@ -112,35 +116,37 @@ CASE(udx_epvegg, "u d~ > e+ ve g g", "me_udx_epvegg.txt")
 CASE(udx_epvegg_res, "u d~ > e+ ve g g", "me_udx_epvegg_res.txt")
 CASE(uux_agg, "u u~ > a g g", "me_uux_agg.txt")
 /* the top width in every top propagator, as MadGraph's standalone output; and Gamma_t = 0 */
-CASE_ENGINE(gg_ttxh, "g g > t t~ h", "me_gg_ttxh.txt", ALL, -1, DIAGRAMS)
-CASE_ENGINE(gg_ttxh_wt0, "g g > t t~ h", "me_gg_ttxh_WT0.txt", R, 0, DIAGRAMS)
-CASE_ENGINE(gu_ttxu, "g u > t t~ u", "me_gu_ttxu.txt", ALL, -1, DIAGRAMS)
-CASE_ENGINE(gu_ttxu_wt0, "g u > t t~ u", "me_gu_ttxu_WT0.txt", R, 0, DIAGRAMS)
+CASE2(gg_ttxh, "g g > t t~ h", "me_gg_ttxh.txt", ALL, -1)
+CASE2(gg_ttxh_wt0, "g g > t t~ h", "me_gg_ttxh_WT0.txt", R, 0)
+CASE2(gu_ttxu, "g u > t t~ u", "me_gu_ttxu.txt", ALL, -1)
+CASE2(gu_ttxu_wt0, "g u > t t~ u", "me_gu_ttxu_WT0.txt", R, 0)
 /* QCD at the lowest WEIGHTED order */
 CASE(uu_uug, "u u > u u g", "me_uu_uug.txt")
 CASE(ud_udg, "u d > u d g", "me_ud_udg.txt")
 CASE(uux_uuxg, "u u~ > u u~ g", "me_uux_uuxg.txt")
 CASE(gu_gug, "g u > g u g", "me_gu_gug.txt")
-CASE_ENGINE(gu_gug_rec, "g u > g u g", "me_gu_gug.txt", R, -1, HEGETCL_ENGINE_RECURSIVE)
 CASE(uux_ddxgg, "u u~ > d d~ g g", "me_uux_ddxgg.txt")
 
 #define BOTH(name) cmocka_unit_test(name##_double), cmocka_unit_test(name##_float)
 #define DOUBLE(name) cmocka_unit_test(name##_double)
+#define BOTH2(name) BOTH(name), BOTH(name##_rec)
 
 int main(void) {
   /* the default run (PoCL builds each program in a second or two): one file of each kind, the
-   * done-when process u d~ > e+ ve g g in both precisions, a QCD file with the electroweak
-   * vertices present; the exhaustive run (HEGETCL_TEST_EXHAUSTIVE=1) every file in both */
+   * done-when process u d~ > e+ ve g g in both precisions and both engines, a QCD file with the
+   * electroweak vertices present; the exhaustive run (HEGETCL_TEST_EXHAUSTIVE=1) every file in
+   * both precisions and both engines */
   const struct CMUnitTest tests[] = {
-      BOTH(epem_mupmum),   DOUBLE(uux_epemg_res), BOTH(udx_epvegg), DOUBLE(udx_epvegg_res),
-      DOUBLE(gg_ttxh_wt0), DOUBLE(uux_agg),       DOUBLE(uu_uug),
+      BOTH(epem_mupmum),      DOUBLE(uux_epemg_res), DOUBLE(uux_epemgg_rec),  BOTH2(udx_epvegg),
+      DOUBLE(udx_epvegg_res), DOUBLE(gg_ttxh_wt0),   DOUBLE(gg_ttxh_wt0_rec), DOUBLE(uux_agg),
+      DOUBLE(uux_agg_rec),    DOUBLE(uu_uug),
   };
   const struct CMUnitTest exhaustive[] = {
-      BOTH(epem_mupmum), BOTH(epem_mupmum_res), BOTH(uux_epemg),   BOTH(uux_epemg_res),
-      BOTH(uux_epemgg),  BOTH(uux_epemgg_res),  BOTH(udx_epvegg),  BOTH(udx_epvegg_res),
-      BOTH(uux_agg),     BOTH(gg_ttxh),         BOTH(gg_ttxh_wt0), BOTH(gu_ttxu),
-      BOTH(gu_ttxu_wt0), BOTH(uu_uug),          BOTH(ud_udg),      BOTH(uux_uuxg),
-      BOTH(gu_gug),      BOTH(gu_gug_rec),      BOTH(uux_ddxgg),
+      BOTH2(epem_mupmum), BOTH2(epem_mupmum_res), BOTH2(uux_epemg),   BOTH2(uux_epemg_res),
+      BOTH2(uux_epemgg),  BOTH2(uux_epemgg_res),  BOTH2(udx_epvegg),  BOTH2(udx_epvegg_res),
+      BOTH2(uux_agg),     BOTH2(gg_ttxh),         BOTH2(gg_ttxh_wt0), BOTH2(gu_ttxu),
+      BOTH2(gu_ttxu_wt0), BOTH2(uu_uug),          BOTH2(ud_udg),      BOTH2(uux_uuxg),
+      BOTH2(gu_gug),      BOTH2(uux_ddxgg),
   };
   const char *ex = getenv("HEGETCL_TEST_EXHAUSTIVE");
   if (ex != NULL && strcmp(ex, "1") == 0)

@@ -55,7 +55,7 @@ static void invisible_characters_are_shown_escaped(void **state) {
           "unknown particle 'g\\u00a0>' (\\u00a0 is a no-break space: write the particles "
           "apart with plain spaces)");
   refused("g g > t t~\r", "unknown particle 't~\\r' (\\r and \\n are line breaks: give the "
-                         "process on one line)");
+                          "process on one line)");
   refused("g g\n> t t~", "unknown particle 'g\\n>'");
   refused("g g > t t\x7f", "unknown particle 't\\x7f' (a control character");
   refused("g g > t t\xe2\x80\x93", "unknown particle 't\\u2013' (a character outside ASCII");
@@ -102,8 +102,8 @@ static void the_photon_family_keeps_its_engines(void **state) {
   assert_true(fabs(p.quark_charge + 1.0 / 3.0) < 1e-15);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_particles(&p), 5);
-  /* quarks and gluons, any number of quark lines: the recursive engine; a photon with them: the
-   * diagrams engine */
+  /* quarks and gluons, any number of quark lines, photons, leptons, W, Z, H and coupling orders:
+   * the recursive engine (the colour-ordered kernels or the quark-line recursion) */
   assert_int_equal(hegetcl_process_from_text(&p, "g g > t t~ g", message, sizeof message),
                    HEGETCL_OK);
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
@@ -116,11 +116,11 @@ static void the_photon_family_keeps_its_engines(void **state) {
   assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ a", message, sizeof message),
                    HEGETCL_OK);
-  assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
-  /* coupling orders may add photon and Z exchanges, which only the diagrams engine has */
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
+  /* coupling orders may add photon and Z exchanges, which the quark-line recursion applies */
   assert_int_equal(hegetcl_process_from_text(&p, "u u~ > d d~ g QED<=2", message, sizeof message),
                    HEGETCL_OK);
-  assert_int_equal(p.engine, HEGETCL_ENGINE_DIAGRAMS);
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
 }
 
 /* Colour flows: (n-1)! traces for n gluons, n! strings for a quark line with n gluons (MadGraph's

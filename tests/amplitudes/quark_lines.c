@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The recursive engine with two and three quark lines (identical flavours, tops): |M|^2 against
- * MadGraph5_aMC@NLO's reference files (1e-12 relative in double, 1e-4 in float), equal to the
- * independent diagrams engine in every helicity configuration at seeded RAMBO points, gauge
- * invariant, and symmetric under exchanges of identical particles and Lorentz boosts. */
+/* The quark-line recursion with two and three quark lines (identical flavours, tops) and with
+ * colourless bosons on the lines (W + jets, Z/gamma* + jets, photons, t t~ h, two lines and a
+ * lepton pair, coupling orders): |M|^2 against MadGraph5_aMC@NLO's reference files (1e-12
+ * relative in double, 1e-4 in float), equal to the independent diagrams engine in every helicity
+ * configuration at seeded RAMBO points, gauge invariant, and symmetric under exchanges of
+ * identical particles and Lorentz boosts. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +12,7 @@
 
 #include "amplitude/amplitude_internal.h"
 #include "io/mg5_points.h"
+#include "process/diagrams.h"
 #include "qcd_points.h"
 #include "test_support.h"
 
@@ -113,7 +116,7 @@ static double *repeat(const double *momenta, unsigned n, size_t n_points, size_t
   return out;
 }
 
-/* Summed |M|^2 (1e-12) and every one of the 2^n helicity configurations (1e-12 of the sum: one
+/* Summed |M|^2 (1e-12) and every one of the helicity configurations (1e-12 of the sum: one
  * configuration can be far below it) equal the diagrams engine's. */
 static void check_engines_agree(const char *text, size_t n_points) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
@@ -121,13 +124,18 @@ static void check_engines_agree(const char *text, size_t n_points) {
   assert_int_equal(rec.engine, HEGETCL_ENGINE_RECURSIVE);
   dia.engine = HEGETCL_ENGINE_DIAGRAMS;
   const unsigned n = hegetcl_process_particles(&rec);
+  /* the configurations' bits as the diagrams engine lays them out (a massive vector takes two) */
+  hg_process_spec spec;
+  char message[1024];
+  if (hg_process_parse(text, &spec, message, sizeof message) != 0) fail_msg("%s", message);
+  const int bits = hg_diagrams_helicity_layout(&spec, NULL);
   double *momenta = qcd_points_of(&rec, n_points, 23);
   double *a = evaluate(&rec, n_points, momenta, NULL), *b = evaluate(&dia, n_points, momenta, NULL);
   for (size_t e = 0; e < n_points; ++e)
     if (!(a[e] > 0 && ts_rel_diff(a[e], b[e]) <= 1e-12))
       fail_msg("%s, point %zu on %s: recursive %.17g, diagrams %.17g", text, e, ts_device_name(ctx),
                a[e], b[e]);
-  const size_t configs = (size_t)1 << n;
+  const size_t configs = (size_t)1 << bits;
   double *many = repeat(momenta, n, n_points, configs);
   uint32_t *helicity = malloc(configs * n_points * sizeof *helicity);
   for (size_t k = 0; k < configs * n_points; ++k) helicity[k] = (uint32_t)(k / n_points);
@@ -164,6 +172,24 @@ static void recursive_equals_diagrams(void **state) {
   if (ts_exhaustive())
     for (size_t k = 0; k < sizeof both_engines_large / sizeof both_engines_large[0]; ++k)
       check_engines_agree(both_engines_large[k], 3);
+}
+
+/* colourless bosons on the lines: W and Z/gamma* + jets, a photon, the Higgs on the top line, a
+ * lepton pair between two quark lines, coupling orders that add photon and Z exchange */
+static const char *const bosons[] = {"u d~ > e+ ve g g", "u u~ > a g g"};
+/* ... and more programs (the exhaustive suite), with the boson self-couplings (W W Z, W W Z Z,
+ * H H H, Z Z H H) */
+static const char *const bosons_large[] = {
+    "g g > t t~ h",   "u u~ > d d~ e+ e-",   "u u~ > e+ e- g g g", "u u > u u g QED<=2",
+    "e+ e- > w+ w-",  "u d~ > w+ z g",       "e+ e- > z h h",      "e+ e- > w+ w- z",
+    "u u~ > w+ w- g", "d d~ > e+ e- mu+ mu-"};
+
+static void recursive_equals_diagrams_with_bosons(void **state) {
+  (void)state;
+  for (size_t k = 0; k < sizeof bosons / sizeof bosons[0]; ++k) check_engines_agree(bosons[k], 3);
+  if (ts_exhaustive())
+    for (size_t k = 0; k < sizeof bosons_large / sizeof bosons_large[0]; ++k)
+      check_engines_agree(bosons_large[k], 3);
 }
 
 /* ---- symmetries ---- */
@@ -257,24 +283,42 @@ static void identical_particles_gauge_and_boosts(void **state) {
   check_symmetries("u u~ > d d~ g g", 4, gluons, 1);
   const unsigned none[][2] = {{0, 0}};
   check_symmetries("g u > t t~ u g", 0, none, 0);
+  /* V + jets: each gluon's Ward identity, the gluons exchanged */
+  const unsigned vjets[][2] = {{4, 5}};
+  check_symmetries("u d~ > e+ ve g g", 5, vjets, 1);
   if (!ts_exhaustive()) return; /* more programs: the exhaustive suite */
+  check_symmetries("u u~ > e+ e- g g", 4, vjets, 1);
+  check_symmetries("u d~ > e+ ve g g", 4, vjets, 1);
+  const unsigned vjets3[][2] = {{4, 5}, {5, 6}};
+  check_symmetries("u u~ > e+ e- g g g", 6, vjets3, 2);
   check_symmetries("u u~ > u u~ g g", 5, gluons, 1);
   const unsigned three[][2] = {{5, 6}};
   check_symmetries("u u~ > d d~ g g g", 6, three, 1);
 }
 
-/* A process with a photon asked of the recursive engine: refused before any build, naming the
- * diagrams engine; sampled colours of a process with two quark lines: refused, naming the exact
- * colour sum. */
-static void what_it_does_not_take_is_refused_with_the_fix(void **state) {
+/* V + jets and t t~ h go to the recursive engine by default; a process with no diagram within
+ * the coupling orders it gives is refused by it as by the diagrams engine, naming the fix;
+ * sampled colours of a process of the quark-line recursion: refused, naming the exact colour
+ * sum. */
+static void routing_and_refusals(void **state) {
   (void)state;
-  hegetcl_process p = qcd_process_of("u u~ > d d~ a");
-  p.engine = HEGETCL_ENGINE_RECURSIVE;
+  const char *const recursive[] = {"u d~ > e+ ve g g", "u u~ > e+ e- g g g g",
+                                   "g g > t t~ h",     "u u~ > a g g",
+                                   "u u~ > d d~ a",    "u u > u u g QED<=2"};
+  for (size_t k = 0; k < sizeof recursive / sizeof recursive[0]; ++k)
+    if (qcd_process_of(recursive[k]).engine != HEGETCL_ENGINE_RECURSIVE)
+      fail_msg("%s: the default engine is %s, not the recursive one", recursive[k],
+               hegetcl_engine_name(qcd_process_of(recursive[k]).engine));
+  hegetcl_process p = qcd_process_of("u u~ > g g g QCD==1");
+  assert_int_equal(p.engine, HEGETCL_ENGINE_RECURSIVE);
   hegetcl_amplitude *amp = NULL;
-  assert_int_equal(hegetcl_amplitude_create(ctx, &p, &amp), HEGETCL_ERR_INPUT);
-  assert_null(amp);
-  assert_non_null(strstr(hegetcl_last_error(ctx), "--engine diagrams"));
-  hegetcl_process two = qcd_process_of("u u~ > d d~ g");
+  for (int e = 0; e < 2; ++e) {
+    p.engine = e ? HEGETCL_ENGINE_DIAGRAMS : HEGETCL_ENGINE_RECURSIVE;
+    assert_int_equal(hegetcl_amplitude_create(ctx, &p, &amp), HEGETCL_ERR_INPUT);
+    assert_null(amp);
+    assert_non_null(strstr(hegetcl_last_error(ctx), "within the coupling orders given"));
+  }
+  hegetcl_process two = qcd_process_of("u d~ > e+ ve g");
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &two, &amp));
   double *momenta = qcd_points_of(&two, 2, 5), me[2] = {0, 0};
   const uint32_t colour[2] = {0, 0};
@@ -297,8 +341,9 @@ int main(void) {
       cmocka_unit_test(uux_ddxg_matches_madgraph),
       cmocka_unit_test(uux_ttx_matches_madgraph),
       cmocka_unit_test(recursive_equals_diagrams),
+      cmocka_unit_test(recursive_equals_diagrams_with_bosons),
       cmocka_unit_test(identical_particles_gauge_and_boosts),
-      cmocka_unit_test(what_it_does_not_take_is_refused_with_the_fix),
+      cmocka_unit_test(routing_and_refusals),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,8 +3,8 @@
 """A photon run (p p -> 3 photons, small) writes its unweighted events as Les Houches, LHEH5 and
 HepMC3: the same seed gives the same events, so each file read back (pylhe, h5py, pyhepmc) equals
 the Les Houches file event by event (ids, status, colours, momenta to the printed 17 digits,
-weights, scales, couplings, sigma and its error), and examples/analyse_events.py gives one
-histogram from all three. A run stopped in its unweighting leaves no file
+weights, scales, couplings, sigma and its error; the default 7-point scale weights included),
+and examples/analyse_events.py gives one histogram and one scale band from all three. A run stopped in its unweighting leaves no file
 that looks complete in any format: LHEH5 none at all (it cannot be continued, so it takes no
 checkpoint), HepMC3 the stream --resume continues under its temporary name, and the resumed
 HepMC3 file equals the uninterrupted one byte for byte once decompressed. An explicit checkpoint
@@ -82,12 +82,13 @@ def main():
                 result = analysis.analyse(path)
                 hists[name] = (result["dsigma_pb_per_gev"], result["errors_pb_per_gev"])
                 problems += [f"{name}: {p}" for p in result["problems"]]
-                if result["band"] is not None:
-                    problems.append(f"{name}: a band without variation weights")
+                if result["band"] is None:
+                    problems.append(f"{name}: no band: the default 7-point scale weights are "
+                                    "missing")
         if len(set(map(str, hists.values()))) != 1:
             problems.append("the formats give different histograms")
         check("examples/analyse_events.py on the run's three files: its checks pass, one histogram, "
-              "no band (no variation weights)", problems)
+              "a scale band (the default variation weights)", problems)
         # stopped in the unweighting
         for name in ("ev.hdf5", "ev.hepmc.gz"):
             folder = os.path.join(tmp, "stop_" + name.replace(".", "_"))

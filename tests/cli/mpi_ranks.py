@@ -10,7 +10,11 @@ machines") on the device under test, against the same run in one process. Prints
      says 501, every weight is sigma / 501 pb, its <init> block is the one-process file's, and
      rank 0's 251 events are the one-process run's first 251, line for line; no rank file is left
   3  two ranks of two devices each (the device under test twice): the same sigma and error
-  4  --checkpoint with two ranks: exit 1, the message says checkpoints of a run shared by 2
+  4  a process run (p p > t t~, three groups with VEGAS grids of their own, 7 scale variations)
+     on two ranks of two devices each: the whole JSON "result" but its timings and unweighting
+     counts (every group, channel and variation) identical to one process on one device; the
+     merged event file holds the 301 events asked for, pylhe reads them, no event twice
+  5  --checkpoint with two ranks: exit 1, the message says checkpoints of a run shared by 2
      processes are not supported and names --checkpoint; --device per-rank in one process: exit
      1, the message names hegetcl-mpi
 
@@ -166,6 +170,37 @@ def main():
                    f"{jc['result']['sigma_fb']!r} +- {jc['result']['error_fb']!r} vs "
                    f"{ja['result']['sigma_fb']!r} +- {ja['result']['error_fb']!r}, {devices} "
                    "devices")
+        process = ["--process", "p p > t t~", "--scale", "173", "--adapt-iterations", "2",
+                   "--adapt-events", "12000", "--events", "30000", "--batch", "3000",
+                   "--min-iterations", "2", "--max-iterations", "2", "--target-error", "0",
+                   "--seed", "5", "--quiet", "--json", "run.json", "--scale-variations", "7",
+                   "--lhe", "ev.lhe", "--unweighted-events", "301"]
+        f = run([exe, "xsec"] + process + ["--device", DEVICE], os.path.join(tmp, "p1"))
+        g = run(launcher + ["-np", "2", mpi_exe, "xsec"] + process +
+                ["--device", f"{DEVICE},{DEVICE}"], os.path.join(tmp, "p4"))
+        if f.returncode != 0 or g.returncode != 0:
+            report(False, "a process run on two ranks of two devices",
+                   f"one process: {failed(f)}; two ranks: {failed(g)}")
+        else:
+            jf, jg = result_of(os.path.join(tmp, "p1")), result_of(os.path.join(tmp, "p4"))
+            rf, rg = without_timings(jf["result"]), without_timings(jg["result"])
+            problems = []
+            if rf != rg:
+                problems.append(f"JSON result differs in {[k for k in rf if rf.get(k) != rg.get(k)]}")
+            if without_timings(jf.get("groups")) != without_timings(jg.get("groups")):
+                problems.append("the groups differ")
+            import pylhe
+            events = list(pylhe.LHEFile.fromfile(os.path.join(tmp, "p4", "ev.lhe")).events)
+            keys = {tuple(round(x, 9) for p in e.particles for x in (p.px, p.py, p.pz))
+                    for e in events}
+            if len(events) != 301 or len(keys) != 301:
+                problems.append(f"{len(events)} events, {len(keys)} different, 301 expected")
+            left = [x for x in os.listdir(os.path.join(tmp, "p4")) if ".rank" in x]
+            if left:
+                problems.append(f"left behind: {left}")
+            report(not problems, "a process run on two ranks of two devices: the one-process "
+                   f"numbers ({jf['result']['sigma_fb']!r} fb) and 301 merged events",
+                   "; ".join(problems))
         d = run(launcher + ["-np", "2", mpi_exe, "xsec"] + BASE +
                 ["--device", DEVICE, "--checkpoint", "run.ckpt"], os.path.join(tmp, "ckpt"))
         e = run([exe, "xsec"] + BASE + ["--device", "per-rank"], os.path.join(tmp, "per-rank"))

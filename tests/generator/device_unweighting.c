@@ -128,7 +128,7 @@ static void device_against_host(void **state) {
   uint64_t kept = 0, tried = 0, overweight = 0, negative = 0;
   double sum = 0.0, sum2 = 0.0, expected[N_BINS] = {0}, variance[N_BINS] = {0};
   for (uint64_t first = 0; kept < N_EVENTS; first += BATCH) {
-    status = hg_gen_group_sample(g, HG_GEN_UNWEIGHT_ITERATION, first, BATCH, NULL);
+    status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, BATCH, NULL);
     cl_int err = clEnqueueReadBuffer(ctx->queue, g->factor, CL_FALSE, 0, BATCH * sizeof(double),
                                      factor, 0, NULL, NULL);
     err |= clEnqueueReadBuffer(ctx->queue, g->amp->momenta, CL_FALSE, 0,
@@ -153,7 +153,7 @@ static void device_against_host(void **state) {
         variance[bin_of(x, c.sqrt_s_gev)] += p * (1.0 - p);
       }
       const hg_philox_words r = hg_philox4x32_10(
-          hg_philox_counter(first + e, HG_GEN_UNWEIGHT_ITERATION, HG_GEN_BLOCK_UNWEIGHT),
+          hg_philox_counter(first + e, GEN_UNWEIGHT_ITERATION, HG_GEN_BLOCK_UNWEIGHT),
           (hg_u32)c.vegas.seed, g->key_high);
       if (!(hg_uniform_double(r.v[0], r.v[1]) * w_max < w)) continue;
       if (a.events[kept].number != first + e)

@@ -3,14 +3,11 @@
 """Scale and PDF variation weights of a process run, computed on the device, against reruns with
 the varied settings, closed forms and an independent PDF reader. Prints TAP.
 
-The PDF set is assembled here, in a temporary folder, from the cteq6l1 grid: it is NOT a physical
-set, only a test of the machinery (ErrorType hessian, 5 members):
-  member 0    cteq6l1 itself
-  members 1/2 the gluon times 1 +- eps and every quark and antiquark times 1 -+ eps M_g(Q)/M_q(Q)
-              at each Q knot (M: the momentum fractions, trapezoid sums over the x knots), so the
-              momentum sum of the grid is kept knot by knot; eps = 0.05
-  members 3/4 the cteq6l1 grid with the member's own alpha_s (its header's AlphaS_Vals: the
-              .info's times 1.01 and 0.99), as LHAPDF lets a member override the .info
+The PDF sets are assembled here, in a temporary folder, from the cteq6l1 grid
+(tests/support/pdf_test_sets.py): they are NOT physical sets, only tests of the machinery. The
+5-member hessian set hgtest_cteq6l1_var (members 1/2 move the gluon against the quarks, members
+3/4 carry their own alpha_s, 1.01 and 0.99 times cteq6l1's), and hgtest_cteq6l1_alt, cteq6l1's
+grid times 1.1 with alpha_s times 1.02, as an alternative central set.
 
 Every run integrates with the grid frozen (--vegas-alpha 0) and one combined iteration, so that a
 rerun with a varied setting sees the same points with the same seed.
@@ -29,8 +26,10 @@ rerun with a varied setting sees the same points with the same seed.
      over the events agrees with sigma_v / sigma within 5 standard errors
   8  sigma is the same with and without variations, to the last digit
   9  the 7-point default of an event run has 7 scale weights and 5 PDF weights, named in
-     <initrwgt> as MadGraph does; --no-variation-weights leaves them out; a photon run refuses
-     --scale-variations
+     <initrwgt> as MadGraph does; --no-variation-weights leaves them out
+ 10  the alternative central set (--alt-pdf): sigma equals a rerun's with --pdf set to it, and
+     sigma and every event's ratio are 1.1^2 1.02^2 times the nominal's (the set's grid and its
+     own alpha_s; u u~ > t t~ goes as alpha_s^2)
 
 usage: variation_weights.py HEGETCL_EXE
 """
@@ -44,10 +43,11 @@ import tempfile
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from pdf_test_sets import (ALT_ALPHA_S_FACTOR, ALT_PDF_FACTOR, ALT_SET, SET, SOURCE,  # noqa: E402
+                           make_alt_set, make_set)
+
 DEVICE = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE") or "auto"
-SOURCE = os.path.join(os.environ.get("LHAPDF_DATA_PATH", "").split(":")[0], "cteq6l1")
-SET = "hgtest_cteq6l1_var"
-EPS = 0.05
 RUN = ["xsec", "--process", "u u~ > t t~", "--device", DEVICE, "--events", "20000",
        "--adapt-events", "4000", "--adapt-iterations", "1", "--min-iterations", "1",
        "--max-iterations", "1", "--target-error", "0", "--batch", "8192", "--vegas-alpha", "0",
@@ -58,70 +58,6 @@ results = []
 
 def check(ok, name, detail=""):
     results.append((bool(ok), name, detail))
-
-
-def read_dat(path):
-    with open(path) as f:
-        lines = f.read().split("\n")
-    x = np.array(lines[3].split(), float)
-    q = np.array(lines[4].split(), float)
-    flavours = [int(v) for v in lines[5].split()]
-    rows = np.array([r.split() for r in lines[6:6 + len(x) * len(q)]], float)
-    return x, q, flavours, rows.reshape(len(x), len(q), len(flavours))
-
-
-def write_dat(path, x, q, flavours, values):
-    with open(path, "w") as f:
-        f.write("PdfType: error\nFormat: lhagrid1\n---\n")
-        f.write(" ".join("%.8e" % v for v in x) + "\n")
-        f.write(" ".join("%.8e" % v for v in q) + "\n")
-        f.write(" ".join(str(v) for v in flavours) + "\n")
-        for ix in range(len(x)):
-            for iq in range(len(q)):
-                f.write(" ".join("%.8e" % v for v in values[ix, iq]) + "\n")
-        f.write("---\n")
-
-
-def make_set(folder):
-    out = os.path.join(folder, SET)
-    os.makedirs(out)
-    with open(os.path.join(SOURCE, "cteq6l1.info")) as f:
-        info = f.read()
-    info = info.replace("NumMembers: 1", "NumMembers: 5")
-    info = info.replace("SetIndex: 10042", "SetIndex: 990000")
-    info += "ErrorType: hessian\nErrorConfLevel: 68\n"
-    with open(os.path.join(out, SET + ".info"), "w") as f:
-        f.write(info)
-    central = os.path.join(SOURCE, "cteq6l1_0000.dat")
-    shutil.copy(central, os.path.join(out, SET + "_0000.dat"))
-    x, q, flavours, v = read_dat(central)
-    g = flavours.index(21)
-    quarks = [k for k in range(len(flavours)) if k != g]
-    dx = np.diff(x)
-    def momentum(f):  # trapezoid sum over x of x f, per Q knot
-        return ((f[1:] + f[:-1]) * dx[:, None]).sum(axis=0) / 2
-    m_g = momentum(v[:, :, g])
-    m_q = sum(momentum(v[:, :, k]) for k in quarks)
-    for member, sign in ((1, 1), (2, -1)):
-        w = v.copy()
-        w[:, :, g] *= 1 + sign * EPS
-        for k in quarks:
-            w[:, :, k] *= (1 - sign * EPS * m_g / m_q)[None, :]
-        write_dat(os.path.join(out, "%s_%04d.dat" % (SET, member)), x, q, flavours, w)
-        # the momentum sum of the grid is kept at every Q knot
-        moved = momentum(w[:, :, g]) + sum(momentum(w[:, :, k]) for k in quarks)
-        assert np.allclose(moved, m_g + m_q, rtol=1e-12)
-    qs = [float(t) for t in info.split("AlphaS_Qs: [")[1].split("]")[0].split(",")]
-    vals = [float(t) for t in info.split("AlphaS_Vals: [")[1].split("]")[0].split(",")]
-    for member, factor in ((3, 1.01), (4, 0.99)):
-        with open(central) as f:
-            body = f.read().split("---\n", 1)[1]
-        with open(os.path.join(out, "%s_%04d.dat" % (SET, member)), "w") as f:
-            f.write("PdfType: error\nFormat: lhagrid1\n")
-            f.write("AlphaS_Qs: [%s]\n" % ", ".join("%.6e" % t for t in qs))
-            f.write("AlphaS_Vals: [%s]\n" % ", ".join("%.10e" % (t * factor) for t in vals))
-            f.write("---\n" + body)
-    return out
 
 
 def run(exe, args, env):
@@ -139,9 +75,12 @@ def main():
     env = dict(os.environ)
     env["LHAPDF_DATA_PATH"] = work + ":" + env.get("LHAPDF_DATA_PATH", "")
     make_set(work)
+    make_alt_set(work)
     j, lhe = os.path.join(work, "v.json"), os.path.join(work, "v.lhe")
-    p = run(exe, RUN + ["--scale-variations", "9", "--pdf-variations", "on", "--json", j,
-                        "--unweighted-events", "300", "--lhe", lhe], env)
+    yoda = os.path.join(work, "v.yoda")
+    p = run(exe, RUN + ["--scale-variations", "9", "--pdf-variations", "on", "--alt-pdf", ALT_SET,
+                        "--json", j, "--unweighted-events", "300", "--lhe", lhe, "--yoda", yoda],
+            env)
     check(p.returncode == 0 and os.path.exists(j) and os.path.exists(lhe),
           "the variation run writes JSON and LHE", p.stderr[-2000:])
     if p.returncode != 0:
@@ -152,7 +91,7 @@ def main():
                                      v["mu_f_factor"] == f_f and v["pdf_member"] == member and
                                      v["group"] == "Central scale variation"]
     central = by(1, 1)[0]
-    check(len(var) == 9 + 5 and abs(central["sigma_fb"] / r["sigma_fb"] - 1) < 1e-13,
+    check(len(var) == 9 + 5 + 1 and abs(central["sigma_fb"] / r["sigma_fb"] - 1) < 1e-13,
           "the central variation's sigma is sigma",
           "%d variations, %.17g vs %.17g" % (len(var), central["sigma_fb"], r["sigma_fb"]))
     for f_r, f_f in ((2, 0.5), (0.5, 2)):
@@ -164,7 +103,8 @@ def main():
         check(abs(v / rerun - 1) < 1e-12,
               "sigma(mu_R x %g, mu_F x %g) equals a rerun's" % (f_r, f_f),
               "variation %.17g, rerun %.17g" % (v, rerun))
-    pdf = [v for v in var if v["group"] != "Central scale variation"]
+    pdf = [v for v in var if v["group"] == SET]
+    alt = [v for v in var if v["group"] == ALT_SET]
     jr = os.path.join(work, "m.json")
     p = run(exe, RUN + ["--pdf-member", "1", "--json", jr], env)
     rerun = sigma(jr)["sigma_fb"] if p.returncode == 0 else float("nan")
@@ -194,7 +134,8 @@ def main():
     index = {v["id"]: k for k, v in enumerate(var)}
     muf2 = [v["id"] for v in var if v["mu_r_factor"] == 1 and v["mu_f_factor"] == 2 and
             v["group"] == "Central scale variation"][0]
-    worst_one = worst_alpha = worst_pdf = 0.0
+    worst_one = worst_alpha = worst_pdf = worst_alt = 0.0
+    alt_factor = (ALT_PDF_FACTOR * ALT_ALPHA_S_FACTOR) ** 2
     sums = np.zeros(len(var))
     sums2 = np.zeros(len(var))
     kin = []
@@ -206,6 +147,7 @@ def main():
         worst_one = max(worst_one, abs(ratios[index[central["id"]]] - 1))
         worst_alpha = max(worst_alpha, abs(ratios[index[pdf[3]["id"]]] / 1.01 ** 2 - 1),
                           abs(ratios[index[pdf[4]["id"]]] / 0.99 ** 2 - 1))
+        worst_alt = max(worst_alt, abs(ratios[index[alt[0]["id"]]] / alt_factor - 1))
         a, b = e.particles[0], e.particles[1]
         kin.append((a.id, b.id, 2 * a.e / 14000, 2 * b.e / 14000, e.eventinfo.scale ** 2,
                     ratios[index[muf2]]))
@@ -224,6 +166,7 @@ def main():
     check(worst_pdf < 2e-3 and max(abs(t) for t in pulls) < 5,
           "mu_F x 2 ratios against the parton package's PDFs; mean ratios against sigma_v/sigma",
           "largest deviation %.2g, pulls %s" % (worst_pdf, " ".join("%.2f" % t for t in pulls)))
+    check_histograms(yoda, var, r["sigma_fb"], events)
     # defaults and switches
     l7, l0 = os.path.join(work, "d.lhe"), os.path.join(work, "n.lhe")
     base = RUN + ["--unweighted-events", "20"]
@@ -233,17 +176,84 @@ def main():
     plain = sigma(j0)["sigma_fb"] if p0.returncode == 0 else float("nan")
     check(plain == r["sigma_fb"], "sigma without variations is sigma with them, to the last digit",
           "%.17g vs %.17g" % (plain, r["sigma_fb"]))
-    pn = run(exe, ["xsec", "--n", "2", "--scale-variations", "7", "--device", DEVICE], env)
+    # the alternative central set against a rerun with it as the central set
+    ja = os.path.join(work, "alt.json")
+    p = run(exe, RUN[:-1] + [ALT_SET, "--json", ja], env)
+    rerun = sigma(ja)["sigma_fb"] if p.returncode == 0 else float("nan")
+    a = alt[0] if len(alt) == 1 else {"sigma_fb": float("nan"), "pdf_lhapdf_id": 0}
+    check(abs(a["sigma_fb"] / rerun - 1) < 1e-12 and
+          abs(a["sigma_fb"] / r["sigma_fb"] / alt_factor - 1) < 1e-12 and worst_alt < 1e-12 and
+          a["pdf_lhapdf_id"] == 990100 and 'combine="none"' in open(lhe).read(),
+          "--alt-pdf: sigma equals a rerun's with --pdf %s; sigma and every event x 1.1^2 1.02^2"
+          % ALT_SET, "variation %.17g, rerun %.17g, ratio/expected - 1 = %.2g, events %.2g (%s)"
+          % (a["sigma_fb"], rerun, a["sigma_fb"] / r["sigma_fb"] / alt_factor - 1, worst_alt,
+             p.stderr[-300:]))
     text7 = open(l7).read() if p7.returncode == 0 else ""
     text0 = open(l0).read() if p0.returncode == 0 else ""
     ok = (text7.count("<weight id=") == 12 and 'combine="envelope"' in text7 and
           'combine="hessian"' in text7 and text7.count("<wgt id=") == 20 * 12 and
-          "<rwgt>" not in text0 and "<initrwgt>" not in text0 and pn.returncode == 2 and
-          "--process" in pn.stderr)
-    check(ok, "7-point and all members by default with events; --no-variation-weights; photon "
-          "runs refuse", "%d weights; %s" % (text7.count("<weight id="), pn.stderr.strip()[:200]))
+          "<rwgt>" not in text0 and "<initrwgt>" not in text0)
+    check(ok, "7-point and all members by default with events; --no-variation-weights",
+          "%d weights" % text7.count("<weight id="))
     shutil.rmtree(work)
     return finish()
+
+
+def check_histograms(path, var, sigma, events):
+    """The process run's histograms (babyyoda's pure-Python YODA reader): every histogram once
+    per variation under Rivet's multiweight names; each variation's pt_1 and m_final (one fill
+    per event) sum to its sigma; the central variation's equal the nominal's bin for bin; the
+    weighted means of pt_1 and eta_1 (exact: sumwx / sumw) against the unweighted events'
+    within 5 standard errors (eta_1's tells whether the members with the incoming pair swapped
+    fill -eta as their events do)."""
+    from babyyoda import grogu
+    problems = []
+    try:
+        h = grogu.read(path)
+    except (OSError, ValueError) as error:
+        check(False, "process-run histograms read back", str(error))
+        return
+    total = lambda x: sum(b.sumW() for b in x.bins()) + x.underflow().sumW() + x.overflow().sumW()
+    names = ["MUR%.1f_MUF%.1f_PDF%d" % (v["mu_r_factor"], v["mu_f_factor"], v["pdf_lhapdf_id"])
+             for v in var]
+    nominal = [k for k in h if "[" not in k]
+    if sorted(nominal) != sorted("/hegetcl/" + n for n in ("pt_1", "pt_2", "eta_1", "eta_2",
+                                                         "dr_min", "dr_pairs", "m_final")):
+        problems.append("nominal histograms %s" % nominal)
+    if len(h) != len(nominal) * (1 + len(var)):
+        problems.append("%d histograms for %d variations" % (len(h), len(var)))
+    for v, name in zip(var, names):
+        for x in ("pt_1", "m_final"):
+            got = h.get("/hegetcl/%s[%s]" % (x, name))
+            if got is None or abs(total(got) / v["sigma_fb"] - 1) > 1e-12:
+                problems.append("%s[%s] sums to %r, sigma %r" % (
+                    x, name, total(got) if got else None, v["sigma_fb"]))
+    for x in nominal:
+        a, b = h[x], h.get("%s[%s]" % (x, names[0]))
+        if b is None or [c.sumW() for c in a.bins()] != [c.sumW() for c in b.bins()]:
+            problems.append("%s: the central variation differs from the nominal" % x)
+    if abs(total(h["/hegetcl/pt_1"]) / sigma - 1) > 1e-12:
+        problems.append("pt_1 sums to %r, sigma %r" % (total(h["/hegetcl/pt_1"]), sigma))
+    # the hardest final-state particle of each unweighted event
+    hardest = []
+    for e in events:
+        final = [p for p in e.particles if p.status == 1]
+        p = max(final, key=lambda q: math.hypot(q.px, q.py))
+        pt = math.hypot(p.px, p.py)
+        hardest.append((pt, math.asinh(p.pz / pt)))
+    pulls = []
+    for k, x in enumerate(("pt_1", "eta_1")):
+        hist = h["/hegetcl/" + x]
+        sumw = total(hist)
+        sumwx = sum(b.sumWX() for b in hist.bins()) + hist.underflow().sumWX() + \
+            hist.overflow().sumWX()
+        values = np.array([t[k] for t in hardest])
+        pulls.append((sumwx / sumw - values.mean()) / (values.std() / math.sqrt(len(values))))
+    if max(abs(t) for t in pulls) > 5:
+        problems.append("mean pT_1 and eta_1 against the events: pulls %.2f %.2f" % tuple(pulls))
+    check(not problems, "process-run histograms per variation (YODA, Rivet's names): sums are sigma "
+          "per variation; the central is the nominal; pT_1 and eta_1 means as the events'",
+          "; ".join(problems[:8]) + " pulls %s" % " ".join("%.2f" % t for t in pulls))
 
 
 def finish():

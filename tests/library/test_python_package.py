@@ -239,6 +239,91 @@ def test_a_thousand_calls_leave_memory_where_it_was():
     assert grown < 1 << 20, f"resident memory grew by {grown} bytes over 1000 calls"
 
 
+# p p > t t~ at 14 TeV as MadEvent ran it (CTEQ6L1, MadGraph's alpha_s, mu = 173 GeV, four
+# flavours, no cuts), small enough for a few seconds on PoCL
+TTBAR = dict(scale=173, alpha_s_running="madgraph", events=60000,
+             adapt_events=20000, adapt_iterations=2, min_iterations=2, max_iterations=2,
+             target_error=0, seed=11, batch=16384)
+
+
+@pytest.fixture(scope="module")
+def ttbar():
+    return hegetcl.cross_section(process="p p > t t~", device=DEVICE, **TTBAR)
+
+
+def madevent(run_id):
+    """MadEvent's recommended sigma and error (pb) of a run in ../shared/refs/mg5-next/xsec.txt."""
+    with open(os.path.join(os.environ["HEGETCL_REFS_NEXT_DIR"], "xsec.txt")) as f:
+        for line in f:
+            words = line.split()
+            if words[:1] == [run_id] and "combined" in words:
+                at = words.index("combined")
+                return float(words[at + 1]), float(words[at + 2])
+    raise AssertionError(f"no combined line for {run_id} in xsec.txt")
+
+
+def test_a_process_run_agrees_with_madevent(ttbar):
+    sigma_pb, error_pb = madevent("B1a")  # 603.17 +- 0.30 pb
+    pull = (ttbar.sigma_fb / 1e3 - sigma_pb) / math.hypot(ttbar.error_fb / 1e3, error_pb)
+    assert abs(pull) < 3, (ttbar.sigma_fb, ttbar.error_fb, sigma_pb, error_pb)
+    assert ttbar.error_fb / ttbar.sigma_fb < 0.005
+    assert ttbar.process == "p p > t t~" and ttbar.alpha_s_power == 2
+    assert ttbar.details["process"]["alpha_s_mu_r"] == pytest.approx(0.1180125, abs=2e-7)
+    # the groups (MadGraph's subprocesses) and the partonic channels add up to sigma
+    assert [g.text for g in ttbar.groups] == ["g g > t t~", "u u~ > t t~", "d d~ > t t~"]
+    assert sum(g.sigma_fb for g in ttbar.groups) == pytest.approx(ttbar.sigma_fb, rel=1e-12)
+    assert sum(g.n_channels for g in ttbar.groups) == len(ttbar.process_channels) == 9
+    for i, g in enumerate(ttbar.groups):
+        members = [c for c in ttbar.process_channels if c.group == i]
+        assert len(members) == g.n_channels
+        assert sum(c.sigma_fb for c in members) == pytest.approx(g.sigma_fb, rel=1e-9)
+    assert ttbar.variations is None and ttbar.channels == []
+
+
+def test_a_process_run_equals_the_commands_bit_for_bit(ttbar, tmp_path):
+    card = tmp_path / "run.yaml"
+    card.write_text(ttbar.run_card)
+    assert 'process: "p p > t t~"' in ttbar.run_card
+    out = tmp_path / "run.json"
+    subprocess.run([EXE, "xsec", "--card", str(card), "--device", DEVICE, "--json", str(out),
+                    "--quiet", "--checkpoint", "none"], check=True, capture_output=True)
+    result = json.loads(out.read_text())["result"]
+    assert (ttbar.sigma_fb, ttbar.error_fb) == (result["sigma_fb"], result["error_fb"])
+    assert ttbar.events == result["events"]
+
+
+def test_process_events_carry_variations_with_their_envelope(tmp_path):
+    path = tmp_path / "tt.lhe"
+    xs = hegetcl.generate_events(process="p p > t t~", n=20, path=path, device=DEVICE,
+                                 **dict(TTBAR, events=8000, adapt_events=4000, adapt_iterations=1,
+                                        min_iterations=1, max_iterations=1))
+    assert xs.unweighted_events == 20
+    text = path.read_text()
+    assert text.count("<event>") == 20 and "</LesHouchesEvents>" in text
+    # written by default with events: the 7-point scale variations and the set's members
+    v = xs.variations
+    assert v is not None and v.n_scales == 7 and len(v.scales) == 7
+    factors = [(s.mu_r_factor, s.mu_f_factor) for s in v.scales]
+    assert factors[0] == (1, 1) and set(factors) == {(1, 1), (1, 2), (1, 0.5), (2, 1), (0.5, 1),
+                                                     (2, 2), (0.5, 0.5)}
+    assert "MUR=2.0 MUF=2.0" in v.names and "MUR=0.5" in [n.strip() for n in v.names]
+    assert v.scales[0].sigma_fb == pytest.approx(xs.sigma_fb, rel=1e-12)
+    sigmas = [s.sigma_fb for s in v.scales]
+    assert (v.scale_min_fb, v.scale_max_fb) == (min(sigmas), max(sigmas))
+    # alpha_s^2 falls with mu_R: mu_R x 2 below the nominal, mu_R x 1/2 above
+    by_factors = dict(zip(factors, sigmas))
+    assert by_factors[(2, 1)] < xs.sigma_fb < by_factors[(0.5, 1)]
+    for s in v.variations:
+        assert f'<weight id="{s.id}"' in text or f"<weight id='{s.id}'" in text
+    # CTEQ6L1 is one member: no PDF variations, no PDF uncertainty
+    assert v.pdf_members == [] and (v.pdf_error_type, v.pdf_error_fb) == ("none", 0.0)
+    # no scale variations asked for: none
+    quiet = hegetcl.cross_section(process="p p > t t~", device=DEVICE,
+                                  **dict(TTBAR, events=8000, adapt_events=4000,
+                                         adapt_iterations=1, min_iterations=1, max_iterations=1))
+    assert quiet.variations is None
+
+
 def test_close_releases_and_later_calls_rebuild():
     momenta, reference = mg5_points(2)
     hegetcl.close()
@@ -248,9 +333,15 @@ def test_close_releases_and_later_calls_rebuild():
 
 # Every refusal is one of the library's exceptions (hegetcl.Error), never a bare Python one.
 @pytest.mark.parametrize("call, kind, words", [
-    (lambda: hegetcl.cross_section("g g > g g", device=DEVICE), hegetcl.UnsupportedError,
-     "photon family"),
-    (lambda: hegetcl.run_card("g g > t t~ g"), hegetcl.UnsupportedError, "photon family"),
+    # a process run: the library's messages, before any integration
+    (lambda: hegetcl.cross_section("g g > g g", device=DEVICE), hegetcl.InputError,
+     "without a pT cut; give one, e.g. --ptj 20"),
+    (lambda: hegetcl.cross_section(process="p p > t t~ x", device=DEVICE), hegetcl.InputError,
+     "'x'"),
+    (lambda: hegetcl.cross_section(process="p p > t t~", ptj=-5, device=DEVICE),
+     hegetcl.InputError, "ptj"),
+    (lambda: hegetcl.cross_section(process=3, device=DEVICE), hegetcl.InputError,
+     "not a string"),
     (lambda: hegetcl.cross_section(device=DEVICE), hegetcl.InputError, "no process"),
     (lambda: hegetcl.cross_section("u u~ > a a", device=3), hegetcl.InputError, "device = 3"),
     (lambda: hegetcl.generate_events("x.lhe", 0, "u u~ > a a", device=DEVICE),
@@ -259,6 +350,10 @@ def test_close_releases_and_later_calls_rebuild():
      hegetcl.InputError, "n_events = 2.5"),
     (lambda: hegetcl.generate_events(None, 10, "u u~ > a a", device=DEVICE), hegetcl.InputError,
      "path = None"),
+    (lambda: hegetcl.generate_events("x.lhe", process="p p > t t~", device=DEVICE),
+     hegetcl.InputError, "n_events = None: give a whole number of events"),
+    (lambda: hegetcl.generate_events("x.lhe", 5, process="p p > t t~", n=5, device=DEVICE),
+     hegetcl.InputError, "with a process, n is the number of events; give it once"),
     (lambda: hegetcl.matrix_element(3, np.zeros((1, 4, 4)), device=DEVICE), hegetcl.InputError,
      "not a string"),
     (lambda: hegetcl.matrix_element("u u~ > a a", [[["x"] * 4] * 4], device=DEVICE),

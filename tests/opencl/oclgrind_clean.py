@@ -21,15 +21,27 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        amplitude_accumulate)
   8-11 hegetcl xsec --n 2, one engine each, 300 events: the cross-section pipeline
        (xsec_sample, PDFs, cuts, VEGAS), histograms (histogram_reduce, histogram_accumulate)
-       and unweighting (events_mark, events_gather) into an event file
+       and unweighting (events_mark, events_gather) into an event file, without variation
+       weights (case 13 has them)
   12   hegetcl xsec --n 2, helicities sampled (amplitude_helicity), every flavour (the channel
        sums, xsec_channel_reduce), rambo phase space, float (n = 3 took 7 minutes or more)
-  13-15 hegetcl me --process, QCD with the massive and gluon HELAS functions (cl/helas/qcd.cl)
+  13   hegetcl xsec --n 2 with the default 7-point variation weights (xsec_variations: sums
+       during the integration, ratios of the kept events) and their histograms (about 2
+       minutes: the variations' program is built with -cl-opt-disable too)
+  14-16 hegetcl me --process, QCD with the massive and gluon HELAS functions (cl/helas/qcd.cl)
        through the generated diagram code and, where it applies, the recursive colour engine, at
        MadGraph's points (../shared/refs/mg5-qcd, HEGETCL_QCD_REFS_DIR): g g > t t~ g (massive
        quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: the recursive engine's tape), g g > g g g
-       in float (four-gluon vertex)
-  16   hegetcl xsec --process "u u~ > t t~", 1000 events, batches of 300 (the last work-group
+       in float (four-gluon vertex); the colour engine's work-group kernels (colour_group.cl)
+       by default
+  16   hegetcl me --process "u d~ > e+ ve g g" (../shared/refs/mg5-next, HEGETCL_NEXT_REFS_DIR):
+       the electroweak HELAS functions through the diagram code and the quark-line recursion's
+       tape (a W off the lepton pair on the quark line; 4 s)
+  17-18 hegetcl me --process "g g > t t~ g": the colour engine's work-group kernels with their
+       tables in global memory (HEGETCL_CO_GLOBAL_TABLES=1, as t t~ + 4 g), one event per group
+       so that each group goes over several; its one-event-per-work-item kernels
+       (HEGETCL_CO_KERNEL=item)
+  19   hegetcl xsec --process "u u~ > t t~", 1000 events, batches of 300 (the last work-group
        part-full): the process sampler (generator_sample), its channel sums, the variation
        weights, the unweighting's hit-or-miss on the device (generator_mark, generator_compact)
        and the colour flows (generator_flows) into an event file (2 minutes)
@@ -37,7 +49,8 @@ The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device
 known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which
 misreports it (its shadow of a released buffer outlives the buffer:
 docs/opencl-implementations.md, "A second trap"). The whole suite took 4.3 minutes on 2 shared
-cores before case 16 (cases 13-15 1 to 12 seconds each), with at most 1.5 GB of memory.
+cores before case 13 (cases 14-16 1 to 12 seconds each), with at most 1.5 GB of memory; case 13
+took 118 s (case 11 without variations 16 s). Case 19 took 2 minutes.
 
 usage: oclgrind_clean.py HEGETCL_EXE
 """
@@ -52,7 +65,7 @@ OCLGRIND = ["oclgrind", "--data-races", "--uninitialized", "--check-api"]
 XSEC = ["xsec", "--adapt-iterations", "1", "--adapt-events", "300", "--events", "300",
         "--min-iterations", "1", "--max-iterations", "1", "--batch", "150", "--target-error", "0",
         "--quiet", "--unweighted-events", "20", "--lhe", "ev.lhe", "--yoda", "h.yoda",
-        "--json", "run.json", "--checkpoint", "none"]
+        "--json", "run.json", "--checkpoint", "none", "--no-variation-weights"]
 ENGINES = ["permutation", "unrolled", "diagrams", "recursive"]
 # QCD processes through the diagrams engine: (process, reference file, more options)
 QCD = [("g g > t t~ g", "me_gg_ttxg_WT0.txt", []),
@@ -80,10 +93,22 @@ def cases(hegetcl):
     out.append(("xsec --n 2, sampled helicities, every flavour, rambo, float",
                 [hegetcl] + XSEC + ["--n", "2", "--helicity", "sampled", "--flavours", "all",
                                     "--phase-space", "rambo", "--precision", "float"]))
+    out.append(("xsec --n 2 with variation weights (7 scales) and their histograms",
+                [hegetcl] + [a for a in XSEC if a != "--no-variation-weights"] + ["--n", "2"]))
     qcd = os.environ.get("HEGETCL_QCD_REFS_DIR", "")
     for process, file, more in QCD:
         out.append((f"me --process \"{process}\"{' ' + ' '.join(more) if more else ''}",
                     [hegetcl, "me", "--process", process] + more + [os.path.join(qcd, file)]))
+    nxt = os.environ.get("HEGETCL_NEXT_REFS_DIR", "")
+    out.append(("me --process \"u d~ > e+ ve g g\": the electroweak functions, both engines",
+                [hegetcl, "me", "--process", "u d~ > e+ ve g g",
+                 os.path.join(nxt, "me_udx_epvegg.txt")]))
+    ttg = [hegetcl, "me", "--process", "g g > t t~ g", os.path.join(qcd, "me_gg_ttxg_WT0.txt")]
+    out.append(("me --process \"g g > t t~ g\", the colour engine's work-group kernels with "
+                "their tables in global memory, one event per group, groups over several events",
+                ttg, {"HEGETCL_CO_GLOBAL_TABLES": "1", "HEGETCL_CO_GROUP": "1"}))
+    out.append(("me --process \"g g > t t~ g\", the colour engine's one-event-per-work-item "
+                "kernels", ttg, {"HEGETCL_CO_KERNEL": "item"}))
     out.append(("xsec --process \"u u~ > t t~\": process sampler, variations, unweighting on "
                 "the device, colour flows",
                 [hegetcl, "xsec", "--process", "u u~ > t t~", "--scale", "173",

@@ -2,8 +2,8 @@
 """hegetcl: tree-level helicity amplitudes and cross sections on OpenCL devices.
 
 The Python face of the C library (docs/library.md): |M|^2 of any tree-level QCD/QED process
-for numpy momenta, cross sections of the photon family p p -> n photons from run-card keys, and
-unweighted events to a Les Houches file. Arrays cross into C once, without a copy when they are
+for numpy momenta, cross sections of any process at a hadron collider ("p p > t t~ j") and of the
+photon family p p -> n photons from run-card keys, and unweighted events to a Les Houches file. Arrays cross into C once, without a copy when they are
 C-contiguous float64. Every refusal raises an :class:`Error` subclass carrying the library's
 message and status name (:class:`InputError` is also a ValueError).
 
@@ -13,6 +13,8 @@ Examples
 >>> me = hegetcl.matrix_element("g g > t t~ g", momenta)      # momenta: (events, 5, 4), GeV
 >>> xs = hegetcl.cross_section("u u~ > a a", events=100000, seed=3)
 >>> xs.sigma_fb, xs.error_fb
+>>> tt = hegetcl.cross_section("p p > t t~ j", ptj=50, etaj=5, drjj=0.4)
+>>> [(g.text, g.sigma_fb) for g in tt.groups]
 """
 from __future__ import annotations
 
@@ -31,8 +33,8 @@ import numpy as np
 from . import _core
 from ._process import GeneralProcess, PhotonProcess, photon_process
 
-__all__ = ["Channel", "CrossSection", "Device", "Error", "InputError", "NoDeviceError",
-           "UnsupportedError", "BuildError", "OpenCLError", "FileError", "NonFiniteError",
+__all__ = ["Channel", "CrossSection", "Device", "Error", "Group", "InputError", "NoDeviceError",
+           "ProcessChannel", "Variation", "Variations", "UnsupportedError", "BuildError", "OpenCLError", "FileError", "NonFiniteError",
            "DeviceMemoryError", "PhotonProcess", "UntrustworthyErrorWarning", "close",
            "cross_section", "devices", "generate_events", "matrix_element", "photon_process",
            "__version__"]
@@ -278,9 +280,8 @@ def matrix_element(process: Union[str, PhotonProcess], momenta: "np.typing.Array
         "gpu", "cpu", "P:D" or part of a device name; None: HEGETCL_DEVICE, else a GPU if any.
     engine : {"recursive", "permutation", "unrolled", "diagrams"}, optional
         How the amplitudes are evaluated (the same numbers to rounding); default "recursive"
-        for the photon family and, as the recursive colour engine, for gluons with at most one
-        quark line, e.g. ``matrix_element("g g > t t~ g", p)`` with p of shape (events, 5, 4);
-        "diagrams" for any other process (and, on request, for those).
+        for every process, e.g. ``matrix_element("g g > t t~ g", p)`` with p of shape
+        (events, 5, 4) or ``matrix_element("u d~ > e+ ve g g", p)``; "diagrams" on request.
     alpha : float
         The fine-structure constant (default 1/132.507, MadGraph's sm).
     check : bool
@@ -378,9 +379,88 @@ class Channel:
 
 
 @dataclass(frozen=True)
+class Group:
+    """A group of partonic channels of a process run that share one |M|^2 (MadGraph's
+    subprocess, e.g. ``"u u~ > t t~ g"``), integrated with its own VEGAS grid; sigma in fb."""
+
+    text: str
+    n_channels: int
+    sigma_fb: float
+    error_fb: float
+    chi2_per_dof: float
+    events: int
+
+
+@dataclass(frozen=True)
+class ProcessChannel:
+    """One partonic channel of a process run (``"c~ c > t t~ g"``), the index of its group in
+    :attr:`CrossSection.groups` and its share of sigma (fb; its own Monte Carlo error)."""
+
+    text: str
+    group: int
+    sigma_fb: float
+    error_fb: float
+
+
+@dataclass(frozen=True)
+class Variation:
+    """One scale or PDF variation of a process run: its weight id and names as the event files
+    write them (MadGraph's systematics conventions), its settings and sigma (fb)."""
+
+    id: str
+    group: str
+    combine: str
+    description: str
+    mu_r_factor: float
+    mu_f_factor: float
+    pdf_lhapdf_id: int
+    sigma_fb: float
+    error_fb: float
+
+
+@dataclass(frozen=True)
+class Variations:
+    """The variations of a process run (``scale_variations=7`` or ``9``, ``pdf_variations=1``;
+    on by default when events are written): each variation's sigma, the envelope of the scale
+    variations and the PDF uncertainty of sigma as the set's ErrorType says."""
+
+    variations: List[Variation]
+    n_scales: int
+    first_pdf: int
+    n_pdf: int
+    scale_min_fb: float
+    scale_max_fb: float
+    pdf_error_type: str
+    pdf_error_fb: float
+
+    @property
+    def names(self) -> List[str]:
+        """Each variation's description ("MUR=2.0 MUF=0.5", "PDF=10000 MemberID=3")."""
+        return [v.description for v in self.variations]
+
+    @property
+    def scales(self) -> List[Variation]:
+        """The scale variations, the nominal first."""
+        return self.variations[:self.n_scales]
+
+    @property
+    def pdf_members(self) -> List[Variation]:
+        """The PDF set's members, member 0 first."""
+        return self.variations[self.first_pdf:self.first_pdf + self.n_pdf]
+
+
+def _variations(d: Optional[Dict[str, Any]]) -> Optional[Variations]:
+    if d is None:
+        return None
+    return Variations(variations=[Variation(**v) for v in d["variations"]],
+                      **{k: v for k, v in d.items() if k != "variations"})
+
+
+@dataclass(frozen=True)
 class CrossSection:
     """The result of :func:`cross_section`: sigma and its Monte Carlo error in fb, VEGAS's
-    chi^2/dof, the channels (runs over flavours), the device, and the events written."""
+    chi^2/dof, the channels (photon runs over flavours), the device, and the events written; a
+    process run's groups, partonic channels, alpha_s and variations (None when off)."""
 
     sigma_fb: float
     error_fb: float
@@ -395,6 +475,12 @@ class CrossSection:
     unweighting_efficiency: float = 0.0
     details: Dict[str, Any] = field(default_factory=dict)
     chi2_probability: float = 1.0
+    process: Optional[str] = None
+    groups: List[Group] = field(default_factory=list)
+    process_channels: List[ProcessChannel] = field(default_factory=list)
+    variations: Optional[Variations] = None
+    alpha_s: Optional[float] = None
+    alpha_s_power: int = 0
 
     @property
     def error_trustworthy(self) -> bool:
@@ -418,38 +504,58 @@ def _yaml_value(key: str, value: Any) -> str:
                      f"lists of flavours")
 
 
+def _run_process(process: Union[str, PhotonProcess, GeneralProcess]
+                 ) -> Union[PhotonProcess, str]:
+    """A photon-family process, or the text of any other (the C library's parser and the
+    partonic channels judge it when the run starts, with its message)."""
+    if isinstance(process, PhotonProcess):
+        return process
+    if isinstance(process, GeneralProcess):
+        return process.text
+    if not isinstance(process, str):
+        raise InputError(f"process {process!r} is not a string such as 'p p > t t~ j'")
+    try:
+        return photon_process(process)
+    except ValueError:
+        return process
+
+
 def run_card(process: Union[str, PhotonProcess, None] = None, **keys: Any) -> str:
     """The YAML run card of ``hegetcl xsec`` for these keys (``pt_min=20`` is ``pt-min: 20``).
 
-    A process string sets n, the flavour and orientation u-first (the quark from proton 1 only,
-    as MadGraph's ``generate u u~ > n a``), unless the keys give them.
+    A photon-family string (``"u u~ > a a"``) sets n, the flavour and orientation u-first (the
+    quark from proton 1 only, as MadGraph's ``generate u u~ > n a``), unless the keys give them;
+    any other process string (``"p p > t t~ j"``) is the card's ``process:``.
     """
     card: Dict[str, Any] = {}
     if process is not None:
-        proc = _as_process(process)
-        if not isinstance(proc, PhotonProcess):
-            raise UnsupportedError(
-                f"process {proc.text!r}: cross sections and events are integrated for the photon "
-                f"family q q~ > n photons (e.g. 'u u~ > a a a', n = 2..12); matrix_element "
-                f"evaluates |M|^2 of {proc.text!r}", "HEGETCL_ERR_UNSUPPORTED")
-        card.update({"n": proc.n_photons, "flavours": proc.quark, "orientation": "u-first"})
+        proc = _run_process(process)
+        if isinstance(proc, PhotonProcess):
+            card.update({"n": proc.n_photons, "flavours": proc.quark, "orientation": "u-first"})
+        else:
+            card["process"] = proc
     card.update({k.replace("_", "-"): v for k, v in keys.items() if v is not None})
-    if "n" not in card:
-        raise InputError("no process: give one ('u u~ > a a a') or n= (and flavours=), the "
-                         "number of photons")
+    if "n" not in card and "process" not in card:
+        raise InputError("no process: give one ('p p > t t~ j', 'u u~ > a a a') or n= (and "
+                         "flavours=), the number of photons")
     return "".join(f"{k}: {_yaml_value(k, v)}\n" for k, v in card.items())
 
 
 def cross_section(process: Union[str, PhotonProcess, None] = None, *,
                   device: Optional[str] = None, **run_card_keys: Any) -> CrossSection:
-    """sigma(p p -> n photons) integrated with VEGAS on an OpenCL device (the photon family;
-    other processes: :func:`matrix_element`).
+    """sigma of a process at a hadron collider, integrated with VEGAS on an OpenCL device.
 
     Parameters
     ----------
     process : str or PhotonProcess, optional
-        ``"u u~ > a a"``: n photons from that quark's channel, u-first (see :func:`run_card`).
-        Without it, ``n=`` (and optionally ``flavours=``) must be given.
+        Any tree-level process as MadGraph users write it, with the multiparticle labels p and
+        j: ``"p p > t t~ j"``, ``"g g > t t~ g"``, ``"u u~ > t t~"`` (its partonic channels
+        in groups, each group with its own VEGAS grid; the cuts are MadGraph's run-card names:
+        ``ptj``, ``etaj``, ``drjj``, ``ptb``, ...; ``beams``, ``dynamical_scale_choice``,
+        ``mu_r_factor``, ``alpha_s_running``, ``scale_variations``, ``pdf_variations``). A
+        photon-family string, ``"u u~ > a a"``: n photons from that quark's channel, u-first
+        (see :func:`run_card`). Without a process, ``n=`` (and optionally ``flavours=``) must
+        be given.
     device : str, optional
         As in :func:`matrix_element`.
     **run_card_keys
@@ -464,15 +570,17 @@ def cross_section(process: Union[str, PhotonProcess, None] = None, *,
     Returns
     -------
     CrossSection
-        sigma_fb, error_fb, chi2_per_dof, channels, and the run card used. The same keys and
-        seed on the same device give ``hegetcl xsec``'s numbers bit for bit.
+        sigma_fb, error_fb, chi2_per_dof, channels, and the run card used; for a process run
+        its groups, partonic channels and variations. The same keys and seed on the same device
+        give ``hegetcl xsec``'s numbers bit for bit.
 
     Raises
     ------
     InputError, FileError, NoDeviceError, Error
-        The library's messages (a bad key names the card line and the fix).
+        The library's messages (a bad key names the card line and the fix; an unknown particle
+        or label, a process without the cuts that keep it finite, names it and the fix).
     UnsupportedError
-        A process outside the photon family.
+        What the library cannot run yet, with its message.
 
     Warns
     -----
@@ -505,7 +613,12 @@ def cross_section(process: Union[str, PhotonProcess, None] = None, *,
             f"{chi2_probability:.3f} with honest errors, so the error is not to be trusted; "
             f"rerun with more events= per iteration or more adapt_iterations=, or compare "
             f"another seed=", UntrustworthyErrorWarning, stacklevel=2)
+    proc = result["process"] or {}
     return CrossSection(
+        process=_card_process(card), groups=[Group(**g) for g in proc.get("groups", [])],
+        process_channels=[ProcessChannel(**c) for c in proc.get("channels", [])],
+        variations=_variations(proc.get("variations")), alpha_s=proc.get("alpha_s"),
+        alpha_s_power=proc.get("alpha_s_power", 0),
         sigma_fb=result["sigma_fb"], error_fb=result["error_fb"],
         chi2_per_dof=result["chi2_per_dof"], iterations=result["iterations"],
         events=result["events"], channels=channels, device=Device(**device_info),
@@ -515,21 +628,39 @@ def cross_section(process: Union[str, PhotonProcess, None] = None, *,
         chi2_probability=chi2_probability)
 
 
-def generate_events(path: Union[str, "os.PathLike[str]"], n_events: int,
+def _card_process(card: str) -> Optional[str]:
+    """The ``process:`` of a run card that :func:`run_card` wrote, or None (a photon run)."""
+    for line in card.splitlines():
+        if line.startswith("process: "):
+            return json.loads(line[len("process: "):])
+    return None
+
+
+def generate_events(path: Union[str, "os.PathLike[str]", None] = None,
+                    n_events: Optional[int] = None,
                     process: Union[str, PhotonProcess, None] = None, *,
                     device: Optional[str] = None, **run_card_keys: Any) -> CrossSection:
     """Integrates, then writes ``n_events`` unweighted events to the event file ``path``.
 
     The same as ``cross_section(process, unweighted_events=n_events, lhe=path, ...)``; the
     format follows the ending (.lhe, .lhe.gz, .hdf5, .h5, .hepmc, .hepmc.gz), and the file is
-    written under a temporary name and renamed when complete (gzip for a .gz path).
+    written under a temporary name and renamed when complete (gzip for a .gz path). With a
+    process, ``n=`` may stand for ``n_events=`` (the process says how many particles):
+    ``generate_events(process="p p > t t~ j", n=1000, path="ttj.lhe", ptj=50)``. A process run's
+    events carry their colour flow (ICOLUP), helicities (SPINUP), scales, alpha_s and, by
+    default, the variations' weights.
 
     Raises
     ------
     InputError
-        ``n_events`` not a whole number >= 1, ``path`` not a path, or what
+        ``n_events`` missing or not a whole number >= 1, ``path`` not a path, or what
         :func:`cross_section` refuses.
     """
+    if process is not None and "n" in run_card_keys:
+        if n_events is not None:
+            raise InputError(f"n = {run_card_keys['n']!r} and n_events = {n_events!r}: with a "
+                             f"process, n is the number of events; give it once")
+        n_events = run_card_keys.pop("n")
     if isinstance(n_events, bool) or not isinstance(n_events, numbers.Integral) or n_events < 1:
         raise InputError(f"n_events = {n_events!r}: give a whole number of events >= 1 (for "
                          f"sigma alone, call cross_section without lhe=)")
