@@ -93,7 +93,8 @@ for x in rows:
 print("ev/s unw: the unweighting stage alone; ev/s run: the whole command less program builds; "
       "ev/s wall: the whole command. sample+ME: sampling, PDFs and |M|^2 of the unweighting's "
       "batches on the device; hit/miss: the device's decision and its counts read back; "
-      "transfer: the kept events' compaction and read; variations: their scale and PDF weights; "
+      "transfer: the kept events' compaction and read; flows: their colour-flow and helicity "
+      "weights; variations: their scale and PDF weights; "
       "records: the host's Les Houches records; "
       "write: the file.")
 json.dump({"runs": rows}, open(os.path.join(out, "generator_bench.json"), "w"), indent=1)

@@ -234,7 +234,7 @@ typedef struct {
   /* a run over a process: wall seconds per stage (docs/generator.md, "Benchmark"): the pilot, the
    * integration, and in the unweighting the device batches (sampling, PDFs, |M|^2), the
    * hit-or-miss on the device (with its counts read back), the kept events' compaction and
-   * transfer, the colour flows of the kept events, their variation weights, the host's records,
+   * transfer, the colour-flow and helicity weights of the kept events, their variation weights, the host's records,
    * the sink (writing the file) and the rest on the host (the colour flows' diagrams and programs count in
    * build_seconds, which is wall time: programs are built several at once) */
   double pilot_seconds, integrate_seconds, unweight_device_seconds, unweight_host_seconds,
