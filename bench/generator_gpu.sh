@@ -26,6 +26,7 @@ pack() {
   (cd "$out" && tar czf generator.tgz --exclude='*.lhe' --exclude='*.tgz' --exclude='*/*.log' .)
 }
 trap pack EXIT
+trap 'exit 1' TERM INT
 if [ "${THREADS_COMPARE:-0}" = 1 ]; then
   rm -rf "$HEGETCL_PROGRAM_CACHE"
   HEGETCL_BUILD_THREADS=1 OUT="$out/cold-one-thread" sh "$root/bench/generator_bench.sh" "$b" \
