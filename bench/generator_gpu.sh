@@ -4,8 +4,8 @@
 # runs bench/generator_bench.sh for the processes given (default tt,ttj) with an empty program
 # cache, then p p > t t~ j again with the cache the first run filled, and keeps each program's
 # build seconds (HEGETCL_BUILD_LOG=1, the "ready in" lines in OUT/*/KEY.log.builds). With
-# THREADS_COMPARE=1 it first builds p p > t t~ j cold with HEGETCL_BUILD_THREADS=1 (one program
-# after another), so the two cold build times compare. Everything ends up in OUT/generator.tgz
+# THREADS_COMPARE=N it first builds p p > t t~ j cold with HEGETCL_BUILD_THREADS=N (N programs at
+# once; the runs after it build one after another), so the two cold build times compare. Everything ends up in OUT/generator.tgz
 # too (event files left out).
 # Usage: bench/generator_gpu.sh OUT [PROCESSES] [EVENTS]   (SHARED_DIR: meson's shared_dir)
 set -u
@@ -27,10 +27,10 @@ pack() {
 }
 trap pack EXIT
 trap 'exit 1' TERM INT
-if [ "${THREADS_COMPARE:-0}" = 1 ]; then
+if [ "${THREADS_COMPARE:-0}" -gt 1 ]; then
   rm -rf "$HEGETCL_PROGRAM_CACHE"
-  HEGETCL_BUILD_THREADS=1 OUT="$out/cold-one-thread" sh "$root/bench/generator_bench.sh" "$b" \
-    --device gpu --events "$events" --processes ttj 2>&1 | tee "$out/cold-one-thread.txt"
+  HEGETCL_BUILD_THREADS=$THREADS_COMPARE OUT="$out/cold-threads" sh "$root/bench/generator_bench.sh" \
+    "$b" --device gpu --events "$events" --processes ttj 2>&1 | tee "$out/cold-threads.txt"
 fi
 rm -rf "$HEGETCL_PROGRAM_CACHE"
 OUT="$out/cold" sh "$root/bench/generator_bench.sh" "$b" --device gpu --events "$events" \

@@ -12,8 +12,8 @@
  * HEGETCL_OK. Every item runs even when another failed. */
 hegetcl_status hg_parallel_for(size_t n, hegetcl_status (*work)(size_t i, void *user), void *user);
 
-/* Threads for program builds: HEGETCL_BUILD_THREADS when set (1: one after another, as before),
- * else the host's online processors, at most 16. */
+/* Threads for program builds: HEGETCL_BUILD_THREADS when set (1 to 256), else 1 (one after
+ * another: Oclgrind 21.10 crashes when two threads build at once). */
 unsigned hg_build_threads(void);
 
 #endif
