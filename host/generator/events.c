@@ -228,15 +228,16 @@ static void device_unweight_close(device_unweight *q) {
   memset(q, 0, sizeof *q);
 }
 
-static hegetcl_status device_unweight_open(hegetcl_context *ctx, gen_group *g, size_t batch,
-                                           device_unweight *q) {
+/* The buffers, once for every group (the most particles and members of any): made and released
+ * per group, they would also meet Oclgrind's reuse of a released buffer's shadow
+ * (docs/opencl-implementations.md, "A second trap"). */
+static hegetcl_status device_unweight_open(hg_gen_run *run, size_t batch, device_unweight *q) {
+  hegetcl_context *ctx = run->ctx;
   memset(q, 0, sizeof *q);
   q->n_groups = (batch + GEN_MARK_LOCAL - 1) / GEN_MARK_LOCAL;
-  hegetcl_status status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_MARK, &q->mark);
-  if (status == HEGETCL_OK)
-    status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_COMPACT, &q->compact);
-  if (status != HEGETCL_OK) return status;
-  const size_t np = (size_t)g->spec.n;
+  size_t np = 0;
+  for (unsigned g = 0; g < run->n_groups; ++g)
+    np = (size_t)run->groups[g].spec.n > np ? (size_t)run->groups[g].spec.n : np;
   const struct {
     cl_mem_flags flags;
     size_t bytes;
@@ -248,11 +249,23 @@ static hegetcl_status device_unweight_open(hegetcl_context *ctx, gen_group *g, s
               {CL_MEM_WRITE_ONLY, batch * sizeof(cl_uint), &q->index},
               {CL_MEM_WRITE_ONLY, batch * sizeof(double), &q->weight},
               {CL_MEM_WRITE_ONLY, 4 * np * batch * sizeof(double), &q->momenta},
-              {CL_MEM_WRITE_ONLY, g->run->members_max * batch * sizeof(double), &q->members}};
+              {CL_MEM_WRITE_ONLY, run->members_max * batch * sizeof(double), &q->members}};
   cl_int err = CL_SUCCESS;
   for (size_t i = 0; i < sizeof list / sizeof *list && err == CL_SUCCESS; ++i)
     *list[i].out = clCreateBuffer(ctx->context, list[i].flags, list[i].bytes, NULL, &err);
   return hg_cl_check(ctx, err, "clCreateBuffer", "allocating the unweighting's buffers");
+}
+
+/* Group g's kernels (its sampler program's), replacing the previous group's. */
+static hegetcl_status device_unweight_kernels(hegetcl_context *ctx, gen_group *g,
+                                             device_unweight *q) {
+  if (q->mark) clReleaseKernel(q->mark);
+  if (q->compact) clReleaseKernel(q->compact);
+  q->mark = q->compact = NULL;
+  hegetcl_status status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_MARK, &q->mark);
+  if (status == HEGETCL_OK)
+    status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_COMPACT, &q->compact);
+  return status;
 }
 
 /* Marks the kept events of a batch of n (events first .. first + n of the unweighting) against
@@ -470,6 +483,9 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
   const double open_start = hg_now_seconds();
   if (status == HEGETCL_OK) status = open_flows(run, per_group, all_flows);
   times->build_seconds += hg_now_seconds() - open_start; /* wall seconds: the builds overlap */
+  device_unweight dev;
+  memset(&dev, 0, sizeof dev);
+  if (status == HEGETCL_OK) status = device_unweight_open(run, batch, &dev);
   const double start = hg_now_seconds();
   double sigma_check = 0.0, overweight_sum = 0.0;
   for (unsigned gi = 0; gi < run->n_groups && status == HEGETCL_OK; ++gi) {
@@ -477,10 +493,9 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     if (per_group[gi] == 0) continue;
     const double w_max = g->result.max_weight;
     hg_gen_flows *flows = &all_flows[gi];
-    device_unweight dev;
     hg_gen_helicities hel;
     memset(&hel, 0, sizeof hel);
-    status = device_unweight_open(ctx, g, batch, &dev);
+    status = device_unweight_kernels(ctx, g, &dev);
     if (status == HEGETCL_OK) status = hg_gen_helicities_open(ctx, &g->amp->process, &hel);
     /* the masses once per group (hegetcl_process_mass parses the process text) */
     hegetcl_process proc;
@@ -601,7 +616,6 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
       if (progress && status == HEGETCL_OK)
         progress(out->written, n_events, out->tried, progress_user);
     }
-    device_unweight_close(&dev);
     hg_gen_helicities_close(&hel);
     /* each group's mean weight estimates its sigma; so the overweight share */
     sigma_check += tried > 0 ? group_sum / (double)tried : 0.0;
@@ -616,6 +630,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
   out->efficiency = out->tried > 0 ? (double)out->written / (double)out->tried : 0.0;
   out->sigma_check_fb = sigma_check;
   out->overweight_sigma_fraction = sigma_check > 0 ? overweight_sum / sigma_check : 0.0;
+  device_unweight_close(&dev);
   for (unsigned gi = 0; all_flows != NULL && gi < run->n_groups; ++gi)
     hg_gen_flows_close(&all_flows[gi]);
   free(all_flows);
