@@ -3,7 +3,9 @@
 # Unweighted events per second end to end (sampling, PDFs, |M|^2, unweighting, colour flows,
 # writing the Les Houches file) and the unweighting efficiency of process runs: p p > t t~ + 0..3
 # jets and p p > 2..4 jets at 14 TeV (CTEQ6L1, dynamical_scale_choice 3, ptj 50, etaj 5, drjj
-# 0.4), with a table of where the time goes per stage. Prints the table and writes
+# 0.4), with a table of where the time goes per stage (builds, pilot, integration, and in the
+# unweighting: sampling and |M|^2 on the device, hit-or-miss, transfer of the kept events, colour
+# flows, records, writing). Prints the table and writes
 # OUT/generator_bench.json (OUT default /tmp/hegetcl-generator-bench) with each run's JSON beside.
 # Usage: bench/generator_bench.sh [BUILD_DIR] [--device gpu] [--events N] [--processes LIST]
 #   --events N: unweighted events per process (default 10000)
@@ -46,6 +48,9 @@ done
 python3 - "$out" "$processes" <<'PY'
 import json, os, sys
 out, keys = sys.argv[1], sys.argv[2].split(",")
+# the unweighting's stages (stage_seconds of `hegetcl xsec --json`); older JSON lacks some
+STAGES = ["unweighting_device", "hit_or_miss", "kept_transfer",
+          "colour_flows", "variation_weights", "records", "writing", "unweighting_host"]
 rows = []
 for key in keys:
     path = os.path.join(out, key + ".json")
@@ -54,26 +59,44 @@ for key in keys:
     d = json.load(open(path))
     start, end = (float(x) for x in open(os.path.join(out, key + ".wall")).read().split())
     st, u, r = d["stage_seconds"], d["unweighting"], d["result"]
-    generate = st["unweighting_device"] + st["unweighting_host"] + st["colour_flows"] + st["writing"]
+    generate = sum(st.get(k, 0.0) for k in STAGES)
+    wall = end - start
+    after = wall - st["build"]
     rows.append({"process": d["process"]["name"], "device": d["device"]["name"],
+                 "commit": d.get("commit", ""),
                  "sigma_fb": r["sigma_fb"], "error_fb": r["error_fb"], "groups": len(d["groups"]),
-                 "events": u["written"], "efficiency": u["efficiency"],
+                 "events": u["written"], "tried": u["tried"], "efficiency": u["efficiency"],
                  "events_per_second_unweighting": u["written"] / generate if generate else 0,
-                 "events_per_second_after_build": u["written"] / (wall - st["build"]) if (wall := end - start) else 0,
-                 "events_per_second_wall": u["written"] / wall, "wall_seconds": wall,
-                 "stage_seconds": st, "overweight_sigma_fraction": u["overweight_sigma_fraction"]})
-print("%-20s %6s %9s %10s %10s %10s | %7s %7s %8s %8s %8s %8s %7s" % (
-    "process", "groups", "eff", "ev/s unw", "ev/s run", "ev/s wall", "build", "pilot", "integr",
-    "unw dev", "unw host", "flows", "write"))
+                 "events_per_second_after_build": u["written"] / after if after > 0 else 0,
+                 "events_per_second_wall": u["written"] / wall if wall else 0,
+                 "wall_seconds": wall, "stage_seconds": st,
+                 "overweight_sigma_fraction": u["overweight_sigma_fraction"]})
+print("%-20s %6s %8s %8s %10s %10s %10s" % ("process", "groups", "events", "eff", "ev/s unw",
+                                            "ev/s run", "ev/s wall"))
+for x in rows:
+    print("%-20s %6d %8d %8.2e %10.3g %10.3g %10.3g" % (
+        x["process"], x["groups"], x["events"], x["efficiency"],
+        x["events_per_second_unweighting"], x["events_per_second_after_build"],
+        x["events_per_second_wall"]))
+print()
+cols = [("build", "build"), ("pilot", "pilot"), ("integration", "integr"),
+        ("unweighting_device", "sample+ME"),
+        ("hit_or_miss", "hit/miss"), ("kept_transfer", "transfer"), ("colour_flows", "flows"),
+        ("variation_weights", "variations"), ("records", "records"), ("writing", "write"),
+        ("unweighting_host", "host rest")]
+print("%-20s " % "seconds per stage" + " ".join("%9s" % c[1] for c in cols) + " %9s" % "wall")
 for x in rows:
     s = x["stage_seconds"]
-    print("%-20s %6d %9.2e %10.1f %10.1f %10.1f | %7.2f %7.2f %8.2f %8.2f %8.2f %8.2f %7.2f" % (
-        x["process"], x["groups"], x["efficiency"], x["events_per_second_unweighting"],
-        x["events_per_second_after_build"], x["events_per_second_wall"], s["build"], s["pilot"],
-        s["integration"], s["unweighting_device"], s["unweighting_host"], s["colour_flows"],
-        s["writing"]))
-print("ev/s unw: the unweighting stage alone; ev/s run: everything but building programs; "
-      "ev/s wall: the whole command")
+    print("%-20s " % x["process"] + " ".join(
+        "%9.3f" % s[c[0]] if c[0] in s else "%9s" % "-" for c in cols) +
+        " %9.2f" % x["wall_seconds"])
+print("ev/s unw: the unweighting stage alone; ev/s run: the whole command less program builds; "
+      "ev/s wall: the whole command. sample+ME: sampling, PDFs and |M|^2 of the unweighting's "
+      "batches on the device; hit/miss: the device's decision and its counts read back; "
+      "transfer: the kept events' compaction and read; flows: their colour-flow and helicity "
+      "weights; variations: their scale and PDF weights; "
+      "records: the host's Les Houches records; "
+      "write: the file.")
 json.dump({"runs": rows}, open(os.path.join(out, "generator_bench.json"), "w"), indent=1)
 print("written", os.path.join(out, "generator_bench.json"))
 PY

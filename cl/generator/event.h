@@ -2,10 +2,10 @@
 /* One event of a process group from its Philox counter: VEGAS map -> phase space -> scales ->
  * PDFs of the group's members -> the factor that multiplies |M|^2. The sampler and the
  * unweighted-event gather share it. Build options: VEGAS_DIMS, VEGAS_BINS, GEN_N_JETS,
- * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS, GEN_ALPHA_S_POWER (k in
- * |M|^2 ~ alpha_s^k), GEN_SCALE_CHOICE (phasespace/scales.h: 0 for the fixed scales),
- * GEN_PS_CHANNELS (the phase-space channels, generator/multichannel.h; 1: no draw, the map's own
- * weight). */
+ * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS (at least the group's
+ * members, params[HG_GEN_N_MEMBERS]), GEN_ALPHA_S_POWER (k in |M|^2 ~ alpha_s^k),
+ * GEN_SCALE_CHOICE (phasespace/scales.h: 0 for the fixed scales), GEN_PS_CHANNELS (the
+ * phase-space channels, generator/multichannel.h; 1: no draw, the map's own weight). */
 #ifndef HG_GENERATOR_EVENT_H
 #define HG_GENERATOR_EVENT_H
 
@@ -115,7 +115,13 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
   for (int k = 0; k < GEN_ALPHA_S_POWER; ++k) coupling *= ev.alpha_s / params[HG_GEN_ALPHA_S_AMP];
   int outside = 0;
   double sum = 0.0;
+  const int n_members = (int)params[HG_GEN_N_MEMBERS];
   for (int m = 0; m < GEN_MEMBERS; ++m) {
+    /* the same count for every event of the group: no divergence */
+    if (m >= n_members) {
+      ev.member[m] = 0.0;
+      continue;
+    }
     const int slot1 = (int)params[HG_GEN_MEMBER_SLOT1(m)];
     const int slot2 = (int)params[HG_GEN_MEMBER_SLOT2(m)];
     const int mirror = params[HG_GEN_MEMBER_MIRROR(m)] != 0.0;

@@ -17,6 +17,9 @@
 #define HG_GEN_ALPHA_S_AMP 8   /* the alpha_s the amplitude was built with */
 #define HG_GEN_MU_R_FACTOR 9   /* multiply a dynamical mu_R and mu_F */
 #define HG_GEN_MU_F_FACTOR 10
+/* The group's members: the program's GEN_MEMBERS is the largest group's count (one program for
+ * all), members from this count on are none (factor 0) */
+#define HG_GEN_N_MEMBERS 11
 /* Member m of the group: the PDF grid slots of the parton from beam 1 and from beam 2 (beam 2's
  * slot already that of the charge conjugate for an antiproton beam), and 1 when the member is
  * the group's process with the incoming pair swapped (CONVENTIONS.md, "Partonic channels") */

@@ -83,7 +83,8 @@ __kernel void generator_variations(
       for (int k = 0; k < GEN_ALPHA_S_POWER; ++k) coupling *= as / alpha_s;
       int outside = 0;
       double sum = 0.0;
-      for (int m = 0; m < GEN_MEMBERS; ++m) {
+      const int n_members = (int)params[HG_GEN_N_MEMBERS];
+      for (int m = 0; m < GEN_MEMBERS && m < n_members; ++m) {
         const int slot1 = (int)params[HG_GEN_MEMBER_SLOT1(m)];
         const int slot2 = (int)params[HG_GEN_MEMBER_SLOT2(m)];
         const int mirror = params[HG_GEN_MEMBER_MIRROR(m)] != 0.0;

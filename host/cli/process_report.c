@@ -164,9 +164,13 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   hg_json_number(j, "pilot", r->pilot_seconds);
   hg_json_number(j, "integration", r->integrate_seconds);
   hg_json_number(j, "unweighting_device", r->unweight_device_seconds);
-  hg_json_number(j, "unweighting_host", r->unweight_host_seconds);
+  hg_json_number(j, "hit_or_miss", r->unweight_mark_seconds);
+  hg_json_number(j, "kept_transfer", r->unweight_transfer_seconds);
   hg_json_number(j, "colour_flows", r->flows_seconds);
+  hg_json_number(j, "variation_weights", r->variation_seconds);
+  hg_json_number(j, "records", r->record_seconds);
   hg_json_number(j, "writing", r->write_seconds);
+  hg_json_number(j, "unweighting_host", r->unweight_host_seconds);
   hg_json_end_object(j);
   if (c->unweighted_events > 0) {
     const hegetcl_unweighting_result *u = &r->unweighting;

@@ -89,8 +89,10 @@ hegetcl_status hg_vfail(hegetcl_context *ctx, hegetcl_status status, const char 
   char *text = length >= 0 ? malloc((size_t)length + 1) : NULL;
   if (text != NULL) {
     vsnprintf(text, (size_t)length + 1, fmt, ap);
+    pthread_mutex_lock(&ctx->lock);
     free(ctx->message);
     ctx->message = text;
+    pthread_mutex_unlock(&ctx->lock);
   }
   return status;
 }

@@ -3,6 +3,7 @@
 #ifndef HG_CONTEXT_H
 #define HG_CONTEXT_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -28,6 +29,11 @@ struct hegetcl_context {
   size_t n_programs, programs_capacity;
   /* programs loaded from and stored into the disk cache (program_cache.c), for tests */
   unsigned long programs_loaded, programs_stored;
+  /* guards message, the program list and the counts: programs may be built from several host
+   * threads at once (hg_program_get; the OpenCL calls themselves are thread-safe); built is
+   * signalled when a program being built is ready (or its build failed) */
+  pthread_mutex_t lock;
+  pthread_cond_t built;
 };
 
 /* Records a formatted message as the context's last error and returns status. */

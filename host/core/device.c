@@ -219,6 +219,8 @@ hegetcl_status hegetcl_context_create(const char *spec, hegetcl_context **out) {
   hegetcl_context *ctx = calloc(1, sizeof *ctx);
   *out = ctx;
   if (ctx == NULL) return HEGETCL_ERR_NO_MEMORY;
+  pthread_mutex_init(&ctx->lock, NULL);
+  pthread_cond_init(&ctx->built, NULL);
   if (spec == NULL) spec = getenv("HEGETCL_DEVICE");
   hg_found_device found[HG_MAX_DEVICES];
   size_t count = 0;
@@ -247,13 +249,15 @@ hegetcl_status hegetcl_context_create(const char *spec, hegetcl_context **out) {
 void hegetcl_context_destroy(hegetcl_context *ctx) {
   if (ctx == NULL) return;
   for (size_t i = 0; i < ctx->n_programs; ++i) {
-    clReleaseProgram(ctx->programs[i].program);
+    if (ctx->programs[i].program != NULL) clReleaseProgram(ctx->programs[i].program);
     free(ctx->programs[i].key);
   }
   free(ctx->programs);
   if (ctx->queue != NULL) clReleaseCommandQueue(ctx->queue);
   if (ctx->context != NULL) clReleaseContext(ctx->context);
   free(ctx->message);
+  pthread_cond_destroy(&ctx->built);
+  pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }
 

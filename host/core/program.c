@@ -276,39 +276,69 @@ int hg_build_log_wanted(void) {
   return show != NULL && strcmp(show, "1") == 0;
 }
 
+/* The index of key in ctx's list, or ctx->n_programs (call with ctx->lock held). An entry whose
+ * program is NULL is being built by another thread. */
+static size_t find_program(const hegetcl_context *ctx, const char *key) {
+  size_t i = 0;
+  while (i < ctx->n_programs && strcmp(ctx->programs[i].key, key) != 0) ++i;
+  return i;
+}
+
 hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
                               const char *options, cl_program *out, double *build_seconds) {
   if (build_seconds != NULL) *build_seconds = 0;
   char *key = make_key(parts, n_parts, options);
   if (key == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for a program key");
-  for (size_t i = 0; i < ctx->n_programs; ++i)
-    if (strcmp(ctx->programs[i].key, key) == 0) {
-      free(key);
-      *out = ctx->programs[i].program;
-      return HEGETCL_OK;
-    }
+  pthread_mutex_lock(&ctx->lock);
+  size_t i = find_program(ctx, key);
+  /* another thread builds it: wait for its program (or, if that build failed, build it here) */
+  while (i < ctx->n_programs && ctx->programs[i].program == NULL) {
+    pthread_cond_wait(&ctx->built, &ctx->lock);
+    i = find_program(ctx, key);
+  }
+  if (i < ctx->n_programs) {
+    *out = ctx->programs[i].program;
+    pthread_mutex_unlock(&ctx->lock);
+    free(key);
+    return HEGETCL_OK;
+  }
+  /* claim it (program NULL: being built), then build outside the lock so that other threads
+   * build theirs meanwhile */
   if (ctx->n_programs == ctx->programs_capacity) {
     const size_t capacity = ctx->programs_capacity ? 2 * ctx->programs_capacity : 8;
     hg_program_entry *grown = realloc(ctx->programs, capacity * sizeof *grown);
     if (grown == NULL) {
+      pthread_mutex_unlock(&ctx->lock);
       free(key);
       return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the program cache");
     }
     ctx->programs = grown;
     ctx->programs_capacity = capacity;
   }
+  ctx->programs[ctx->n_programs++] = (hg_program_entry){key, NULL, 0.0};
+  pthread_mutex_unlock(&ctx->lock);
   const double start = hg_now_seconds();
   cl_program program = NULL;
   const hegetcl_status status = build(ctx, parts, n_parts, options, &program);
-  if (status != HEGETCL_OK) {
-    free(key);
-    return status;
-  }
   const double seconds = hg_now_seconds() - start;
-  ctx->programs[ctx->n_programs].key = key;
-  ctx->programs[ctx->n_programs].program = program;
-  ctx->programs[ctx->n_programs].build_seconds = seconds;
-  ++ctx->n_programs;
+  if (status == HEGETCL_OK && hg_build_log_wanted()) /* studies: where the build time goes */
+    fprintf(stderr, "hegetcl: program of %s (and %zu more parts) ready in %.3f s\n",
+            parts[n_parts - 1].cl_file ? parts[n_parts - 1].cl_file : "generated source",
+            n_parts - 1, seconds);
+  pthread_mutex_lock(&ctx->lock);
+  i = find_program(ctx, key);
+  if (status == HEGETCL_OK) {
+    ctx->programs[i].program = program;
+    ctx->programs[i].build_seconds = seconds;
+  } else { /* unclaimed: a waiting thread tries itself (and reports its own failure) */
+    free(ctx->programs[i].key);
+    memmove(&ctx->programs[i], &ctx->programs[i + 1],
+            (ctx->n_programs - i - 1) * sizeof *ctx->programs);
+    --ctx->n_programs;
+  }
+  pthread_cond_broadcast(&ctx->built);
+  pthread_mutex_unlock(&ctx->lock);
+  if (status != HEGETCL_OK) return status;
   if (build_seconds != NULL) *build_seconds = seconds;
   *out = program;
   return HEGETCL_OK;

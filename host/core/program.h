@@ -28,7 +28,9 @@ hegetcl_status hg_build_options(hegetcl_context *ctx, hegetcl_precision precisio
  * the files, options, device, what to check (HEGETCL_CL_OPTIONS, HEGETCL_CL_DIR) and the whole log.
  * A program not yet in the context is first looked for in the disk cache (program_cache.h) and
  * stored there after a build from source. *build_seconds (may be NULL) receives the time getting
- * the program took (a build, or a load from the disk cache), 0 when the context had it. */
+ * the program took (a build, or a load from the disk cache), 0 when the context had it. Several
+ * host threads may call it at once: each builds outside the context's lock, and one that asks for
+ * a program another thread is building waits for it. */
 hegetcl_status hg_program_get(hegetcl_context *ctx, const hg_source_part *parts, size_t n_parts,
                               const char *options, cl_program *out, double *build_seconds);
 

@@ -329,7 +329,9 @@ cl_program hg_program_cache_load(hegetcl_context *ctx, const hg_program_cache_en
     note("%s: not used, deleted: %s; building from source", entry->path, bad);
     return NULL;
   }
+  pthread_mutex_lock(&ctx->lock);
   ++ctx->programs_loaded;
+  pthread_mutex_unlock(&ctx->lock);
   return program;
 }
 
@@ -426,7 +428,9 @@ void hg_program_cache_store(hegetcl_context *ctx, const hg_program_cache_entry *
     if (err != 0) unlink(temp.data);
   }
   if (err == 0) {
+    pthread_mutex_lock(&ctx->lock);
     ++ctx->programs_stored;
+    pthread_mutex_unlock(&ctx->lock);
     note("stored %s (%zu bytes of binary)", entry->path, size);
   } else {
     note("%s: not stored: %s (the run goes on without it)", entry->path, strerror(err));

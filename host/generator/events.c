@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/parallel.h"
 #include "core/program.h"
 #include "generator/helicities.h"
 #include "generator/run_internal.h"
@@ -28,6 +29,8 @@ void hg_gen_flows_close(hg_gen_flows *f) {
   memset(f, 0, sizeof *f);
 }
 
+static hegetcl_status flows_reserve(hegetcl_context *ctx, hg_gen_flows *f, size_t n);
+
 hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
                                  hg_gen_flows *f) {
   memset(f, 0, sizeof *f);
@@ -43,31 +46,42 @@ hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *sp
       hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 0, options, sizeof options);
   const hg_source_part parts[] = {
       {"amplitudes/process_common.cl", NULL}, {NULL, generated}, {"generator/flows.cl", NULL}};
-  if (status == HEGETCL_OK) status = hg_program_get(ctx, parts, 3, options, &f->program, NULL);
+  if (status == HEGETCL_OK)
+    status = hg_program_get(ctx, parts, 3, options, &f->program, &f->build_seconds);
   free(generated);
   if (status == HEGETCL_OK)
     status = hg_kernel_create(ctx, f->program, HG_KERNEL_GENERATOR_FLOWS, &f->kernel);
   if (status != HEGETCL_OK) return status;
+  return flows_reserve(ctx, f, capacity > 0 ? capacity : 1);
+}
+
+/* The flows' device buffers for n events (grown, never shrunk). */
+static hegetcl_status flows_reserve(hegetcl_context *ctx, hg_gen_flows *f, size_t n) {
+  if (n <= f->capacity && f->momenta != NULL) return HEGETCL_OK;
+  if (f->momenta) clReleaseMemObject(f->momenta);
+  if (f->weights) clReleaseMemObject(f->weights);
+  f->momenta = f->weights = NULL;
+  f->capacity = 0;
   cl_int err = CL_SUCCESS;
-  f->capacity = capacity;
   f->momenta = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY,
-                              4 * (size_t)spec->n * capacity * sizeof(double), NULL, &err);
-  status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' momenta");
+                              4 * (size_t)f->n_particles * n * sizeof(double), NULL, &err);
+  hegetcl_status status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' momenta");
   if (status != HEGETCL_OK) return status;
   f->weights = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
-                              f->set.n_flows * capacity * sizeof(double), NULL, &err);
-  return hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' weights");
+                              f->set.n_flows * n * sizeof(double), NULL, &err);
+  status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' weights");
+  if (status == HEGETCL_OK) f->capacity = n;
+  return status;
 }
 
 hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params, size_t n,
                                     const double *momenta, double *w) {
-  if (n > f->capacity)
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%zu events for the flows, room for %zu", n,
-                   f->capacity);
+  hegetcl_status status = flows_reserve(ctx, f, n);
+  if (status != HEGETCL_OK) return status;
   const size_t count = 4 * (size_t)f->n_particles * n;
   cl_int err = clEnqueueWriteBuffer(ctx->queue, f->momenta, CL_TRUE, 0, count * sizeof(double),
                                     momenta, 0, NULL, NULL);
-  hegetcl_status status = hg_cl_check(ctx, err, "clEnqueueWriteBuffer", "uploading momenta");
+  status = hg_cl_check(ctx, err, "clEnqueueWriteBuffer", "uploading momenta");
   if (status != HEGETCL_OK) return status;
   const cl_uint n_events = (cl_uint)n;
   err = clSetKernelArg(f->kernel, 0, sizeof(cl_mem), &f->momenta);
@@ -128,9 +142,11 @@ int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow,
   return 0;
 }
 
-/* One accepted event of group g, member m, flow k into e (the member's particle order). */
-static void make_record(hg_gen_run *run, gen_group *g, unsigned m, const hg_colour_term *flow,
-                        const double (*p)[4], uint64_t number, double ratio, hegetcl_event *e) {
+/* One accepted event of group g (its particles' masses: mass), member m, flow k into e (the
+ * member's particle order). */
+static void make_record(hg_gen_run *run, gen_group *g, const double *mass, unsigned m,
+                        const hg_colour_term *flow, const double (*p)[4], uint64_t number,
+                        double ratio, hegetcl_event *e) {
   const hegetcl_xsec_config *c = &run->config;
   const gen_channel *ch = &run->channels[g->first_channel + m];
   const int n = g->spec.n;
@@ -138,8 +154,6 @@ static void make_record(hg_gen_run *run, gen_group *g, unsigned m, const hg_colo
   e->n_particles = (unsigned)n;
   int colour[HG_GEN_MAX_EXTERNAL][2];
   hg_gen_flow_colours(&g->spec, flow, colour);
-  hegetcl_process proc;
-  hegetcl_process_from_text(&proc, g->spec.text, NULL, 0);
   for (int i = 0; i < n; ++i) {
     const int j = ch->order[i]; /* member particle i is group particle j */
     e->pid[i] = ch->pdg[i];
@@ -151,7 +165,7 @@ static void make_record(hg_gen_run *run, gen_group *g, unsigned m, const hg_colo
     e->status[i] = i < 2 ? -1 : 1;
     e->colour[i][0] = colour[j][0];
     e->colour[i][1] = colour[j][1];
-    e->mass[i] = hegetcl_process_mass(&proc, (unsigned)j);
+    e->mass[i] = mass[j];
   }
   e->x1 = 2.0 * e->p[0][0] / c->sqrt_s_gev;
   e->x2 = 2.0 * e->p[1][0] / c->sqrt_s_gev;
@@ -189,74 +203,237 @@ static void shares(const hg_gen_run *run, uint64_t n, uint64_t *out) {
   }
 }
 
-/* The batch's weight factors and |M|^2 read back (16 bytes an event). */
-static hegetcl_status read_weights(hg_gen_run *run, gen_group *g, size_t n, double *factor,
-                                   double *me) {
-  hegetcl_context *ctx = run->ctx;
-  cl_int err = clEnqueueReadBuffer(ctx->queue, g->factor, CL_FALSE, 0, n * sizeof(double), factor,
-                                   0, NULL, NULL);
-  err |= clEnqueueReadBuffer(ctx->queue, g->amp->me, CL_TRUE, 0, n * sizeof(double), me, 0, NULL,
-                             NULL);
-  return hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading a batch of %s", g->spec.text);
-}
+/* Work-group size of generator_mark and generator_compact (cl/generator/kernels.cl) and the
+ * statistics each of its groups sums: the weights, the events above w_max, their excess, the
+ * negative events. */
+#define GEN_MARK_LOCAL 128
+#define GEN_MARK_STATS 4
 
-/* The kept events' gather on the device (cl/generator/kernels.cl): its kernel and buffers. */
+/* The hit-or-miss on the device (cl/generator/kernels.cl): its kernels and buffers for batches of
+ * up to `batch` events. Only the per-work-group counts and statistics and the kept events cross
+ * to the host. */
 typedef struct {
-  cl_kernel kernel;
-  cl_mem index, momenta, members;
-} gather;
+  cl_kernel mark, compact;
+  cl_mem flags, counts, stats, offsets, index, weight, momenta, members;
+  size_t n_groups; /* work-groups of a full batch */
+} device_unweight;
 
-static void gather_close(gather *q) {
-  if (q->kernel) clReleaseKernel(q->kernel);
-  cl_mem buffers[] = {q->index, q->momenta, q->members};
-  for (int i = 0; i < 3; ++i)
+static void device_unweight_close(device_unweight *q) {
+  if (q->mark) clReleaseKernel(q->mark);
+  if (q->compact) clReleaseKernel(q->compact);
+  cl_mem buffers[] = {q->flags,  q->counts, q->stats,   q->offsets,
+                      q->index,  q->weight, q->momenta, q->members};
+  for (size_t i = 0; i < sizeof buffers / sizeof *buffers; ++i)
     if (buffers[i]) clReleaseMemObject(buffers[i]);
   memset(q, 0, sizeof *q);
 }
 
-static hegetcl_status gather_open(hegetcl_context *ctx, gen_group *g, size_t batch, gather *q) {
+/* The buffers, once for every group (the most particles and members of any): made and released
+ * per group, they would also meet Oclgrind's reuse of a released buffer's shadow
+ * (docs/opencl-implementations.md, "A second trap"). */
+static hegetcl_status device_unweight_open(hg_gen_run *run, size_t batch, device_unweight *q) {
+  hegetcl_context *ctx = run->ctx;
   memset(q, 0, sizeof *q);
-  hegetcl_status status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_GATHER, &q->kernel);
+  q->n_groups = (batch + GEN_MARK_LOCAL - 1) / GEN_MARK_LOCAL;
+  size_t np = 0;
+  for (unsigned g = 0; g < run->n_groups; ++g)
+    np = (size_t)run->groups[g].spec.n > np ? (size_t)run->groups[g].spec.n : np;
+  const struct {
+    cl_mem_flags flags;
+    size_t bytes;
+    cl_mem *out;
+  } list[] = {{CL_MEM_READ_WRITE, batch, &q->flags},
+              {CL_MEM_WRITE_ONLY, q->n_groups * sizeof(cl_uint), &q->counts},
+              {CL_MEM_WRITE_ONLY, GEN_MARK_STATS * q->n_groups * sizeof(double), &q->stats},
+              {CL_MEM_READ_ONLY, q->n_groups * sizeof(cl_uint), &q->offsets},
+              {CL_MEM_WRITE_ONLY, batch * sizeof(cl_uint), &q->index},
+              {CL_MEM_WRITE_ONLY, batch * sizeof(double), &q->weight},
+              {CL_MEM_WRITE_ONLY, 4 * np * batch * sizeof(double), &q->momenta},
+              {CL_MEM_WRITE_ONLY, run->members_max * batch * sizeof(double), &q->members}};
   cl_int err = CL_SUCCESS;
-  if (status == HEGETCL_OK) {
-    q->index = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY, batch * sizeof(cl_uint), NULL, &err);
-    if (err == CL_SUCCESS)
-      q->momenta = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
-                                  4 * (size_t)g->spec.n * batch * sizeof(double), NULL, &err);
-    if (err == CL_SUCCESS)
-      q->members = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
-                                  g->n_channels * batch * sizeof(double), NULL, &err);
-    status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the kept events' gather");
-  }
+  for (size_t i = 0; i < sizeof list / sizeof *list && err == CL_SUCCESS; ++i)
+    *list[i].out = clCreateBuffer(ctx->context, list[i].flags, list[i].bytes, NULL, &err);
+  return hg_cl_check(ctx, err, "clCreateBuffer", "allocating the unweighting's buffers");
+}
+
+/* Group g's kernels (its sampler program's), replacing the previous group's. */
+static hegetcl_status device_unweight_kernels(hegetcl_context *ctx, gen_group *g,
+                                             device_unweight *q) {
+  if (q->mark) clReleaseKernel(q->mark);
+  if (q->compact) clReleaseKernel(q->compact);
+  q->mark = q->compact = NULL;
+  hegetcl_status status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_MARK, &q->mark);
+  if (status == HEGETCL_OK)
+    status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_COMPACT, &q->compact);
   return status;
 }
 
-/* The n kept events (batch positions index[0 .. n)) of a batch of n_events: their momenta
- * (structure of arrays at stride n, group order) and member factors (member m at m * n). */
-static hegetcl_status gather_run(hegetcl_context *ctx, gen_group *g, gather *q,
-                                 const cl_uint *index, size_t n, size_t n_events, double *momenta,
-                                 double *members) {
-  cl_int err = clEnqueueWriteBuffer(ctx->queue, q->index, CL_FALSE, 0, n * sizeof(cl_uint), index,
-                                    0, NULL, NULL);
-  const cl_uint n_kept = (cl_uint)n, n_batch = (cl_uint)n_events;
-  err |= clSetKernelArg(q->kernel, 0, sizeof(cl_mem), &q->index);
-  err |= clSetKernelArg(q->kernel, 1, sizeof(cl_uint), &n_kept);
-  err |= clSetKernelArg(q->kernel, 2, sizeof(cl_mem), &g->amp->momenta);
-  err |= clSetKernelArg(q->kernel, 3, sizeof(cl_uint), &n_batch);
-  err |= clSetKernelArg(q->kernel, 4, sizeof(cl_mem), &g->member_factor);
-  err |= clSetKernelArg(q->kernel, 5, sizeof(cl_mem), &q->momenta);
-  err |= clSetKernelArg(q->kernel, 6, sizeof(cl_mem), &q->members);
-  const size_t local = 1, global = n;
+/* Marks the kept events of a batch of n (events first .. first + n of the unweighting) against
+ * w_max and reads back each work-group's count and statistics. */
+static hegetcl_status device_mark(hg_gen_run *run, gen_group *g, device_unweight *q, uint64_t first,
+                                  size_t n, double w_max, cl_uint *counts, double *stats) {
+  hegetcl_context *ctx = run->ctx;
+  const cl_uint n_events = (cl_uint)n, seed_low = (cl_uint)run->config.vegas.seed,
+                seed_high = g->key_high, iteration = GEN_UNWEIGHT_ITERATION,
+                block = HG_GEN_BLOCK_UNWEIGHT, first_low = (cl_uint)first,
+                first_high = (cl_uint)(first >> 32);
+  cl_int err = clSetKernelArg(q->mark, 0, sizeof(cl_mem), &g->factor);
+  err |= clSetKernelArg(q->mark, 1, sizeof(cl_mem), &g->amp->me);
+  err |= clSetKernelArg(q->mark, 2, sizeof(cl_uint), &n_events);
+  err |= clSetKernelArg(q->mark, 3, sizeof(double), &w_max);
+  err |= clSetKernelArg(q->mark, 4, sizeof(cl_uint), &seed_low);
+  err |= clSetKernelArg(q->mark, 5, sizeof(cl_uint), &seed_high);
+  err |= clSetKernelArg(q->mark, 6, sizeof(cl_uint), &iteration);
+  err |= clSetKernelArg(q->mark, 7, sizeof(cl_uint), &block);
+  err |= clSetKernelArg(q->mark, 8, sizeof(cl_uint), &first_low);
+  err |= clSetKernelArg(q->mark, 9, sizeof(cl_uint), &first_high);
+  err |= clSetKernelArg(q->mark, 10, sizeof(cl_mem), &q->flags);
+  err |= clSetKernelArg(q->mark, 11, sizeof(cl_mem), &q->counts);
+  err |= clSetKernelArg(q->mark, 12, sizeof(cl_mem), &q->stats);
+  const size_t n_groups = (n + GEN_MARK_LOCAL - 1) / GEN_MARK_LOCAL;
+  const size_t local = GEN_MARK_LOCAL, global = n_groups * GEN_MARK_LOCAL;
   if (err == CL_SUCCESS)
-    err = clEnqueueNDRangeKernel(ctx->queue, q->kernel, 1, NULL, &global, &local, 0, NULL, NULL);
+    err = clEnqueueNDRangeKernel(ctx->queue, q->mark, 1, NULL, &global, &local, 0, NULL, NULL);
   if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer(ctx->queue, q->momenta, CL_FALSE, 0,
-                              4 * (size_t)g->spec.n * n * sizeof(double), momenta, 0, NULL, NULL);
+    err = clEnqueueReadBuffer(ctx->queue, q->stats, CL_FALSE, 0,
+                              GEN_MARK_STATS * n_groups * sizeof(double), stats, 0, NULL, NULL);
   if (err == CL_SUCCESS)
-    err = clEnqueueReadBuffer(ctx->queue, q->members, CL_TRUE, 0,
-                              g->n_channels * n * sizeof(double), members, 0, NULL, NULL);
-  return hg_cl_check(ctx, err, "generator_gather", "gathering %zu kept events of %s", n,
+    err = clEnqueueReadBuffer(ctx->queue, q->counts, CL_TRUE, 0, n_groups * sizeof(cl_uint),
+                              counts, 0, NULL, NULL);
+  return hg_cl_check(ctx, err, HG_KERNEL_GENERATOR_MARK, "the hit-or-miss of a batch of %s",
                      g->spec.text);
+}
+
+/* The first n_kept kept events of a batch of n (offsets: each work-group's first slot) into
+ * index, weight, momenta (structure of arrays at stride n_kept, group order) and members (member
+ * m at m * n_kept). */
+static hegetcl_status device_compact(hegetcl_context *ctx, gen_group *g, device_unweight *q,
+                                     size_t n, const cl_uint *offsets, size_t n_kept,
+                                     cl_uint *index, double *weight, double *momenta,
+                                     double *members) {
+  const size_t n_groups = (n + GEN_MARK_LOCAL - 1) / GEN_MARK_LOCAL;
+  cl_int err = clEnqueueWriteBuffer(ctx->queue, q->offsets, CL_FALSE, 0,
+                                    n_groups * sizeof(cl_uint), offsets, 0, NULL, NULL);
+  const cl_uint n_events = (cl_uint)n, kept = (cl_uint)n_kept;
+  err |= clSetKernelArg(q->compact, 0, sizeof(cl_mem), &q->flags);
+  err |= clSetKernelArg(q->compact, 1, sizeof(cl_mem), &q->offsets);
+  err |= clSetKernelArg(q->compact, 2, sizeof(cl_uint), &n_events);
+  err |= clSetKernelArg(q->compact, 3, sizeof(cl_uint), &kept);
+  err |= clSetKernelArg(q->compact, 4, sizeof(cl_mem), &g->factor);
+  err |= clSetKernelArg(q->compact, 5, sizeof(cl_mem), &g->amp->me);
+  err |= clSetKernelArg(q->compact, 6, sizeof(cl_mem), &g->amp->momenta);
+  err |= clSetKernelArg(q->compact, 7, sizeof(cl_mem), &g->member_factor);
+  err |= clSetKernelArg(q->compact, 8, sizeof(cl_mem), &q->index);
+  err |= clSetKernelArg(q->compact, 9, sizeof(cl_mem), &q->weight);
+  err |= clSetKernelArg(q->compact, 10, sizeof(cl_mem), &q->momenta);
+  err |= clSetKernelArg(q->compact, 11, sizeof(cl_mem), &q->members);
+  const size_t local = GEN_MARK_LOCAL, global = n_groups * GEN_MARK_LOCAL;
+  if (err == CL_SUCCESS)
+    err = clEnqueueNDRangeKernel(ctx->queue, q->compact, 1, NULL, &global, &local, 0, NULL, NULL);
+  const size_t np = (size_t)g->spec.n;
+  const struct {
+    cl_mem buffer;
+    size_t bytes;
+    void *host;
+  } reads[] = {{q->index, n_kept * sizeof(cl_uint), index},
+               {q->weight, n_kept * sizeof(double), weight},
+               {q->momenta, 4 * np * n_kept * sizeof(double), momenta},
+               {q->members, g->n_channels * n_kept * sizeof(double), members}};
+  const size_t n_reads = sizeof reads / sizeof *reads;
+  for (size_t i = 0; i < n_reads && err == CL_SUCCESS; ++i)
+    err = clEnqueueReadBuffer(ctx->queue, reads[i].buffer, i + 1 == n_reads ? CL_TRUE : CL_FALSE,
+                              0, reads[i].bytes, reads[i].host, 0, NULL, NULL);
+  return hg_cl_check(ctx, err, HG_KERNEL_GENERATOR_COMPACT, "gathering %zu kept events of %s",
+                     n_kept, g->spec.text);
+}
+
+/* A batch's hit-or-miss as the host adds it up: the events it tried, the weights' sum, the
+ * events above w_max and their excess, the negative events. */
+typedef struct {
+  uint64_t tried, overweight, negative;
+  double sum, excess;
+} batch_stats;
+
+/* The statistics of a batch of n events whose work-groups kept counts[k] events each, when
+ * `wanted` more events are wanted: the events up to the wanted-th kept one count (all when fewer
+ * are kept); n_kept = the events taken. The work-group where the wanted-th kept event lies is
+ * read back (128 events' weights and flags) and added up here, event by event. */
+static hegetcl_status batch_statistics(hg_gen_run *run, gen_group *g, device_unweight *q, size_t n,
+                                       const cl_uint *counts, const double *stats, uint64_t wanted,
+                                       double w_max, cl_uint *offsets, size_t *n_kept,
+                                       batch_stats *b) {
+  hegetcl_context *ctx = run->ctx;
+  const size_t n_groups = (n + GEN_MARK_LOCAL - 1) / GEN_MARK_LOCAL;
+  memset(b, 0, sizeof *b);
+  uint64_t kept = 0;
+  size_t k = 0;
+  for (; k < n_groups && kept + counts[k] < wanted; ++k) {
+    offsets[k] = (cl_uint)kept;
+    kept += counts[k];
+    b->sum += stats[GEN_MARK_STATS * k];
+    b->overweight += (uint64_t)stats[GEN_MARK_STATS * k + 1];
+    b->excess += stats[GEN_MARK_STATS * k + 2];
+    b->negative += (uint64_t)stats[GEN_MARK_STATS * k + 3];
+  }
+  if (k == n_groups) { /* the whole batch counts */
+    b->tried = n;
+    *n_kept = (size_t)kept;
+    return HEGETCL_OK;
+  }
+  /* work-group k holds the last wanted event: add its events up to that one */
+  offsets[k] = (cl_uint)kept;
+  for (size_t j = k + 1; j < n_groups; ++j) offsets[j] = (cl_uint)wanted; /* past the end */
+  const size_t start = k * GEN_MARK_LOCAL;
+  const size_t m = n - start < GEN_MARK_LOCAL ? n - start : GEN_MARK_LOCAL;
+  double factor[GEN_MARK_LOCAL], me[GEN_MARK_LOCAL];
+  unsigned char flags[GEN_MARK_LOCAL];
+  cl_int err = clEnqueueReadBuffer(ctx->queue, g->factor, CL_FALSE, start * sizeof(double),
+                                   m * sizeof(double), factor, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(ctx->queue, g->amp->me, CL_FALSE, start * sizeof(double),
+                              m * sizeof(double), me, 0, NULL, NULL);
+  if (err == CL_SUCCESS)
+    err = clEnqueueReadBuffer(ctx->queue, q->flags, CL_TRUE, start, m, flags, 0, NULL, NULL);
+  hegetcl_status status =
+      hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading a work-group of %s", g->spec.text);
+  if (status != HEGETCL_OK) return status;
+  size_t last = 0;
+  for (size_t e = 0; e < m && kept < wanted; ++e) {
+    const double w = hg_event_weight(factor[e], me[e]);
+    b->sum += w;
+    b->overweight += w > w_max;
+    b->excess += w > w_max ? w - w_max : 0.0;
+    b->negative += w < 0.0;
+    kept += flags[e] != 0;
+    last = e;
+  }
+  if (kept < wanted)
+    return hg_fail(ctx, HEGETCL_ERR_OPENCL,
+                   "%s: the hit-or-miss's flags of a work-group hold fewer kept events than its "
+                   "count (a device fault)",
+                   g->spec.text);
+  b->tried = start + last + 1;
+  *n_kept = (size_t)wanted;
+  return HEGETCL_OK;
+}
+
+typedef struct {
+  hg_gen_run *run;
+  const uint64_t *per_group;
+  hg_gen_flows *flows;
+} flows_work;
+
+static hegetcl_status open_one_flows(size_t gi, void *user) {
+  const flows_work *w = user;
+  if (w->per_group[gi] == 0) return HEGETCL_OK;
+  return hg_gen_flows_open(w->run->ctx, &w->run->groups[gi].spec, 1024, &w->flows[gi]);
+}
+
+/* The flows of every group with events to write, opened (their diagrams and programs built,
+ * several groups at once) before the first batch, so that this counts as builds. */
+static hegetcl_status open_flows(hg_gen_run *run, const uint64_t *per_group, hg_gen_flows *flows) {
+  flows_work w = {run, per_group, flows};
+  return hg_parallel_for(run->n_groups, open_one_flows, &w);
 }
 
 hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
@@ -271,16 +448,20 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
                    "unweighted events of a process run need --precision double for now");
   const size_t batch = c->vegas.batch_size;
+  const size_t n_wg = (batch + GEN_MARK_LOCAL - 1) / GEN_MARK_LOCAL;
   size_t max_np = 0, max_members = 0;
   for (unsigned g = 0; g < run->n_groups; ++g) {
     max_np = (size_t)run->groups[g].spec.n > max_np ? (size_t)run->groups[g].spec.n : max_np;
     max_members = run->groups[g].n_channels > max_members ? run->groups[g].n_channels : max_members;
   }
-  double *factor = malloc(batch * sizeof *factor), *me = malloc(batch * sizeof *me);
+  cl_uint *counts = malloc(n_wg * sizeof *counts), *offsets = malloc(n_wg * sizeof *offsets);
+  double *stats = malloc(GEN_MARK_STATS * n_wg * sizeof *stats);
+  double *kept_weight = malloc(batch * sizeof *kept_weight);
   double *members = malloc(max_members * batch * sizeof *members);
   double *accepted = malloc(4 * max_np * batch * sizeof *accepted);
   cl_uint *accepted_index = malloc(batch * sizeof *accepted_index);
   double *weights = NULL;
+  size_t weights_size = 0;
   /* the accepted events' variation ratios, computed on the device (generator/variations.h) */
   const unsigned n_var = hg_gen_variations_count(run->variations);
   double *ratios = n_var ? malloc((size_t)n_var * batch * sizeof *ratios) : NULL;
@@ -293,28 +474,34 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the variation weights");
   }
   uint64_t *per_group = calloc(run->n_groups, sizeof *per_group);
+  hg_gen_flows *all_flows = calloc(run->n_groups, sizeof *all_flows);
   hegetcl_status status = HEGETCL_OK;
-  if (!factor || !me || !members || !accepted || !accepted_index || !per_group)
+  if (!counts || !offsets || !stats || !kept_weight || !members || !accepted || !accepted_index ||
+      !per_group || !all_flows)
     status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the unweighting's batches");
   if (status == HEGETCL_OK) shares(run, n_events, per_group);
+  const double open_start = hg_now_seconds();
+  if (status == HEGETCL_OK) status = open_flows(run, per_group, all_flows);
+  times->build_seconds += hg_now_seconds() - open_start; /* wall seconds: the builds overlap */
+  device_unweight dev;
+  memset(&dev, 0, sizeof dev);
+  if (status == HEGETCL_OK) status = device_unweight_open(run, batch, &dev);
   const double start = hg_now_seconds();
   double sigma_check = 0.0, overweight_sum = 0.0;
   for (unsigned gi = 0; gi < run->n_groups && status == HEGETCL_OK; ++gi) {
     gen_group *g = &run->groups[gi];
     if (per_group[gi] == 0) continue;
     const double w_max = g->result.max_weight;
-    hg_gen_flows flows;
-    gather kept;
+    hg_gen_flows *flows = &all_flows[gi];
     hg_gen_helicities hel;
-    memset(&kept, 0, sizeof kept);
     memset(&hel, 0, sizeof hel);
-    status = hg_gen_flows_open(ctx, &g->spec, batch, &flows);
+    status = device_unweight_kernels(ctx, g, &dev);
     if (status == HEGETCL_OK) status = hg_gen_helicities_open(ctx, &g->amp->process, &hel);
-    if (status == HEGETCL_OK) status = gather_open(ctx, g, batch, &kept);
-    free(weights);
-    weights = status == HEGETCL_OK ? malloc(flows.set.n_flows * batch * sizeof *weights) : NULL;
-    if (status == HEGETCL_OK && weights == NULL)
-      status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the flows' weights");
+    /* the masses once per group (hegetcl_process_mass parses the process text) */
+    hegetcl_process proc;
+    hegetcl_process_from_text(&proc, g->spec.text, NULL, 0);
+    double mass[HG_GEN_MAX_EXTERNAL];
+    for (int i = 0; i < g->spec.n; ++i) mass[i] = hegetcl_process_mass(&proc, (unsigned)i);
     g->key_high = hg_gen_stage_key(run, gi, 2);
     uint64_t written = 0, tried = 0;
     double group_sum = 0.0, group_over = 0.0;
@@ -329,46 +516,56 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         break;
       }
       const uint64_t first = run->first_event + (uint64_t)pass * batch;
-      double t0 = hg_now_seconds();
+      const double t0 = hg_now_seconds();
       status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, batch, 0);
-      if (status == HEGETCL_OK) status = read_weights(run, g, batch, factor, me);
-      double t1 = hg_now_seconds();
+      if (status == HEGETCL_OK)
+        status = hg_cl_check(ctx, clFinish(ctx->queue), "clFinish", "sampling %s", g->spec.text);
+      const double t1 = hg_now_seconds();
       times->unweight_device_seconds += t1 - t0;
+      /* the hit-or-miss on the device; only counts, sums and the kept events come back */
+      if (status == HEGETCL_OK)
+        status = device_mark(run, g, &dev, first, batch, w_max, counts, stats);
+      batch_stats b;
       size_t n_acc = 0;
-      for (size_t e = 0; status == HEGETCL_OK && e < batch && written + n_acc < per_group[gi];
-           ++e) {
-        const double w = hg_event_weight(factor[e], me[e]);
-        ++tried;
-        ++out->tried;
-        group_sum += w;
-        const hg_philox_words r = hg_philox4x32_10(
-            hg_philox_counter(first + e, GEN_UNWEIGHT_ITERATION, HG_GEN_BLOCK_UNWEIGHT),
-            (hg_u32)c->vegas.seed, g->key_high);
-        if (w < 0) ++out->negative;
-        if (w > w_max) {
-          ++out->overweight;
-          group_over += w - w_max;
+      if (status == HEGETCL_OK)
+        status = batch_statistics(run, g, &dev, batch, counts, stats, per_group[gi] - written,
+                                  w_max, offsets, &n_acc, &b);
+      const double t2 = hg_now_seconds();
+      times->unweight_mark_seconds += t2 - t1;
+      if (status != HEGETCL_OK) break;
+      tried += b.tried;
+      out->tried += b.tried;
+      out->negative += b.negative;
+      out->overweight += b.overweight;
+      group_sum += b.sum;
+      group_over += b.excess;
+      if (n_acc > 0) {
+        status = device_compact(ctx, g, &dev, batch, offsets, n_acc, accepted_index, kept_weight,
+                                accepted, members);
+        times->unweight_transfer_seconds += hg_now_seconds() - t2;
+      }
+      if (status == HEGETCL_OK && n_acc > 0) {
+        if (flows->set.n_flows * n_acc > weights_size) {
+          free(weights);
+          weights_size = flows->set.n_flows * n_acc;
+          weights = malloc(weights_size * sizeof *weights);
+          if (weights == NULL)
+            status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the flows' weights");
         }
-        if (!(hg_uniform_double(r.v[0], r.v[1]) * w_max < w)) continue;
-        accepted_index[n_acc++] = (cl_uint)e;
-      }
-      /* only the kept events' momenta and member factors cross to the host */
-      if (status == HEGETCL_OK && n_acc > 0) {
-        const double g0 = hg_now_seconds();
-        status = gather_run(ctx, g, &kept, accepted_index, n_acc, batch, accepted, members);
-        times->unweight_device_seconds += hg_now_seconds() - g0;
-      }
-      if (status == HEGETCL_OK && n_acc > 0) {
         const double f0 = hg_now_seconds();
-        status = hg_gen_flows_weights(ctx, &flows, g->amp->params, n_acc, accepted, weights);
+        if (status == HEGETCL_OK)
+          status = hg_gen_flows_weights(ctx, flows, g->amp->params, n_acc, accepted, weights);
         if (status == HEGETCL_OK) status = hg_gen_event_helicity_weights(&hel, n_acc, accepted);
         times->flows_seconds += hg_now_seconds() - f0;
+        const double v0 = hg_now_seconds();
         for (size_t a = 0; a < n_acc && n_var; ++a) ratio_index[a] = (uint32_t)accepted_index[a];
         if (status == HEGETCL_OK && n_var)
           status = hg_gen_variations_ratios(run->variations, gi, GEN_UNWEIGHT_ITERATION, first,
                                             ratio_index, n_acc, ratios);
+        times->variation_seconds += hg_now_seconds() - v0;
       }
       for (size_t a = 0; status == HEGETCL_OK && a < n_acc; ++a) {
+        const double r0 = hg_now_seconds();
         const size_t e = accepted_index[a];
         const hg_philox_words r = hg_philox4x32_10(
             hg_philox_counter(first + e, GEN_UNWEIGHT_ITERATION, HG_GEN_BLOCK_UNWEIGHT + 1),
@@ -386,11 +583,11 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
           }
         }
         double flow_total = 0.0;
-        for (size_t k = 0; k < flows.set.n_flows; ++k) flow_total += weights[k * n_acc + a];
+        for (size_t k = 0; k < flows->set.n_flows; ++k) flow_total += weights[k * n_acc + a];
         pick = hg_uniform_double(r.v[2], r.v[3]) * flow_total;
         run_sum = 0.0;
-        size_t flow = flows.set.n_flows - 1;
-        for (size_t k = 0; k < flows.set.n_flows; ++k) {
+        size_t flow = flows->set.n_flows - 1;
+        for (size_t k = 0; k < flows->set.n_flows; ++k) {
           run_sum += weights[k * n_acc + a];
           if (pick < run_sum) {
             flow = k;
@@ -401,8 +598,8 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         for (size_t i = 0; i < np; ++i)
           for (size_t k = 0; k < 4; ++k) p[i][k] = accepted[(k * np + i) * n_acc + a];
         hegetcl_event record;
-        make_record(run, g, member, &flows.set.flows[flow], (const double(*)[4])p, first + e,
-                    hg_event_weight(factor[e], me[e]) / w_max, &record);
+        make_record(run, g, mass, member, &flows->set.flows[flow], (const double(*)[4])p,
+                    first + e, kept_weight[a] / w_max, &record);
         hg_gen_event_helicities(run, g, member, &hel, a, first + e, &record);
         if (n_var) {
           for (unsigned k = 0; k < n_var; ++k) event_ratios[k] = ratios[(size_t)k * n_acc + a];
@@ -410,6 +607,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
           record.variations = event_ratios;
         }
         const double w0 = hg_now_seconds();
+        times->record_seconds += w0 - r0;
         status = sink(&record, sink_user);
         times->write_seconds += hg_now_seconds() - w0;
         ++written;
@@ -417,25 +615,29 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
       }
       if (progress && status == HEGETCL_OK)
         progress(out->written, n_events, out->tried, progress_user);
-      (void)t1;
     }
-    hg_gen_flows_close(&flows);
-    gather_close(&kept);
     hg_gen_helicities_close(&hel);
     /* each group's mean weight estimates its sigma; so the overweight share */
     sigma_check += tried > 0 ? group_sum / (double)tried : 0.0;
     overweight_sum += tried > 0 ? group_over / (double)tried : 0.0;
     out->max_weight_fb = w_max > out->max_weight_fb ? w_max : out->max_weight_fb;
-    (void)written;
   }
   out->seconds = hg_now_seconds() - start;
   times->unweight_host_seconds =
-      out->seconds - times->unweight_device_seconds - times->flows_seconds - times->write_seconds;
+      out->seconds - times->unweight_device_seconds - times->unweight_mark_seconds -
+      times->unweight_transfer_seconds - times->flows_seconds - times->variation_seconds -
+      times->record_seconds - times->write_seconds;
   out->efficiency = out->tried > 0 ? (double)out->written / (double)out->tried : 0.0;
   out->sigma_check_fb = sigma_check;
   out->overweight_sigma_fraction = sigma_check > 0 ? overweight_sum / sigma_check : 0.0;
-  free(factor);
-  free(me);
+  device_unweight_close(&dev);
+  for (unsigned gi = 0; all_flows != NULL && gi < run->n_groups; ++gi)
+    hg_gen_flows_close(&all_flows[gi]);
+  free(all_flows);
+  free(counts);
+  free(offsets);
+  free(stats);
+  free(kept_weight);
   free(members);
   free(accepted);
   free(accepted_index);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "amplitude/amplitude_internal.h"
+#include "core/parallel.h"
 #include "core/program.h"
 #include "generator/checkpoint.h"
 #include "generator/multichannel.h"
@@ -88,6 +89,7 @@ static hegetcl_status build_channels(hg_gen_run *run) {
       status = hg_fail(ctx, HEGETCL_ERR_INPUT, "group %s: %s", lg->text, error);
     g->first_channel = lg->first;
     g->n_channels = lg->count;
+    run->members_max = lg->count > run->members_max ? lg->count : run->members_max;
   }
   for (unsigned i = 0; i < list->n_channels && status == HEGETCL_OK; ++i) {
     const hg_partonic_channel *lc = &list->channels[i];
@@ -315,14 +317,18 @@ static unsigned alpha_s_power(const hg_process_spec *spec) {
   return coloured >= 2 ? (unsigned)(coloured - 2) : 0u;
 }
 
-/* The group's amplitude, sampler program, buffers and reducers. */
-static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
+/* Group i's amplitude and sampler program (group_kinematics done): the builds, which
+ * hg_parallel_for runs for several groups at once; they touch the group alone. */
+static hegetcl_status group_programs(size_t i, void *user) {
+  hg_gen_run *run = user;
+  gen_group *g = &run->groups[i];
   hegetcl_context *ctx = run->ctx;
   const hegetcl_xsec_config *config = &run->config;
   const size_t batch = config->vegas.batch_size;
-  hegetcl_status status = group_kinematics(run, g);
-  if (status != HEGETCL_OK) return status;
-  g->rows = g->n_channels + (g->n_ps > 1 ? g->n_ps : 0);
+  hegetcl_status status = HEGETCL_OK;
+  /* the member rows of the program (the largest group's count), then with several phase-space
+   * channels one row each for their adaptation */
+  g->rows = run->members_max + (g->n_ps > 1 ? g->n_ps : 0);
   hegetcl_process p;
   char message[512];
   status = hegetcl_process_from_text(&p, g->spec.text, message, sizeof message);
@@ -333,7 +339,6 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   status = hegetcl_amplitude_create(ctx, &p, &g->amp);
   if (status == HEGETCL_OK) status = hg_amplitude_reserve(g->amp, batch);
   if (status != HEGETCL_OK) return status;
-  run->build_seconds += g->amp->build_seconds;
   char options[1024];
   status = hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 2, options, sizeof options);
   if (status != HEGETCL_OK) return status;
@@ -345,18 +350,22 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
                            "-D GEN_ORDER=",
                            g->dims, config->vegas.bins,
                            p.precision == HEGETCL_PRECISION_DOUBLE ? "double" : "float", g->n_jets,
-                           g->has_system, g->n_channels, g->rows, run->alpha_s_power,
+                           g->has_system, run->members_max, g->rows, run->alpha_s_power,
                            config->dynamical_scale_choice, g->n_ps);
   for (int i = 0; i < g->spec.n; ++i)
     used +=
         (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "", g->order[i]);
   snprintf(g->options, sizeof g->options, "%s", options);
   const hg_source_part part = {"generator/kernels.cl", NULL};
-  double seconds = 0.0;
-  status = hg_program_get(ctx, &part, 1, options, &g->program, &seconds);
-  if (status != HEGETCL_OK) return status;
-  run->build_seconds += seconds;
-  status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_SAMPLE, &g->sample);
+  return hg_program_get(ctx, &part, 1, options, &g->program, NULL);
+}
+
+/* The group's kernels, parameters, buffers and reducers (its programs built). */
+static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
+  hegetcl_context *ctx = run->ctx;
+  const hegetcl_xsec_config *config = &run->config;
+  const size_t batch = config->vegas.batch_size;
+  hegetcl_status status = hg_kernel_create(ctx, g->program, HG_KERNEL_GENERATOR_SAMPLE, &g->sample);
   if (status != HEGETCL_OK) return status;
   /* the parameters */
   double params[HG_GEN_PARAM_TOTAL(64, HG_GEN_MAX_CHANNELS)];
@@ -383,6 +392,7 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
   params[HG_GEN_ALPHA_S_AMP] = run->alpha_s_mu_r;
   params[HG_GEN_MU_R_FACTOR] = config->mu_r_factor;
   params[HG_GEN_MU_F_FACTOR] = config->mu_f_factor;
+  params[HG_GEN_N_MEMBERS] = g->n_channels;
   for (unsigned m = 0; m < g->n_channels; ++m) {
     const gen_channel *c = &run->channels[g->first_channel + m];
     /* an antiproton's parton q has the proton's PDF of q's antiparticle (the gluon its own) */
@@ -397,13 +407,14 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
     params[HG_GEN_MEMBER_MIRROR(m)] = c->mirror;
   }
   for (unsigned c = 0; c < g->n_ps; ++c) {
-    params[HG_GEN_CHANNEL_KIND(g->n_channels, g->n_ps, c)] = g->ps_kind;
-    params[HG_GEN_CHANNEL_A(g->n_channels, g->n_ps, c)] = g->ps_a[c];
-    params[HG_GEN_CHANNEL_B(g->n_channels, g->n_ps, c)] = g->ps_b[c];
+    params[HG_GEN_CHANNEL_KIND(run->members_max, g->n_ps, c)] = g->ps_kind;
+    params[HG_GEN_CHANNEL_A(run->members_max, g->n_ps, c)] = g->ps_a[c];
+    params[HG_GEN_CHANNEL_B(run->members_max, g->n_ps, c)] = g->ps_b[c];
   }
-  hg_channel_weights_table(g->alpha, g->n_ps, params + HG_GEN_CHANNEL_TABLE(g->n_channels));
+  hg_channel_weights_table(g->alpha, g->n_ps, params + HG_GEN_CHANNEL_TABLE(run->members_max));
+  /* room for the program's members (GEN_MEMBERS): those past the group's read 0 */
   status = make_buffer(ctx, CL_MEM_READ_ONLY,
-                       HG_GEN_PARAM_TOTAL(g->n_channels, g->n_ps) * sizeof(double), params,
+                       HG_GEN_PARAM_TOTAL(run->members_max, g->n_ps) * sizeof(double), params,
                        "the sampler's parameters", &g->params);
   if (status == HEGETCL_OK)
     status = make_buffer(ctx, CL_MEM_READ_WRITE, batch * sizeof(double), NULL, "weight factors",
@@ -523,8 +534,15 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
                      "%s: groups of one process with different powers of alpha_s",
                      config->process_text);
     run->alpha_s_power = k;
-    status = open_group(run, &run->groups[g]);
+    status = group_kinematics(run, &run->groups[g]);
   }
+  /* every group's input checked, then their programs built side by side (the builds are most of
+   * a cold start: NVIDIA's compiler takes seconds per program) */
+  const double start = hg_now_seconds();
+  if (status == HEGETCL_OK) status = hg_parallel_for(run->n_groups, group_programs, run);
+  run->build_seconds += hg_now_seconds() - start; /* wall seconds: the builds overlap */
+  for (unsigned g = 0; g < run->n_groups && status == HEGETCL_OK; ++g)
+    status = open_group(run, &run->groups[g]);
   if (status != HEGETCL_OK) return status;
   double *grid = NULL;
   size_t n_grid = 0;
@@ -634,7 +652,7 @@ hegetcl_status hg_gen_channel_weights_upload(gen_group *g) {
     gen_group *r = hg_gen_worker_group(g, w);
     memcpy(r->alpha, g->alpha, sizeof r->alpha);
     const cl_int err = clEnqueueWriteBuffer(r->run->ctx->queue, r->params, CL_TRUE,
-                                            HG_GEN_CHANNEL_TABLE(r->n_channels) * sizeof(double),
+                                            HG_GEN_CHANNEL_TABLE(r->run->members_max) * sizeof(double),
                                             r->n_ps * sizeof(double), table, 0, NULL, NULL);
     status = hg_cl_check(r->run->ctx, err, "clEnqueueWriteBuffer", "uploading %s's channel weights",
                          r->spec.text);
@@ -654,7 +672,7 @@ static hegetcl_status group_iteration_end(void *user, uint32_t index, int adapti
   if (adapting && g->n_ps > 1) {
     double w2[HG_GEN_MAX_CHANNELS], events[HG_GEN_MAX_CHANNELS];
     for (unsigned c = 0; c < g->n_ps; ++c) {
-      w2[c] = extra[2 * (g->n_channels + c) + 1];
+      w2[c] = extra[2 * (g->run->members_max + c) + 1];
       events[c] = (double)n_events * g->alpha[c];
     }
     hg_channel_weights_update(g->alpha, w2, events, g->n_ps, HG_CHANNEL_FLOOR);

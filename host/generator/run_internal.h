@@ -84,6 +84,9 @@ struct hg_gen_run {
   unsigned n_channels;
   gen_group *groups;
   unsigned n_groups;
+  /* the largest group's members: every group's sampler program is built for as many (GEN_MEMBERS,
+   * CHANNELS), so the groups share one program where their other options agree */
+  unsigned members_max;
   double alpha_s_mu_r;
   unsigned alpha_s_power;
   double build_seconds;
@@ -138,10 +141,11 @@ typedef struct {
   cl_kernel kernel;
   cl_mem momenta, weights;
   size_t capacity;
+  double build_seconds; /* its program's build (0 when it was built or cached before) */
 } hg_gen_flows;
 
-/* Builds the flows of spec for up to capacity events at once (f zeroed first; close it whatever
- * this returns). */
+/* Builds the flows of spec with room for capacity events at once, grown when a call needs more
+ * (f zeroed first; close it whatever this returns). */
 hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
                                  hg_gen_flows *f);
 void hg_gen_flows_close(hg_gen_flows *f);

@@ -242,11 +242,14 @@ typedef struct {
   double alpha_s_mu_r;
   unsigned alpha_s_power;
   /* a run over a process: wall seconds per stage (docs/generator.md, "Benchmark"): the pilot, the
-   * integration, and in the unweighting the device batches (sampling, PDFs, |M|^2, read back),
-   * the host's hit-or-miss and records, the colour flows of the kept events, and the sink
-   * (writing the file) */
+   * integration, and in the unweighting the device batches (sampling, PDFs, |M|^2), the
+   * hit-or-miss on the device (with its counts read back), the kept events' compaction and
+   * transfer, the colour-flow and helicity weights of the kept events, their variation weights, the host's records,
+   * the sink (writing the file) and the rest on the host (the colour flows' diagrams and programs count in
+   * build_seconds, which is wall time: programs are built several at once) */
   double pilot_seconds, integrate_seconds, unweight_device_seconds, unweight_host_seconds,
-      flows_seconds, write_seconds;
+      flows_seconds, write_seconds, unweight_mark_seconds, unweight_transfer_seconds,
+      record_seconds, variation_seconds;
   /* config.scale_variations or pdf_variations: sigma per variation (owned; NULL otherwise) */
   hegetcl_variation_result *variations;
   /* config.histograms with variations (a photon run): the histograms of every variation, filled
