@@ -581,24 +581,30 @@ static hegetcl_status group_grid(void *user, unsigned worker, const double *edge
   return hg_vegas_reducer_upload(g->reducer, edges);
 }
 
-hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t first_event,
-                                   size_t n_events, double *out) {
-  hegetcl_context *ctx = g->run->ctx;
-  const uint64_t seed = g->run->config.vegas.seed;
-  const cl_uint seed_low = (cl_uint)seed, seed_high = g->key_high;
+cl_int hg_gen_set_event_args(cl_kernel k, const gen_group *g, uint32_t iteration,
+                             uint64_t first_event, size_t n_events) {
+  const hg_gen_run *run = g->run;
+  const cl_uint seed_low = (cl_uint)run->config.vegas.seed, seed_high = g->key_high;
   const cl_uint first_low = (cl_uint)first_event, first_high = (cl_uint)(first_event >> 32);
   const cl_uint n = (cl_uint)n_events;
   cl_mem grid = hg_vegas_reducer_grid(g->reducer);
-  cl_int err = clSetKernelArg(g->sample, 0, sizeof(cl_mem), &g->params);
-  err |= clSetKernelArg(g->sample, 1, sizeof(cl_mem), &grid);
-  err |= clSetKernelArg(g->sample, 2, sizeof(cl_mem), &g->run->pdf_buffer);
-  err |= clSetKernelArg(g->sample, 3, sizeof(cl_mem), &g->run->alpha_s_buffer);
-  err |= clSetKernelArg(g->sample, 4, sizeof(cl_uint), &seed_low);
-  err |= clSetKernelArg(g->sample, 5, sizeof(cl_uint), &seed_high);
-  err |= clSetKernelArg(g->sample, 6, sizeof(cl_uint), &iteration);
-  err |= clSetKernelArg(g->sample, 7, sizeof(cl_uint), &first_low);
-  err |= clSetKernelArg(g->sample, 8, sizeof(cl_uint), &first_high);
-  err |= clSetKernelArg(g->sample, 9, sizeof(cl_uint), &n);
+  cl_int err = clSetKernelArg(k, 0, sizeof(cl_mem), &g->params);
+  err |= clSetKernelArg(k, 1, sizeof(cl_mem), &grid);
+  err |= clSetKernelArg(k, 2, sizeof(cl_mem), &run->pdf_buffer);
+  err |= clSetKernelArg(k, 3, sizeof(cl_mem), &run->alpha_s_buffer);
+  err |= clSetKernelArg(k, 4, sizeof(cl_uint), &seed_low);
+  err |= clSetKernelArg(k, 5, sizeof(cl_uint), &seed_high);
+  err |= clSetKernelArg(k, 6, sizeof(cl_uint), &iteration);
+  err |= clSetKernelArg(k, 7, sizeof(cl_uint), &first_low);
+  err |= clSetKernelArg(k, 8, sizeof(cl_uint), &first_high);
+  err |= clSetKernelArg(k, 9, sizeof(cl_uint), &n);
+  return err;
+}
+
+hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t first_event,
+                                   size_t n_events, double *out) {
+  hegetcl_context *ctx = g->run->ctx;
+  cl_int err = hg_gen_set_event_args(g->sample, g, iteration, first_event, n_events);
   err |= clSetKernelArg(g->sample, 10, sizeof(cl_mem), &g->amp->momenta);
   err |= clSetKernelArg(g->sample, 11, sizeof(cl_mem), &g->factor);
   err |= clSetKernelArg(g->sample, 12, sizeof(cl_mem), &g->member_factor);

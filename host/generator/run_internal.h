@@ -110,6 +110,12 @@ void hg_gen_event_helicities(const hg_gen_run *run, const gen_group *g, unsigned
                              const hg_gen_helicities *h, size_t a, uint64_t number,
                              hegetcl_event *e);
 
+/* The arguments 0..9 that every kernel regenerating a group's events from their Philox counters
+ * takes (generator/event.h: params, VEGAS grid, PDF and alpha_s tables, the seed's words with the
+ * group's stage key, the iteration, the first event's words, the count). */
+cl_int hg_gen_set_event_args(cl_kernel k, const gen_group *g, uint32_t iteration,
+                             uint64_t first_event, size_t n_events);
+
 /* Group g (its index) of worker w's run: the run's own for worker 0, else a replica's. */
 gen_group *hg_gen_worker_group(gen_group *g, unsigned worker);
 
