@@ -58,9 +58,12 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
   {
     const hg_philox_words r = hg_philox4x32_10(
         hg_philox_counter(event, iteration, HG_GEN_BLOCK_CHANNEL), seed_low, seed_high);
-    double probability;
-    c = (int)hg_table_draw(params + HG_GEN_CHANNEL_TABLE(GEN_MEMBERS), GEN_PS_CHANNELS,
-                           hg_uniform_double(r.v[0], r.v[1]), &probability);
+    /* the first c with u < cumulative[c], by a scan of the few channels (at most 8): the same c
+     * as hg_table_draw's binary search, whose use here Intel's OpenCL CPU compiler (2026.2.0)
+     * turned into a generator_sample that crashed (p p > j j) */
+    const double u_c = hg_uniform_double(r.v[0], r.v[1]);
+    for (int k = 0; k + 1 < GEN_PS_CHANNELS; ++k)
+      c += u_c >= params[HG_GEN_CHANNEL_TABLE(GEN_MEMBERS) + k] ? 1 : 0;
   }
 #endif
   ev.channel = c;
