@@ -34,14 +34,14 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        quarks, three-gluon vertex), u u~ > d d~ g (two quark lines: the recursive engine's tape), g g > g g g
        in float (four-gluon vertex); the colour engine's work-group kernels (colour_group.cl)
        by default
-  16   hegetcl me --process "u d~ > e+ ve g g" (../shared/refs/mg5-next, HEGETCL_NEXT_REFS_DIR):
+  17   hegetcl me --process "u d~ > e+ ve g g" (../shared/refs/mg5-next, HEGETCL_NEXT_REFS_DIR):
        the electroweak HELAS functions through the diagram code and the quark-line recursion's
        tape (a W off the lepton pair on the quark line; 4 s)
-  17-18 hegetcl me --process "g g > t t~ g": the colour engine's work-group kernels with their
+  18-19 hegetcl me --process "g g > t t~ g": the colour engine's work-group kernels with their
        tables in global memory (HEGETCL_CO_GLOBAL_TABLES=1, as t t~ + 4 g), one event per group
        so that each group goes over several; its one-event-per-work-item kernels
        (HEGETCL_CO_KERNEL=item)
-  19   hegetcl xsec --process "p p > t t~", 1000 events a group, batches of 300 (the last
+  20   hegetcl xsec --process "p p > t t~", 1000 events a group, batches of 300 (the last
        work-group part-full): three groups of 1 and 4 members sharing one sampler program
        (generator_sample), their channel sums, the variation weights, the unweighting's
        hit-or-miss on the device (generator_mark, generator_compact), the colour flows
