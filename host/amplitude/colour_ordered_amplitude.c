@@ -14,7 +14,6 @@
 #include "core/strbuf.h"
 #include "kernel_names.h"
 #include "process/colour_ordered.h"
-#include "process/flow_recursion.h"
 #include "process/model.h"
 
 /* The work-group kernels' word table (colour_group.cl): the distinct words (ordered strings of
@@ -289,8 +288,6 @@ hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle) {
   hegetcl_context *ctx = amp->ctx;
   const hegetcl_process *p = &amp->process;
-  if (!hg_colour_ordered_supports(spec) && hg_flow_recursion_supports(spec))
-    return hg_flow_recursion_amplitude_build(amp, spec, gauge_particle);
   hg_colour_ordered co;
   char error[1024];
   if (hg_colour_ordered_build(spec, &co, error, sizeof error) != 0)
