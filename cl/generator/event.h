@@ -12,7 +12,6 @@
 #include "generator/multichannel.h"
 #include "generator/params.h"
 #include "generator/phase_space.h"
-#include "integrate/table_draw.h"
 #include "integrate/vegas_map.h"
 #include "pdf/alpha_s.h"
 #include "pdf/lhapdf6_interp.h"
