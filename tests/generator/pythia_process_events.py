@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Events of a run over a process meet a real shower: Pythia 8 (pythia8mc, PyPI) with its event
-check on (Check:event = on) reads p p > t t~ and p p > t t~ j (ptj 50, etaj 5) files that
+check on (Check:event = on) reads p p > t t~, p p > t t~ j (ptj 50, etaj 5), W+ + jet
+(p p > e+ ve j, ptj 20) and Drell-Yan (p p > e+ e-, 66 < m_ll < 116 GeV) files that
 `hegetcl xsec --process` writes, showers and hadronises every event (colour flows, ICOLUP, from
 the flows' leading-colour weights; one <init> process line per channel group), aborts none,
 prints no error, and reports sigma_gen equal to the file's sigma (the sum of its process lines).
@@ -18,14 +19,18 @@ import sys
 import tempfile
 
 DEVICE = os.environ.get("HEGETCL_TEST_DEVICE") or os.environ.get("HEGETCL_DEVICE") or "auto"
-QUICK = ["--scale", "173", "--adapt-iterations", "2", "--adapt-events", "20000", "--events",
+QUICK = ["--adapt-iterations", "2", "--adapt-events", "20000", "--events",
          "40000", "--min-iterations", "2", "--max-iterations", "2", "--target-error", "0",
          "--batch", "16384", "--seed", "9", "--device", DEVICE, "--quiet"]
 N_EVENTS = 300
 FILES = [
-    ("p p > t t~, plain LHE", "tt.lhe", ["--process", "p p > t t~"]),
+    ("p p > t t~, plain LHE", "tt.lhe", ["--process", "p p > t t~", "--scale", "173"]),
     ("p p > t t~ j with ptj 50, etaj 5, gzip'd LHE", "ttj.lhe.gz",
-     ["--process", "p p > t t~ j", "--ptj", "50", "--etaj", "5"]),
+     ["--process", "p p > t t~ j", "--ptj", "50", "--etaj", "5", "--scale", "173"]),
+    ("W+ and a jet, p p > e+ ve j with ptj 20", "wj.lhe.gz",
+     ["--process", "p p > e+ ve j", "--ptj", "20", "--scale", "80.419"]),
+    ("Drell-Yan, p p > e+ e- with 66 < m_ll < 116 GeV", "dy.lhe",
+     ["--process", "p p > e+ e-", "--mmll", "66", "--mmllmax", "116", "--scale", "91.188"]),
 ]
 
 
