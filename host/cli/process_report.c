@@ -78,7 +78,7 @@ void hg_cli_variations_json(hg_json *j, const hegetcl_xsec_result *r) {
 }
 
 void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
-                                 const char *device) {
+                                 const char *device, int quiet) {
   const hegetcl_vegas_result *v = &r->vegas;
   printf("sigma(%s) = %.6e +- %.2e fb  (%.3f%%, chi2/dof %.2f, %llu events + %llu adapting, "
          "%.2f s integrating, %.2f s building, %s)%s\n",
@@ -89,6 +89,7 @@ void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xse
          v->reached_target || !(c->vegas.target_rel_error > 0)
              ? ""
              : "  [target error NOT reached: raise --max-events]");
+  if (quiet) return; /* --quiet: the result line alone (the rest is in the JSON) */
   hg_cli_print_variations(r);
   if (r->alpha_s_mu_r > 0.0)
     printf("  alpha_s(mu_R) = %.7f, |M|^2 ~ alpha_s^%u\n", r->alpha_s_mu_r, r->alpha_s_power);

@@ -20,8 +20,9 @@ void hg_cli_print_variations(const hegetcl_xsec_result *r);
 /* The result's members for the variations (scale_min_fb, ..., the "variations" array), inside
  * the "result" object; nothing without variations. */
 void hg_cli_variations_json(hg_json *j, const hegetcl_xsec_result *r);
+/* The result line, then (unless quiet) the variations, alpha_s, groups, unweighting and channels. */
 void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
-                                 const char *device);
+                                 const char *device, int quiet);
 
 /* The JSON's members for a process run (inside the top object): process, setup, cuts, device,
  * result (sigma_fb, error_fb), groups and channels. */

@@ -998,7 +998,7 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     rc = 128 + (stop_signal != 0 ? stop_signal : SIGINT);
   }
   if (rc == 0 && c->process_text[0] != '\0') {
-    hg_cli_print_process_result(c, &r, info.name);
+    hg_cli_print_process_result(c, &r, info.name, o.quiet);
     if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card);
     rc |= save_histogram_files(&o, card, c, &info, &r);
   } else if (rc == 0) {
