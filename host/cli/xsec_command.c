@@ -787,9 +787,10 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     snprintf(via, sizeof via, "q qbar, q = PDG %d", c->quark_pid);
   }
   if (!o.quiet && c->process_text[0] != '\0')
-    printf("hegetcl xsec: %s (%s beams), sqrt(s) = %g GeV, %s, %s, alpha_s %s,\n  cuts: %s; %s, "
-           "seed %llu\n  device: %s (%s; driver %s)\n",
-           c->process_text, c->beams == HEGETCL_BEAMS_PP ? "p p" : "p p~", c->sqrt_s_gev,
+    printf("hegetcl xsec: %s (%s beams%s), sqrt(s) = %g GeV, %s, %s, alpha_s %s,\n  cuts: %s; "
+           "%s, seed %llu\n  device: %s (%s; driver %s)\n",
+           c->process_text, c->beams == HEGETCL_BEAMS_PP ? "p p" : "p p~",
+           c->five_flavour ? ", 5 flavours: p and j hold b b~" : "", c->sqrt_s_gev,
            c->pdf_set, hg_cli_scales_text(c),
            c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "of the PDF set"
                                                      : "MadGraph's (0.130, 1 loop)",

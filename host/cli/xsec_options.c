@@ -50,7 +50,7 @@ typedef enum {
   O_DR_MIN, O_PDF, O_PDF_MEMBER, O_ALPHA, O_CHARGE, O_PT_BINS, O_ETA_BINS, O_DR_BINS, O_MASS_BINS,
   O_UNWEIGHTED_EVENTS, O_MAX_UNWEIGHTING_TRIES, O_JSON, O_YODA, O_CSV, O_LHE, O_EVENT_FILE,
   O_NO_VARIATION_WEIGHTS, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET,
-  O_PROCESS, O_BEAMS, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
+  O_PROCESS, O_BEAMS, O_MAXJETFLAVOR, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
   O_MU_F_FACTOR, O_CUT_FIRST, O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1, O_SCALE_VARIATIONS,
   O_PDF_VARIATIONS, O_ALT_PDF, O_COUNT
 } option_id;
@@ -65,6 +65,10 @@ static const option options[O_COUNT] = {
                    "a process as MadGraph users write it, \"g g > t t~\" (instead of\n"
                    "--n: docs/generator.md)"},
     [O_BEAMS] = {"beams", "B", "p-p (default) or p-pbar, for --process"},
+    [O_MAXJETFLAVOR] = {"maxjetflavor", "N",
+                        "4 (default: p and j are g u c d s and their antiquarks) or 5\n"
+                        "(the five-flavour scheme: p and j hold b b~, massless, and b is\n"
+                        "a jet for the cuts), MadGraph's run_card name, for --process"},
     [O_ALPHA_S_RUNNING] = {"alpha-s-running", "R",
                            "pdf (default: the PDF set's own alpha_s) or madgraph\n"
                            "(MadGraph's for CTEQ6L1: 0.130 at MZ, one loop), for --process"},
@@ -480,6 +484,13 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
       return 1;
     }
     return bad(at, v, "use p-p or p-pbar");
+  case O_MAXJETFLAVOR:
+    if (strcmp(v, "4") == 0 || strcmp(v, "5") == 0) {
+      c->five_flavour = strcmp(v, "5") == 0;
+      return 1;
+    }
+    return bad(at, v,
+               "use 4 (p and j without b) or 5 (the five-flavour scheme: p and j hold b b~)");
   case O_ALPHA_S_RUNNING:
     if (strcmp(v, "pdf") == 0 || strcmp(v, "madgraph") == 0) {
       c->alpha_s_running = strcmp(v, "pdf") == 0 ? HEGETCL_ALPHA_S_PDF : HEGETCL_ALPHA_S_MADGRAPH;
@@ -1030,6 +1041,7 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   if (c->process_text[0] != '\0') {
     write_entry(out, O_PROCESS, c->process_text);
     write_entry(out, O_BEAMS, c->beams == HEGETCL_BEAMS_PP ? "p-p" : "p-pbar");
+    write_entry(out, O_MAXJETFLAVOR, c->five_flavour ? "5" : "4");
     write_entry(out, O_ALPHA_S_RUNNING,
                 c->alpha_s_running == HEGETCL_ALPHA_S_PDF ? "pdf" : "madgraph");
     if (c->group_engine >= 0)
