@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Events of a run over a process meet a real shower: Pythia 8 (pythia8mc, PyPI) with its event
 check on (Check:event = on) reads p p > t t~, p p > t t~ j (ptj 50, etaj 5), W+ + jet
-(p p > e+ ve j, ptj 20) and Drell-Yan (p p > e+ e-, 66 < m_ll < 116 GeV) files that
+(p p > e+ ve j, ptj 20), two jets (p p > j j, ptj 50, etaj 5, drjj 0.4: 29 groups, quarks of
+every flavour and gluons) and Drell-Yan (p p > e+ e-, 66 < m_ll < 116 GeV) files that
 `hegetcl xsec --process` writes, showers and hadronises every event (colour flows, ICOLUP, from
 the flows' leading-colour weights; one <init> process line per channel group), aborts none,
 prints no error, and reports sigma_gen equal to the file's sigma (the sum of its process lines).
@@ -27,6 +28,9 @@ FILES = [
     ("p p > t t~, plain LHE", "tt.lhe", ["--process", "p p > t t~", "--scale", "173"]),
     ("p p > t t~ j with ptj 50, etaj 5, gzip'd LHE", "ttj.lhe.gz",
      ["--process", "p p > t t~ j", "--ptj", "50", "--etaj", "5", "--scale", "173"]),
+    ("p p > j j with ptj 50, etaj 5, drjj 0.4", "jj.lhe.gz",
+     ["--process", "p p > j j", "--ptj", "50", "--etaj", "5", "--drjj", "0.4", "--scale",
+      "91.188"]),
     ("W+ and a jet, p p > e+ ve j with ptj 20", "wj.lhe.gz",
      ["--process", "p p > e+ ve j", "--ptj", "20", "--scale", "80.419"]),
     ("Drell-Yan, p p > e+ e- with 66 < m_ll < 116 GeV", "dy.lhe",
