@@ -14,6 +14,7 @@
 #include "process/colour_ordered.h"
 #include "process/flow_recursion.h"
 #include "process/model.h"
+#include "amplitudes/flow_recursion_tape.h"
 
 /* The kernel's code for a mass or width parameter (cl/amplitudes/flow_recursion.cl): 0 none, 1
  * top, 2 Z, 3 W, 4 H, 5 tau. */
@@ -34,35 +35,27 @@ static unsigned mass_code(hg_model_param m) {
   }
 }
 
-static const char *const mass_names[6] = {"(REAL)0", "pp.top_mass", "pp.mz",
-                                          "pp.mw",   "pp.mh",       "pp.mta"};
-
-/* External particle i's wavefunction, its helicity from the configuration's bits as the diagrams
- * engine lays them out (hg_diagrams_helicity_layout: a massive vector takes two bits, value 3 is
- * no configuration; a scalar none). */
-static void external(hg_strbuf *b, const hg_process_spec *s, int i, int bit, int gauge_particle) {
+/* External particle i's descriptor (amplitudes/flow_recursion_tape.h), its helicity from the
+ * configuration's bits as the diagrams engine lays them out (hg_diagrams_helicity_layout: a
+ * massive vector takes two bits, value 3 is no configuration; a scalar none). */
+static uint32_t external(const hg_process_spec *s, int i, int bit, int gauge_particle) {
   const hg_particle *p = hg_model_particle(hg_species_particle(s->species[i]));
   const int incoming = i < s->n_in;
-  const char *mass = mass_names[mass_code(p->mass)];
+  uint32_t kind = HG_FR_EXT_VECTOR;
+  int negative = incoming; /* the wavefunction's last argument: -1 for an incoming boson */
   if (p->spin == HG_SPIN_SCALAR) {
-    hg_strbuf_printf(b, "  W[%d] = sxxxxx(p[%d], %d);\n", i, i, incoming ? -1 : 1);
+    kind = HG_FR_EXT_SCALAR;
   } else if (p->spin == HG_SPIN_FERMION) {
     const int in_role = hg_colour_ordered_flows_in(s, i);
-    hg_strbuf_printf(b, "  W[%d] = %s(p[%d], %s, HG_HELICITY_OF(config, %d), %d);\n", i,
-                     in_role ? "ixxxxx" : "oxxxxx", i, mass, bit, incoming == in_role ? 1 : -1);
+    kind = in_role ? HG_FR_EXT_FERMION_IN : HG_FR_EXT_FERMION_OUT;
+    negative = incoming != in_role;
   } else if (i == gauge_particle) {
-    hg_strbuf_printf(b, "  W[%d] = hg_polarisation_from_momentum(p[%d], %d);\n", i, i,
-                     incoming ? -1 : 1);
+    kind = HG_FR_EXT_GAUGE;
   } else if (p->mass != HG_PARAM_ZERO) {
-    hg_strbuf_printf(b,
-                     "  {\n    const hg_u32 v = (config >> %du) & 3u;\n"
-                     "    if (v == 3u) return 0;\n"
-                     "    W[%d] = vxxxxx(p[%d], %s, v == 0u ? -1 : v == 1u ? 1 : 0, %d);\n  }\n",
-                     bit, i, i, mass, incoming ? -1 : 1);
-  } else {
-    hg_strbuf_printf(b, "  W[%d] = vxxxxx(p[%d], (REAL)0, HG_HELICITY_OF(config, %d), %d);\n", i, i,
-                     bit, incoming ? -1 : 1);
+    kind = HG_FR_EXT_MASSIVE;
   }
+  return kind | mass_code(p->mass) << 3 | (uint32_t)(bit > 0 ? bit : 0) << 8 |
+         (uint32_t)negative << 16;
 }
 
 /* Whether fermions a and b can be the two ends of one line: the same flavour, or doublet partners
@@ -173,100 +166,209 @@ static const char *const kind_names[HG_FR_AMPLITUDE + 10] = {
     "JVVC",     "JVVVC", "JVS", "HVV",  "JVSS",  "HVVS", "HSS",  "HSSS", "IOV",
     "VVV",      "GGGG",  "IOS", "VVVC", "VVVVC", "VVS",  "VVSS", "SSS",  "SSSS"};
 
-/* The generated header, or NULL with *too_large set when a table outgrows its field (slots,
- * coefficients, targets of one operation: 16 bits; couplings: 7), else out of memory. */
-static char *source(const hg_flow_recursion *fr, int gauge_particle, int *n_configs,
-                    int *helicity_bits, int *too_large) {
-  *too_large = 0;
-  hg_strbuf b = {0};
+/* The tape's buffers (amplitudes/flow_recursion_tape.h) and the program shape of its own. */
+typedef struct {
+  uint32_t *words;
+  size_t n_words;
+  double *reals;
+  size_t n_reals;
+  hg_fr_shape shape;
+  int helicity_bits;
+} fr_tables;
+
+static void tables_free(fr_tables *t) {
+  free(t->words);
+  free(t->reals);
+  t->words = NULL;
+  t->reals = NULL;
+}
+
+/* A capacity rounded up to 2^k or 3 * 2^(k - 1), so that processes of similar size share a
+ * program (amplitudes of one process run share the run's largest, rounded alike). */
+static int bucket(int n) {
+  int b = 4;
+  while (b < n) b = (b & (b - 1)) == 0 ? b + b / 2 : b / 3 * 4;
+  return b;
+}
+
+/* The tables of fr, 0, or -1 when a table outgrows its field (slots, coefficients, targets of one
+ * operation: 16 bits; couplings: 7), -2 when out of memory. */
+static int make_tables(const hg_flow_recursion *fr, int gauge_particle, size_t real_size,
+                       fr_tables *t) {
+  memset(t, 0, sizeof *t);
   const hg_process_spec *s = &fr->spec;
-  /* no process text here: processes with the same tables (u and d quarks in QCD) then share
-   * one program (hg_program_get keys programs by their source) */
   int bit_of[HG_PROCESS_MAX_EXTERNAL];
-  *helicity_bits = hg_diagrams_helicity_layout(s, bit_of);
-  hg_strbuf_printf(&b,
-                   "/* generated by host/amplitude/flow_recursion_amplitude.c: %d current slots, "
-                   "%zu vertex operations, %zu colour flows */\n",
-                   fr->n_slots, fr->n_ops, fr->n_flows);
-  hg_strbuf_printf(&b, "#define N_PARTICLES %d\n#define FR_SLOTS %d\n#define FR_OPS %zuu\n", s->n,
-                   fr->n_slots, fr->n_ops);
-  hg_strbuf_printf(&b, "#define FR_FLOWS %zuu\n", fr->n_flows);
+  t->helicity_bits = hg_diagrams_helicity_layout(s, bit_of);
   /* the operation kinds the tape holds: the interpreter compiles only those */
-  int used[HG_FR_AMPLITUDE + 10] = {0}, ew = 0;
+  hg_fr_shape *shape = &t->shape;
+  shape->n_particles = s->n;
+  shape->slots = fr->n_slots;
+  shape->flows = (int)fr->n_flows;
   for (size_t o = 0; o < fr->n_ops; ++o) {
-    used[fr->ops[o].kind] = 1;
-    ew |= fr->ops[o].coupling == HG_COUPLING_EW || mass_code(fr->ops[o].mass) > 1;
+    shape->uses |= 1u << fr->ops[o].kind;
+    shape->ew |= fr->ops[o].coupling == HG_COUPLING_EW || mass_code(fr->ops[o].mass) > 1;
   }
   for (int i = 0; i < s->n; ++i)
-    ew |= mass_code(hg_model_particle(hg_species_particle(s->species[i]))->mass) > 1;
-  for (int k = 1; k < HG_FR_AMPLITUDE + 10; ++k)
-    if (used[k]) hg_strbuf_printf(&b, "#define FR_USES_%s 1\n", kind_names[k]);
-  if (ew) hg_strbuf_printf(&b, "#define HG_PROCESS_EW 1\n");
-  *n_configs = 0;
-  hg_strbuf_printf(&b, "__constant hg_u32 hg_fr_configs[] = {");
-  for (uint32_t config = 0; config < 1u << *helicity_bits; ++config)
-    if (can_be_nonzero(s, bit_of, config)) {
-      hg_strbuf_printf(&b, "%s%uu,", *n_configs % 12 == 0 ? "\n  " : "", config);
-      ++*n_configs;
-    }
-  hg_strbuf_printf(&b, "};\n#define FR_CONFIGS %du\n", *n_configs);
-  double *table = malloc(2 * 65536 * sizeof *table);
+    shape->ew |= mass_code(hg_model_particle(hg_species_particle(s->species[i]))->mass) > 1;
+  size_t n_configs = 0;
+  const size_t max_configs = (size_t)1 << t->helicity_bits;
+  uint32_t *configs = malloc(max_configs * sizeof *configs);
+  double *coefs = malloc(2 * 65536 * sizeof *coefs);
   coupling_entry couplings[128];
-  int n_coefs = 0, n_couplings = 1, failed = table == NULL;
+  int n_coefs = 0, n_couplings = 1;
   couplings[0] = (coupling_entry){HG_COUPLING_STRONG, 0, 0, 0};
-  hg_strbuf_printf(&b, "__constant hg_u32 hg_fr_targets[] = {");
-  for (size_t t = 0; t < fr->n_targets && !failed; ++t) {
-    const int k = coefficient(table, &n_coefs, fr->targets[t].re, fr->targets[t].im);
-    failed = k < 0 || fr->targets[t].slot > 0xffff;
-    hg_strbuf_printf(&b, "%s%uu,", t % 10 == 0 ? "\n  " : "",
-                     (unsigned)fr->targets[t].slot | (unsigned)k << 16);
-  }
-  hg_strbuf_printf(&b, "0u};\n__constant REAL hg_fr_coefs[] = {");
-  for (int k = 0; k < n_coefs && !failed; ++k)
-    hg_strbuf_printf(&b, "%s(REAL)%.17g, (REAL)%.17g,", k % 3 == 0 ? "\n  " : "", table[2 * k],
-                     table[2 * k + 1]);
-  hg_strbuf_printf(&b, "0};\n__constant hg_u32 hg_fr_ops[] = {");
-  for (size_t o = 0; o < fr->n_ops && !failed; ++o) {
+  const size_t ops_at = HG_FR_HEADER, targets_at = ops_at + 3 * fr->n_ops,
+               configs_at = targets_at + fr->n_targets;
+  /* the words up to the configurations' end, then externals and couplings (at most 128) */
+  uint32_t *w = malloc((configs_at + max_configs + (size_t)s->n + 128) * sizeof *w);
+  int status = configs == NULL || coefs == NULL || w == NULL ? -2 : 0;
+  for (uint32_t config = 0; status == 0 && config < max_configs; ++config)
+    if (can_be_nonzero(s, bit_of, config)) configs[n_configs++] = config;
+  for (size_t o = 0; o < fr->n_ops && status == 0; ++o) {
     const hg_fr_op *op = &fr->ops[o];
     const unsigned c = op->c >= 0 ? (unsigned)op->c : 0u, d = op->d >= 0 ? (unsigned)op->d : 0u;
     const int coupling = coupling_index(couplings, &n_couplings, op);
     /* the targets follow each other in the operations' order: first_target is a running sum */
-    failed |= coupling < 0 || op->n_targets >= 1u << 16 || op->a > 0xffff || op->b > 0xffff ||
-              c > 0xffff || d > 0xffff ||
-              op->first_target != (o ? fr->ops[o - 1].first_target + fr->ops[o - 1].n_targets : 0);
-    hg_strbuf_printf(&b, "\n  %uu,%uu,%uu,",
-                     (unsigned)op->kind | mass_code(op->mass) << 5 | (unsigned)op->width << 8 |
-                         (unsigned)coupling << 9 | (unsigned)op->n_targets << 16,
-                     (unsigned)op->a | (unsigned)op->b << 16, c | d << 16);
+    if (coupling < 0 || op->n_targets >= 1u << 16 || op->a > 0xffff || op->b > 0xffff ||
+        c > 0xffff || d > 0xffff ||
+        op->first_target != (o ? fr->ops[o - 1].first_target + fr->ops[o - 1].n_targets : 0))
+      status = -1;
+    w[ops_at + 3 * o] = (unsigned)op->kind | mass_code(op->mass) << 5 | (unsigned)op->width << 8 |
+                        (unsigned)(coupling & 127) << 9 | (unsigned)op->n_targets << 16;
+    w[ops_at + 3 * o + 1] = (unsigned)op->a | (unsigned)op->b << 16;
+    w[ops_at + 3 * o + 2] = c | d << 16;
   }
-  hg_strbuf_printf(&b, "0u};\n\n#define FR_COUPLINGS %d\n", n_couplings);
-  hg_strbuf_printf(&b,
-                   "/* the vertices' couplings, HELAS convention (hg_coupling) */\n"
-                   "HG_INLINE void hg_fr_couplings(const hg_process_params pp, hg_coupling *cpl) "
-                   "{\n  cpl[0] = hg_coupling_both(pp.g_s);\n");
-  for (int k = 1; k < n_couplings; ++k) {
-    const coupling_entry *e = &couplings[k];
-    if (e->kind == HG_COUPLING_PHOTON)
-      hg_strbuf_printf(&b, "  cpl[%d] = hg_coupling_both(pp.e * (REAL)%.17g);\n", k, e->charge);
-    else if (e->boson)
-      hg_strbuf_printf(&b, "  cpl[%d].gal[0] = cpl[%d].gal[1] = pp.c[%d];\n", k, k, e->slot);
-    else
-      hg_strbuf_printf(&b, "  cpl[%d] = hg_coupling_pair(pp.c, %d);\n", k, e->slot);
+  for (size_t k = 0; k < fr->n_targets && status == 0; ++k) {
+    const int coef = coefficient(coefs, &n_coefs, fr->targets[k].re, fr->targets[k].im);
+    if (coef < 0 || fr->targets[k].slot > 0xffff) status = -1;
+    w[targets_at + k] = (unsigned)fr->targets[k].slot | (unsigned)coef << 16;
   }
+  if (status == 0) {
+    memcpy(w + configs_at, configs, n_configs * sizeof *configs);
+    const size_t externals_at = configs_at + n_configs,
+                 couplings_at = externals_at + (size_t)s->n;
+    for (int i = 0; i < s->n; ++i)
+      w[externals_at + (size_t)i] =
+          external(s, i, bit_of[i] & 31, gauge_particle);
+    t->reals = malloc(((size_t)2 * n_coefs + (size_t)n_couplings) * sizeof *t->reals);
+    if (t->reals == NULL) status = -2;
+    for (int k = 0; k < n_couplings && status == 0; ++k) {
+      const coupling_entry *e = &couplings[k];
+      const uint32_t kind = e->kind == HG_COUPLING_STRONG   ? HG_FR_CPL_STRONG
+                            : e->kind == HG_COUPLING_PHOTON ? HG_FR_CPL_PHOTON
+                            : e->boson                      ? HG_FR_CPL_BOSON
+                                                            : HG_FR_CPL_PAIR;
+      w[couplings_at + (size_t)k] = kind | (uint32_t)e->slot << 8;
+      t->reals[2 * (size_t)n_coefs + (size_t)k] = e->kind == HG_COUPLING_PHOTON ? e->charge : 0.0;
+    }
+    if (status == 0) memcpy(t->reals, coefs, 2 * (size_t)n_coefs * sizeof *coefs);
+    w[HG_FR_N_OPS] = (uint32_t)fr->n_ops;
+    w[HG_FR_N_FLOWS] = (uint32_t)fr->n_flows;
+    w[HG_FR_N_CONFIGS] = (uint32_t)n_configs;
+    w[HG_FR_N_COUPLINGS] = (uint32_t)n_couplings;
+    w[HG_FR_N_SLOTS] = (uint32_t)fr->n_slots;
+    w[HG_FR_OPS_AT] = (uint32_t)ops_at;
+    w[HG_FR_TARGETS_AT] = (uint32_t)targets_at;
+    w[HG_FR_CONFIGS_AT] = (uint32_t)configs_at;
+    w[HG_FR_EXTERNALS_AT] = (uint32_t)externals_at;
+    w[HG_FR_COUPLINGS_AT] = (uint32_t)couplings_at;
+    w[HG_FR_CHARGES_AT] = (uint32_t)(2 * n_coefs);
+    w[HG_FR_HEADER - 1] = 0;
+    t->n_words = couplings_at + (size_t)n_couplings;
+    t->n_reals = 2 * (size_t)n_coefs + (size_t)n_couplings;
+    /* word offsets are 32 bits wide */
+    if (t->n_words >= (size_t)1 << 31) status = -1;
+  }
+  shape->couplings = n_couplings;
+  shape->tape_bytes = t->n_words * sizeof(uint32_t) + t->n_reals * real_size;
+  free(configs);
+  free(coefs);
+  t->words = w;
+  if (status != 0) tables_free(t);
+  return status;
+}
+
+void hg_fr_shape_merge(hg_fr_shape *into, const hg_fr_shape *shape) {
+  if (into->n_particles == 0) {
+    *into = *shape;
+    return;
+  }
+  if (shape->slots > into->slots) into->slots = shape->slots;
+  if (shape->flows > into->flows) into->flows = shape->flows;
+  if (shape->couplings > into->couplings) into->couplings = shape->couplings;
+  if (shape->tape_bytes > into->tape_bytes) into->tape_bytes = shape->tape_bytes;
+  if (shape->n_particles > into->n_particles) into->n_particles = shape->n_particles;
+  into->uses |= shape->uses;
+  into->ew |= shape->ew;
+}
+
+/* The generated header: what the program fixes (shape, its capacities rounded to buckets), and
+ * where the tape lives: in the constant address space where the largest tape of the shape fits
+ * the device's constant buffer, else in global memory. */
+static char *source(const hg_fr_shape *shape, int constant) {
+  hg_strbuf b = {0};
+  /* no process text here: every process of the same shape shares one program (hg_program_get
+   * keys programs by their source) */
   hg_strbuf_printf(&b,
-                   "}\n\n/* the external wavefunctions of configuration config; 0 when it is no "
-                   "configuration (a massive vector's value 3) */\n"
-                   "HG_INLINE int hg_fr_externals(const hg_fourvec *p, hg_u32 config,\n"
-                   "                              const hg_process_params pp, hg_wave *W) {\n");
-  for (int i = 0; i < s->n; ++i) external(&b, s, i, bit_of[i], gauge_particle);
-  hg_strbuf_printf(&b, "  return 1;\n}\n");
-  *too_large = failed && table != NULL;
-  free(table);
-  if (b.failed || failed) {
+                   "/* generated by host/amplitude/flow_recursion_amplitude.c: the quark-line "
+                   "recursion's capacities */\n#define N_PARTICLES %d\n#define FR_SLOTS %d\n"
+                   "#define FR_FLOWS %d\n#define FR_COUPLINGS %d\n#define HG_FR_TAPE %s\n",
+                   shape->n_particles, bucket(shape->slots), bucket(shape->flows),
+                   bucket(shape->couplings) < 128 ? bucket(shape->couplings) : 128,
+                   constant ? "__constant" : "const __global");
+  for (int k = 1; k < HG_FR_AMPLITUDE + 10; ++k)
+    if (shape->uses >> k & 1u) hg_strbuf_printf(&b, "#define FR_USES_%s 1\n", kind_names[k]);
+  if (shape->ew) hg_strbuf_printf(&b, "#define HG_PROCESS_EW 1\n");
+  if (b.failed) {
     hg_strbuf_free(&b);
     return NULL;
   }
   return b.data;
+}
+
+static hegetcl_status too_large(hegetcl_context *ctx, const hg_process_spec *spec,
+                                const hg_flow_recursion *fr) {
+  return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                 "process \"%s\": its recursion (%d current slots, %zu vertex operations) "
+                 "outgrows the recursive engine's tables; use the diagrams engine (--engine "
+                 "diagrams)",
+                 spec->text, fr->n_slots, fr->n_ops);
+}
+
+int hg_fr_shape_of(hegetcl_context *ctx, const hegetcl_process *process, hg_fr_shape *out) {
+  memset(out, 0, sizeof *out);
+  hg_process_spec spec;
+  char error[1024];
+  if (process->text == NULL || process->engine != HEGETCL_ENGINE_RECURSIVE ||
+      hg_process_parse(process->text, &spec, error, sizeof error) != 0 ||
+      !hg_recursive_uses_flows(&spec))
+    return 0; /* not the quark-line recursion's (or an error the amplitude itself reports) */
+  hg_flow_recursion fr;
+  if (hg_flow_recursion_build(&spec, process->width_scheme == HEGETCL_WIDTH_ALL, &fr, error,
+                              sizeof error) != 0)
+    return 0; /* the amplitude reports it */
+  fr_tables t;
+  const size_t real_size =
+      process->precision == HEGETCL_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
+  const int status = make_tables(&fr, -1, real_size, &t);
+  hg_flow_recursion_free(&fr);
+  if (status == -2) {
+    hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
+    return -1;
+  }
+  if (status != 0) return 0;
+  *out = t.shape;
+  tables_free(&t);
+  return 1;
+}
+
+/* A buffer holding bytes from data. */
+static hegetcl_status tape_buffer(hegetcl_context *ctx, const void *data, size_t bytes,
+                                  const char *text, cl_mem *out) {
+  cl_int err = CL_SUCCESS;
+  *out = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
+                        (void *)data, &err);
+  return hg_cl_check(ctx, err, "clCreateBuffer", "making the recursion tape of %s", text);
 }
 
 hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
@@ -280,36 +382,67 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
   amp->me_factor = 1.0 / fr.iden;
   amp->n_orderings = fr.n_flows;
-  int n_configs = 0, helicity_bits = 0, too_large = 0;
-  char *generated = source(&fr, gauge_particle, &n_configs, &helicity_bits, &too_large);
-  amp->helicity_bits = (unsigned)helicity_bits;
-  if (generated == NULL) {
+  const int is_double = p->precision == HEGETCL_PRECISION_DOUBLE;
+  fr_tables t;
+  const int made = make_tables(&fr, gauge_particle, is_double ? sizeof(double) : sizeof(float), &t);
+  if (made != 0) {
+    const hegetcl_status status =
+        made == -1 ? too_large(ctx, spec, &fr)
+                   : hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
     hg_flow_recursion_free(&fr);
-    if (too_large)
-      return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                     "process \"%s\": its recursion (%d current slots, %zu vertex operations) "
-                     "outgrows the recursive engine's tables; use the diagrams engine (--engine "
-                     "diagrams)",
-                     spec->text, fr.n_slots, fr.n_ops);
-    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
+    return status;
   }
-  if (getenv("HEGETCL_FR_DUMP") != NULL) fputs(generated, stderr);
-  hegetcl_status status = hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
+  amp->helicity_bits = (unsigned)t.helicity_bits;
+  /* the program's shape: the caller's (a process run's groups, which then share one program)
+   * where it holds this tape, else the tape's own */
+  hg_fr_shape shape = t.shape;
+  if (amp->fr_shape != NULL && amp->fr_shape->n_particles == shape.n_particles)
+    hg_fr_shape_merge(&shape, amp->fr_shape);
+  cl_ulong constant_size = 0;
+  cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE,
+                               sizeof constant_size, &constant_size, NULL);
+  /* room left for the program's own constants */
+  const int constant = err == CL_SUCCESS && shape.tape_bytes <= constant_size / 8 * 7;
+  char *generated = source(&shape, constant);
+  hegetcl_status status =
+      generated == NULL ? hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine")
+                        : hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
+  if (generated != NULL && getenv("HEGETCL_FR_DUMP") != NULL) fputs(generated, stderr);
   /* float amplitudes, colour sum in double: HEGETCL_CO_MIXED=1 (as the gluon kernels) */
   const char *mixed = getenv("HEGETCL_CO_MIXED");
-  const int colour_double =
-      p->precision == HEGETCL_PRECISION_DOUBLE || (mixed != NULL && strcmp(mixed, "1") == 0);
-  if (status == HEGETCL_OK && colour_double && p->precision != HEGETCL_PRECISION_DOUBLE) {
+  const int colour_double = is_double || (mixed != NULL && strcmp(mixed, "1") == 0);
+  if (status == HEGETCL_OK && colour_double && !is_double) {
     const size_t used = strlen(amp->options);
     snprintf(amp->options + used, sizeof amp->options - used, " -DHG_CO_COLOUR_DOUBLE");
   }
   if (status == HEGETCL_OK)
     status = hg_process_program(amp, generated, "amplitudes/flow_recursion.cl", 1);
   free(generated);
-  if (status == HEGETCL_OK) {
+  if (status == HEGETCL_OK)
     status =
         hg_amplitude_colour_matrix(amp, fr.colour_matrix, fr.n_flows, colour_double, spec->text);
+  /* the tape: its words, and its reals in the program's precision */
+  void *reals = is_double ? (void *)t.reals : malloc(t.n_reals * sizeof(float));
+  if (status == HEGETCL_OK && reals == NULL)
+    status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursion tape");
+  if (status == HEGETCL_OK && !is_double)
+    for (size_t k = 0; k < t.n_reals; ++k) ((float *)reals)[k] = (float)t.reals[k];
+  if (status == HEGETCL_OK)
+    status = tape_buffer(ctx, t.words, t.n_words * sizeof(uint32_t), spec->text, &amp->tape);
+  if (status == HEGETCL_OK)
+    status = tape_buffer(ctx, reals, t.n_reals * (is_double ? sizeof(double) : sizeof(float)),
+                         spec->text, &amp->tape_reals);
+  if (!is_double) free(reals);
+  if (status == HEGETCL_OK) {
+    /* after the colour matrix (arguments 5 and 6) */
+    err = clSetKernelArg(amp->summed, 6, sizeof(cl_mem), &amp->tape);
+    err |= clSetKernelArg(amp->summed, 7, sizeof(cl_mem), &amp->tape_reals);
+    err |= clSetKernelArg(amp->helicity, 7, sizeof(cl_mem), &amp->tape);
+    err |= clSetKernelArg(amp->helicity, 8, sizeof(cl_mem), &amp->tape_reals);
+    status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the recursion tape of %s",
+                         spec->text);
   }
+  tables_free(&t);
   hg_flow_recursion_free(&fr);
   return status;
 }
