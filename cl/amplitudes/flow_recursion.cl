@@ -76,7 +76,8 @@ HG_INLINE REAL hg_fr_width(const hg_process_params *pp, hg_u32 m, hg_u32 width) 
 
 /* The tape's tables (amplitudes/flow_recursion_tape.h): a header entry, operation o's three
  * words (kind | mass << 5 | width << 8 | coupling << 9 | targets << 16, a | b << 16, c | d << 16),
- * target t (slot or flow | coefficient << 16), coefficient k, configuration h. */
+ * target t (slot or flow | first << 15 | coefficient << 16; first: the current's first
+ * contribution, which replaces what its slot held), coefficient k, configuration h. */
 HG_INLINE hg_u32 hg_fr_header(HG_FR_TAPE hg_u32 *tape, int entry) { return tape[entry]; }
 
 HG_INLINE HG_FR_TAPE hg_u32 *hg_fr_op(HG_FR_TAPE hg_u32 *tape, hg_u32 o) {
@@ -161,12 +162,7 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
                             HG_FR_TAPE REAL *reals) {
   hg_wave W[FR_SLOTS];
   if (!hg_fr_externals(p, config, &pp, tape, W)) return (REAL)0;
-  const hg_u32 n_slots = hg_fr_header(tape, HG_FR_N_SLOTS),
-               n_flows = hg_fr_header(tape, HG_FR_N_FLOWS),
-               n_ops = hg_fr_header(tape, HG_FR_N_OPS);
-#pragma unroll 1
-  for (hg_u32 s = N_PARTICLES; s < n_slots; ++s)
-    for (int k = 0; k < 6; ++k) W[s].w[k] = hg_czero();
+  const hg_u32 n_flows = hg_fr_header(tape, HG_FR_N_FLOWS), n_ops = hg_fr_header(tape, HG_FR_N_OPS);
   hg_complex A[FR_FLOWS];
 #pragma unroll 1
   for (hg_u32 f = 0; f < n_flows; ++f) A[f] = hg_czero();
@@ -327,14 +323,17 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
       for (hg_u32 t = first; t < first + n; ++t) {
         const hg_u32 target = hg_fr_target(tape, t);
         const hg_complex coef = hg_fr_coef(reals, target >> 16);
-        A[target & 0xffffu] = hg_cfma(coef, amp, A[target & 0xffffu]);
+        A[target & 0x7fffu] = hg_cfma(coef, amp, A[target & 0x7fffu]);
       }
     } else {
 #pragma unroll 1
       for (hg_u32 t = first; t < first + n; ++t) {
-        const hg_u32 target = hg_fr_target(tape, t), s = target & 0xffffu;
+        const hg_u32 target = hg_fr_target(tape, t), s = target & 0x7fffu;
         const hg_complex coef = hg_fr_coef(reals, target >> 16);
-        for (int k = 0; k < 4; ++k) W[s].w[k] = hg_cfma(coef, r.w[k], W[s].w[k]);
+        /* a current's first contribution replaces what its slot held (an earlier current's) */
+        const int first_add = (int)(target >> 15 & 1u);
+        for (int k = 0; k < 4; ++k)
+          W[s].w[k] = hg_cfma(coef, r.w[k], first_add ? hg_czero() : W[s].w[k]);
         W[s].w[4] = r.w[4];
         W[s].w[5] = r.w[5];
       }

@@ -15,7 +15,7 @@
 #define HG_FR_N_COUPLINGS 3    /* couplings (index 0: g_s) */
 #define HG_FR_N_SLOTS 4        /* current slots used (externals first) */
 #define HG_FR_OPS_AT 5         /* the operations: 3 words each */
-#define HG_FR_TARGETS_AT 6     /* the targets: slot (or flow) | coefficient << 16 */
+#define HG_FR_TARGETS_AT 6     /* the targets: slot (or flow) | first << 15 | coefficient << 16 */
 #define HG_FR_CONFIGS_AT 7     /* the helicity configurations */
 #define HG_FR_EXTERNALS_AT 8   /* one descriptor per external particle */
 #define HG_FR_COUPLINGS_AT 9   /* one descriptor per coupling */

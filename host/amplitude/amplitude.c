@@ -289,8 +289,8 @@ hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_proc
   return hg_amplitude_create_variant(ctx, process, HG_SUMMED_SHARED, out);
 }
 
-static hegetcl_status create(hegetcl_context *ctx, const hegetcl_process *process,
-                             int shared_sum, const hg_fr_shape *shape, hegetcl_amplitude **out);
+static hegetcl_status create(hegetcl_context *ctx, const hegetcl_process *process, int shared_sum,
+                             const hg_fr_shape *shape, hegetcl_amplitude **out);
 
 hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_process *process,
                                            int shared_sum, hegetcl_amplitude **out) {
@@ -302,8 +302,8 @@ hegetcl_status hg_amplitude_create_shaped(hegetcl_context *ctx, const hegetcl_pr
   return create(ctx, process, HG_SUMMED_SHARED, shape, out);
 }
 
-static hegetcl_status create(hegetcl_context *ctx, const hegetcl_process *process,
-                             int shared_sum, const hg_fr_shape *shape, hegetcl_amplitude **out) {
+static hegetcl_status create(hegetcl_context *ctx, const hegetcl_process *process, int shared_sum,
+                             const hg_fr_shape *shape, hegetcl_amplitude **out) {
   *out = NULL;
   if (ctx == NULL || ctx->context == NULL) return HEGETCL_ERR_INPUT;
   hegetcl_process photons = *process;

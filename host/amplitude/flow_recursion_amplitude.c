@@ -9,12 +9,12 @@
 #include <string.h>
 
 #include "amplitude_internal.h"
+#include "amplitudes/flow_recursion_tape.h"
 #include "core/program.h"
 #include "core/strbuf.h"
 #include "process/colour_ordered.h"
 #include "process/flow_recursion.h"
 #include "process/model.h"
-#include "amplitudes/flow_recursion_tape.h"
 
 /* The kernel's code for a mass or width parameter (cl/amplitudes/flow_recursion.cl): 0 none, 1
  * top, 2 Z, 3 W, 4 H, 5 tau. */
@@ -191,8 +191,8 @@ static int bucket(int n) {
   return b;
 }
 
-/* The tables of fr, 0, or -1 when a table outgrows its field (slots, coefficients, targets of one
- * operation: 16 bits; couplings: 7), -2 when out of memory. */
+/* The tables of fr, 0, or -1 when a table outgrows its field (slots and flows: 15 bits;
+ * coefficients, targets of one operation: 16; couplings: 7), -2 when out of memory. */
 static int make_tables(const hg_flow_recursion *fr, int gauge_particle, size_t real_size,
                        fr_tables *t) {
   memset(t, 0, sizeof *t);
@@ -240,16 +240,15 @@ static int make_tables(const hg_flow_recursion *fr, int gauge_particle, size_t r
   }
   for (size_t k = 0; k < fr->n_targets && status == 0; ++k) {
     const int coef = coefficient(coefs, &n_coefs, fr->targets[k].re, fr->targets[k].im);
-    if (coef < 0 || fr->targets[k].slot > 0xffff) status = -1;
-    w[targets_at + k] = (unsigned)fr->targets[k].slot | (unsigned)coef << 16;
+    if (coef < 0 || fr->targets[k].slot > 0x7fff) status = -1;
+    w[targets_at + k] = (unsigned)fr->targets[k].slot |
+                        (unsigned)(fr->targets[k].first != 0) << 15 | (unsigned)coef << 16;
   }
   if (status == 0) {
     memcpy(w + configs_at, configs, n_configs * sizeof *configs);
-    const size_t externals_at = configs_at + n_configs,
-                 couplings_at = externals_at + (size_t)s->n;
+    const size_t externals_at = configs_at + n_configs, couplings_at = externals_at + (size_t)s->n;
     for (int i = 0; i < s->n; ++i)
-      w[externals_at + (size_t)i] =
-          external(s, i, bit_of[i] & 31, gauge_particle);
+      w[externals_at + (size_t)i] = external(s, i, bit_of[i] & 31, gauge_particle);
     t->reals = malloc(((size_t)2 * n_coefs + (size_t)n_couplings) * sizeof *t->reals);
     if (t->reals == NULL) status = -2;
     for (int k = 0; k < n_couplings && status == 0; ++k) {
@@ -366,8 +365,8 @@ int hg_fr_shape_of(hegetcl_context *ctx, const hegetcl_process *process, hg_fr_s
 static hegetcl_status tape_buffer(hegetcl_context *ctx, const void *data, size_t bytes,
                                   const char *text, cl_mem *out) {
   cl_int err = CL_SUCCESS;
-  *out = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes,
-                        (void *)data, &err);
+  *out = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, bytes, (void *)data,
+                        &err);
   return hg_cl_check(ctx, err, "clCreateBuffer", "making the recursion tape of %s", text);
 }
 
@@ -387,8 +386,9 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   const int made = make_tables(&fr, gauge_particle, is_double ? sizeof(double) : sizeof(float), &t);
   if (made != 0) {
     const hegetcl_status status =
-        made == -1 ? too_large(ctx, spec, &fr)
-                   : hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
+        made == -1
+            ? too_large(ctx, spec, &fr)
+            : hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
     hg_flow_recursion_free(&fr);
     return status;
   }
@@ -407,7 +407,12 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   hegetcl_status status =
       generated == NULL ? hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine")
                         : hg_build_options(ctx, p->precision, 0, amp->options, sizeof amp->options);
-  if (generated != NULL && getenv("HEGETCL_FR_DUMP") != NULL) fputs(generated, stderr);
+  if (generated != NULL && getenv("HEGETCL_FR_DUMP") != NULL)
+    fprintf(stderr,
+            "/* %s: %zu vertex operations, %zu targets, %zu colour flows, %d current slots for %d "
+            "off-shell currents, %zu tape bytes */\n%s",
+            spec->text, fr.n_ops, fr.n_targets, fr.n_flows, fr.n_slots, fr.n_currents,
+            t.shape.tape_bytes, generated);
   /* float amplitudes, colour sum in double: HEGETCL_CO_MIXED=1 (as the gluon kernels) */
   const char *mixed = getenv("HEGETCL_CO_MIXED");
   const int colour_double = is_double || (mixed != NULL && strcmp(mixed, "1") == 0);
@@ -439,8 +444,8 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
     err |= clSetKernelArg(amp->summed, 7, sizeof(cl_mem), &amp->tape_reals);
     err |= clSetKernelArg(amp->helicity, 7, sizeof(cl_mem), &amp->tape);
     err |= clSetKernelArg(amp->helicity, 8, sizeof(cl_mem), &amp->tape_reals);
-    status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the recursion tape of %s",
-                         spec->text);
+    status =
+        hg_cl_check(ctx, err, "clSetKernelArg", "setting the recursion tape of %s", spec->text);
   }
   tables_free(&t);
   hg_flow_recursion_free(&fr);

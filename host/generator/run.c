@@ -374,8 +374,9 @@ static hegetcl_status group_programs(size_t i, void *user) {
   status = group_process(run, g, &p);
   if (status != HEGETCL_OK) return status;
   /* the quark-line groups share one program made for the largest of them (group_shapes) */
-  status = run->fr_shape.n_particles > 0 ? hg_amplitude_create_shaped(ctx, &p, &run->fr_shape, &g->amp)
-                                         : hegetcl_amplitude_create(ctx, &p, &g->amp);
+  status = run->fr_shape.n_particles > 0
+               ? hg_amplitude_create_shaped(ctx, &p, &run->fr_shape, &g->amp)
+               : hegetcl_amplitude_create(ctx, &p, &g->amp);
   if (status == HEGETCL_OK) status = hg_amplitude_reserve(g->amp, batch);
   if (status != HEGETCL_OK) return status;
   char options[1024];
