@@ -4,7 +4,8 @@
  * quark-line groups; g g > t t~ g is the colour-ordered kernels') builds exactly one program of
  * amplitudes/flow_recursion.cl, though every group's tape differs; and each group's |M|^2 through
  * that shared program equals its own amplitude built alone (a program of its own capacities and
- * vertex kinds) to 1e-15, at seeded RAMBO points. */
+ * vertex kinds) to 1e-15, at seeded RAMBO points, and so does its program with the tape in global
+ * memory rather than constant memory (HEGETCL_FR_TAPE=global, which large tapes take). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,8 +88,21 @@ static void test_one_program_for_the_quark_line_groups(void **state) {
       if (!(shared[e] > 0 && ts_rel_diff(shared[e], single[e]) <= 1e-15))
         fail_msg("%s, point %zu on %s: shared program %.17g, its own %.17g", group->spec.text, e,
                  ts_device_name(ctx), shared[e], single[e]);
+    /* the tape in global memory (where it outgrows the constant buffer): the same numbers */
+    hegetcl_amplitude *global = NULL;
+    setenv("HEGETCL_FR_TAPE", "global", 1);
+    const hegetcl_status made = hegetcl_amplitude_create(ctx, &alone, &global);
+    unsetenv("HEGETCL_FR_TAPE");
+    TS_ASSERT_OK(ctx, made);
+    assert_true(global->program != own->program);
+    TS_ASSERT_OK(ctx, hegetcl_amplitude_evaluate(global, POINTS, momenta, single));
+    for (size_t e = 0; e < POINTS; ++e)
+      if (!(ts_rel_diff(shared[e], single[e]) <= 1e-15))
+        fail_msg("%s, point %zu on %s: tape in constant memory %.17g, in global %.17g",
+                 group->spec.text, e, ts_device_name(ctx), shared[e], single[e]);
     ++checked;
     free(momenta);
+    hegetcl_amplitude_destroy(global);
     hegetcl_amplitude_destroy(own);
   }
   hg_gen_run_destroy(run);
