@@ -330,10 +330,12 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
       for (hg_u32 t = first; t < first + n; ++t) {
         const hg_u32 target = hg_fr_target(tape, t), s = target & 0x7fffu;
         const hg_complex coef = hg_fr_coef(reals, target >> 16);
-        /* a current's first contribution replaces what its slot held (an earlier current's) */
-        const int first_add = (int)(target >> 15 & 1u);
-        for (int k = 0; k < 4; ++k)
-          W[s].w[k] = hg_cfma(coef, r.w[k], first_add ? hg_czero() : W[s].w[k]);
+        /* a current's first contribution replaces what its slot held (an earlier current's, or
+         * nothing yet); every work-item takes the same branch */
+        if (target >> 15 & 1u)
+          for (int k = 0; k < 4; ++k) W[s].w[k] = hg_cfma(coef, r.w[k], hg_czero());
+        else
+          for (int k = 0; k < 4; ++k) W[s].w[k] = hg_cfma(coef, r.w[k], W[s].w[k]);
         W[s].w[4] = r.w[4];
         W[s].w[5] = r.w[5];
       }

@@ -601,12 +601,14 @@ static int flow_index(builder *b, const hg_colour_term *t) {
   return (int)fr->n_flows++;
 }
 
-/* Moves each amplitude operation to just after the last operation adding into one of its
- * currents (it was at the tape's end), so that a current read by amplitudes only (those of all
- * but one particle, the most numerous) dies as soon as it is complete; the targets follow the new
- * order. The colour flows then receive their terms in another order (the sum is the same up to
- * rounding). */
-static void place_amplitudes(builder *b) {
+/* Moves each amplitude operation to just after the operations making the currents of the set of
+ * particles whose last one it reads (it was at the tape's end), so that a current read by
+ * amplitudes only (those of all but one particle, the most numerous) dies as soon as it is
+ * complete; the targets follow the new order. The colour flows then receive their terms in
+ * another order (the sum is the same up to rounding). After every set's operations rather than
+ * right after the last one adding into the current: on CPUs (PoCL) the interpreter's switch
+ * between kinds of operations is dearer the more often the kind changes. */
+static void place_amplitudes(builder *b, const unsigned *mask_of) {
   hg_flow_recursion *fr = b->fr;
   size_t n_ops = fr->n_ops;
   long *last_write = malloc(((size_t)fr->n_slots + 1) * sizeof *last_write);
@@ -635,6 +637,17 @@ static void place_amplitudes(builder *b) {
     }
     for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t)
       last_write[fr->targets[t].slot] = (long)o;
+  }
+  /* not within the operations making the currents of one set of particles, though: after the
+   * last of them (the kernel then switches between kinds of operations less often) */
+  for (size_t a = 0; a < n_ops; ++a) {
+    if (fr->ops[a].kind < HG_FR_AMPLITUDE || after[a] < 0) continue;
+    const unsigned mask = mask_of[fr->targets[fr->ops[after[a]].first_target].slot];
+    size_t o = (size_t)after[a];
+    while (o + 1 < n_ops && fr->ops[o + 1].kind < HG_FR_AMPLITUDE &&
+           mask_of[fr->targets[fr->ops[o + 1].first_target].slot] == mask)
+      ++o;
+    after[a] = (long)o;
   }
   /* the currents' operations keep their order; each amplitude comes after the one it follows,
    * the amplitudes after one operation in their order */
@@ -804,8 +817,14 @@ static void finish(builder *b, int min_weight) {
     fr->ops[fr->n_ops++] = op;
   }
   free(needed);
+  /* each kept current's particles, for place_amplitudes */
+  unsigned *mask_of = malloc(((size_t)fr->n_slots + 1) * sizeof *mask_of);
+  if (mask_of == NULL) fail(b, "no memory for the recursion's tape");
+  for (size_t c = 0; c < b->n_cur && mask_of != NULL; ++c)
+    if (slot_of[c] >= 0) mask_of[slot_of[c]] = b->cur[c].mask;
   free(slot_of);
-  if (!b->failed) place_amplitudes(b);
+  if (!b->failed) place_amplitudes(b, mask_of);
+  free(mask_of);
   if (!b->failed) share_slots(b);
 }
 
