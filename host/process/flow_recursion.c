@@ -731,7 +731,8 @@ static void share_slots(builder *b) {
         target->slot = slot_of[c];
       }
     /* the currents read for the last time here: their slots serve currents made later (every
-     * contribution to a current comes before its first reader: the tape goes by size) */
+     * contribution to a current comes before its first reader: a set of particles' currents are
+     * made before those of the sets that contain it) */
     for (int k = 0; k < 4; ++k)
       if (args[k] >= n && last_read[args[k]] == o) {
         free_slots[n_free++] = slot_of[args[k]];
