@@ -4,14 +4,17 @@
  * interpreted in order: each operation evaluates one HELAS vertex of earlier currents once and
  * adds it, times constant colour coefficients, into the off-shell currents it feeds (or, at the
  * last particle, into the colour flows' partial amplitudes); the colour matrix then sums the
- * flows. The program is the same for every process but for the vertex kinds it compiles: the
- * process is data (the tape) in the generated header, which comes before this file
- * (host/amplitude/flow_recursion_amplitude.c): N_PARTICLES, FR_SLOTS, FR_OPS, FR_FLOWS,
- * FR_CONFIGS, FR_COUPLINGS, FR_USES_<kind> for each vertex kind the tape holds, the tables
- * hg_fr_ops (3 words an operation: kind | mass << 5 | width << 8 | coupling << 9 | targets << 16,
- * a | b << 16, c | d << 16), hg_fr_targets (slot | coefficient << 16), hg_fr_coefs, and the
- * functions hg_fr_couplings and hg_fr_externals.
+ * flows. The process is data: the tape's two buffers (the words and the reals, laid out as
+ * amplitudes/flow_recursion_tape.h says) are the kernels' last arguments, after the colour matrix.
+ * What the program fixes comes from the small generated header before this file
+ * (host/amplitude/flow_recursion_amplitude.c): N_PARTICLES, the capacities FR_SLOTS, FR_FLOWS and
+ * FR_COUPLINGS, FR_USES_<kind> for each vertex kind compiled, HG_PROCESS_EW, and HG_FR_TAPE, the
+ * tape's address space (__constant, or const __global where it outgrows the constant buffer).
+ * Every group of a process run shares one program (their capacities and kinds are the run's
+ * largest and union). Read the tables through the hg_fr_* helpers below.
  * Conventions: CONVENTIONS.md, "Quark lines in the recursive engine". */
+
+#include "amplitudes/flow_recursion_tape.h"
 
 /* The colour sum's precision: as colour_ordered.cl. */
 #ifdef HG_CO_COLOUR_DOUBLE
@@ -71,22 +74,104 @@ HG_INLINE REAL hg_fr_width(const hg_process_params *pp, hg_u32 m, hg_u32 width) 
 #endif
 }
 
+/* The tape's tables (amplitudes/flow_recursion_tape.h): a header entry, operation o's three
+ * words (kind | mass << 5 | width << 8 | coupling << 9 | targets << 16, a | b << 16, c | d << 16),
+ * target t (slot or flow | first << 15 | coefficient << 16; first: the current's first
+ * contribution, which replaces what its slot held), coefficient k, configuration h. */
+HG_INLINE hg_u32 hg_fr_header(HG_FR_TAPE hg_u32 *tape, int entry) { return tape[entry]; }
+
+HG_INLINE HG_FR_TAPE hg_u32 *hg_fr_op(HG_FR_TAPE hg_u32 *tape, hg_u32 o) {
+  return tape + tape[HG_FR_OPS_AT] + 3u * o;
+}
+
+HG_INLINE hg_u32 hg_fr_target(HG_FR_TAPE hg_u32 *tape, hg_u32 t) {
+  return tape[tape[HG_FR_TARGETS_AT] + t];
+}
+
+HG_INLINE hg_complex hg_fr_coef(HG_FR_TAPE REAL *reals, hg_u32 k) {
+  return hg_cmplx(reals[2u * k], reals[2u * k + 1u]);
+}
+
+HG_INLINE hg_u32 hg_fr_configuration(HG_FR_TAPE hg_u32 *tape, hg_u32 h) {
+  return tape[tape[HG_FR_CONFIGS_AT] + h];
+}
+
+/* The vertices' couplings from the model parameters, HELAS convention (hg_coupling): index 0 is
+ * g_s, the others as their descriptors say (HG_FR_CPL_*). */
+HG_INLINE void hg_fr_couplings(const hg_process_params *pp, HG_FR_TAPE hg_u32 *tape,
+                               HG_FR_TAPE REAL *reals, hg_coupling *cpl) {
+  const hg_u32 n = tape[HG_FR_N_COUPLINGS], at = tape[HG_FR_COUPLINGS_AT],
+               charges = tape[HG_FR_CHARGES_AT];
+  cpl[0] = hg_coupling_both(pp->g_s);
+#pragma unroll 1
+  for (hg_u32 k = 1; k < n; ++k) {
+    const hg_u32 d = tape[at + k], kind = d & 255u;
+    const int slot = (int)(d >> 8);
+#ifdef HG_PROCESS_EW
+    if (kind == HG_FR_CPL_PAIR) {
+      cpl[k] = hg_coupling_pair(pp->c, slot);
+    } else if (kind == HG_FR_CPL_BOSON) {
+      cpl[k].gal[0] = cpl[k].gal[1] = pp->c[slot];
+    } else
+#endif
+    {
+      (void)slot;
+      cpl[k] = hg_coupling_both(kind == HG_FR_CPL_PHOTON ? pp->e * reals[charges + k] : pp->g_s);
+    }
+  }
+}
+
+/* The external wavefunctions of configuration config from the particles' descriptors
+ * (HG_FR_EXT_*); 0 when it is no configuration (a massive vector's value 3). */
+HG_INLINE int hg_fr_externals(const hg_fourvec *p, hg_u32 config, const hg_process_params *pp,
+                              HG_FR_TAPE hg_u32 *tape, hg_wave *W) {
+  const hg_u32 at = tape[HG_FR_EXTERNALS_AT];
+  for (int i = 0; i < N_PARTICLES; ++i) {
+    const hg_u32 e = tape[at + (hg_u32)i], kind = e & 7u, bit = e >> 8 & 31u;
+    const int sign = (e >> 16 & 1u) ? -1 : 1, helicity = HG_HELICITY_OF(config, bit);
+    const REAL mass = hg_fr_mass(pp, e >> 3 & 7u);
+    const hg_u32 v = config >> bit & 3u;
+    switch (kind) {
+    case HG_FR_EXT_SCALAR:
+      W[i] = sxxxxx(p[i], sign);
+      break;
+    case HG_FR_EXT_FERMION_IN:
+      W[i] = ixxxxx(p[i], mass, helicity, sign);
+      break;
+    case HG_FR_EXT_FERMION_OUT:
+      W[i] = oxxxxx(p[i], mass, helicity, sign);
+      break;
+    case HG_FR_EXT_GAUGE:
+      W[i] = hg_polarisation_from_momentum(p[i], sign);
+      break;
+    case HG_FR_EXT_MASSIVE:
+      if (v == 3u) return 0;
+      W[i] = vxxxxx(p[i], mass, v == 0u ? -1 : v == 1u ? 1 : 0, sign);
+      break;
+    default:
+      W[i] = vxxxxx(p[i], (REAL)0, helicity, sign);
+      break;
+    }
+  }
+  return 1;
+}
+
 /* |M|^2 of helicity configuration config summed over colours. */
 HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
-                            __global const hg_fr_sum_t *restrict colour) {
+                            __global const hg_fr_sum_t *restrict colour, HG_FR_TAPE hg_u32 *tape,
+                            HG_FR_TAPE REAL *reals) {
   hg_wave W[FR_SLOTS];
-  if (!hg_fr_externals(p, config, pp, W)) return (REAL)0;
-#pragma unroll 1
-  for (int s = N_PARTICLES; s < FR_SLOTS; ++s)
-    for (int k = 0; k < 6; ++k) W[s].w[k] = hg_czero();
+  if (!hg_fr_externals(p, config, &pp, tape, W)) return (REAL)0;
+  const hg_u32 n_flows = hg_fr_header(tape, HG_FR_N_FLOWS), n_ops = hg_fr_header(tape, HG_FR_N_OPS);
   hg_complex A[FR_FLOWS];
-  for (int f = 0; f < FR_FLOWS; ++f) A[f] = hg_czero();
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_flows; ++f) A[f] = hg_czero();
   hg_coupling cpl[FR_COUPLINGS];
-  hg_fr_couplings(pp, cpl);
+  hg_fr_couplings(&pp, tape, reals, cpl);
   hg_u32 first = 0; /* each operation's targets follow the previous one's */
 #pragma unroll 1
-  for (hg_u32 o = 0; o < FR_OPS; ++o) {
-    __constant const hg_u32 *op = hg_fr_ops + 3 * o;
+  for (hg_u32 o = 0; o < n_ops; ++o) {
+    HG_FR_TAPE hg_u32 *op = hg_fr_op(tape, o);
     const hg_u32 kind = op[0] & 31u, m = op[0] >> 5 & 7u, width = op[0] >> 8 & 1u;
     const hg_u32 n = op[0] >> 16;
     const hg_coupling gc = cpl[op[0] >> 9 & 127u];
@@ -236,18 +321,21 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
     if (kind >= HG_FR_IOV) {
 #pragma unroll 1
       for (hg_u32 t = first; t < first + n; ++t) {
-        const hg_u32 target = hg_fr_targets[t];
-        const hg_complex coef =
-            hg_cmplx(hg_fr_coefs[2 * (target >> 16)], hg_fr_coefs[2 * (target >> 16) + 1]);
-        A[target & 0xffffu] = hg_cfma(coef, amp, A[target & 0xffffu]);
+        const hg_u32 target = hg_fr_target(tape, t);
+        const hg_complex coef = hg_fr_coef(reals, target >> 16);
+        A[target & 0x7fffu] = hg_cfma(coef, amp, A[target & 0x7fffu]);
       }
     } else {
 #pragma unroll 1
       for (hg_u32 t = first; t < first + n; ++t) {
-        const hg_u32 target = hg_fr_targets[t], s = target & 0xffffu;
-        const hg_complex coef =
-            hg_cmplx(hg_fr_coefs[2 * (target >> 16)], hg_fr_coefs[2 * (target >> 16) + 1]);
-        for (int k = 0; k < 4; ++k) W[s].w[k] = hg_cfma(coef, r.w[k], W[s].w[k]);
+        const hg_u32 target = hg_fr_target(tape, t), s = target & 0x7fffu;
+        const hg_complex coef = hg_fr_coef(reals, target >> 16);
+        /* a current's first contribution replaces what its slot held (an earlier current's, or
+         * nothing yet); every work-item takes the same branch */
+        if (target >> 15 & 1u)
+          for (int k = 0; k < 4; ++k) W[s].w[k] = hg_cfma(coef, r.w[k], hg_czero());
+        else
+          for (int k = 0; k < 4; ++k) W[s].w[k] = hg_cfma(coef, r.w[k], W[s].w[k]);
         W[s].w[4] = r.w[4];
         W[s].w[5] = r.w[5];
       }
@@ -257,8 +345,8 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
   /* sum_ab Re(A_a* C_ab A_b) with the symmetric real colour matrix */
   hg_fr_sum_t sum = 0;
 #pragma unroll 1
-  for (hg_u32 i = 0; i < FR_FLOWS; ++i) {
-    __global const hg_fr_sum_t *row = colour + (size_t)i * FR_FLOWS;
+  for (hg_u32 i = 0; i < n_flows; ++i) {
+    __global const hg_fr_sum_t *row = colour + (size_t)i * n_flows;
     hg_fr_sum_t zr = row[i] * (hg_fr_sum_t)A[i].re, zi = row[i] * (hg_fr_sum_t)A[i].im;
     for (hg_u32 j = 0; j < i; ++j) {
       zr += 2 * row[j] * (hg_fr_sum_t)A[j].re;
@@ -273,7 +361,8 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
 __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
                                __global const REAL *restrict params, const REAL me_factor,
                                __global REAL *restrict me,
-                               __global const hg_fr_sum_t *restrict colour) {
+                               __global const hg_fr_sum_t *restrict colour,
+                               HG_FR_TAPE hg_u32 *restrict tape, HG_FR_TAPE REAL *restrict reals) {
   const size_t event = get_global_id(0);
   if (event >= n_events) return;
   hg_fourvec p[N_PARTICLES];
@@ -283,8 +372,10 @@ __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u
   hg_load_params_ew(params, &pp);
 #endif
   REAL sum = (REAL)0;
+  const hg_u32 n_configs = hg_fr_header(tape, HG_FR_N_CONFIGS);
 #pragma unroll 1
-  for (hg_u32 h = 0; h < FR_CONFIGS; ++h) sum += hg_fr_config(p, hg_fr_configs[h], pp, colour);
+  for (hg_u32 h = 0; h < n_configs; ++h)
+    sum += hg_fr_config(p, hg_fr_configuration(tape, h), pp, colour, tape, reals);
   me[event] = sum * me_factor;
 }
 
@@ -293,7 +384,8 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
                                  __global const REAL *restrict params, const REAL me_factor,
                                  __global const hg_u32 *restrict helicity,
                                  __global REAL *restrict me,
-                                 __global const hg_fr_sum_t *restrict colour) {
+                                 __global const hg_fr_sum_t *restrict colour,
+                               HG_FR_TAPE hg_u32 *restrict tape, HG_FR_TAPE REAL *restrict reals) {
   const size_t event = get_global_id(0);
   if (event >= n_events) return;
   hg_fourvec p[N_PARTICLES];
@@ -302,5 +394,5 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
 #ifdef HG_PROCESS_EW
   hg_load_params_ew(params, &pp);
 #endif
-  me[event] = hg_fr_config(p, helicity[event], pp, colour) * me_factor;
+  me[event] = hg_fr_config(p, helicity[event], pp, colour, tape, reals) * me_factor;
 }

@@ -289,8 +289,21 @@ hegetcl_status hegetcl_amplitude_create(hegetcl_context *ctx, const hegetcl_proc
   return hg_amplitude_create_variant(ctx, process, HG_SUMMED_SHARED, out);
 }
 
+static hegetcl_status create(hegetcl_context *ctx, const hegetcl_process *process, int shared_sum,
+                             const hg_fr_shape *shape, hegetcl_amplitude **out);
+
 hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_process *process,
                                            int shared_sum, hegetcl_amplitude **out) {
+  return create(ctx, process, shared_sum, NULL, out);
+}
+
+hegetcl_status hg_amplitude_create_shaped(hegetcl_context *ctx, const hegetcl_process *process,
+                                          const hg_fr_shape *shape, hegetcl_amplitude **out) {
+  return create(ctx, process, HG_SUMMED_SHARED, shape, out);
+}
+
+static hegetcl_status create(hegetcl_context *ctx, const hegetcl_process *process, int shared_sum,
+                             const hg_fr_shape *shape, hegetcl_amplitude **out) {
   *out = NULL;
   if (ctx == NULL || ctx->context == NULL) return HEGETCL_ERR_INPUT;
   hegetcl_process photons = *process;
@@ -313,7 +326,9 @@ hegetcl_status hg_amplitude_create_variant(hegetcl_context *ctx, const hegetcl_p
   amp->colour_item = shared_sum == HG_SUMMED_PRIVATE;
   amp->colour_global = shared_sum == HG_SUMMED_SHARED_GLOBAL;
   if (general) {
+    amp->fr_shape = shape;
     status = hg_process_amplitude_build(amp, process->text, -1);
+    amp->fr_shape = NULL;
     if (status != HEGETCL_OK) {
       hegetcl_amplitude_destroy(amp);
       return status;
@@ -409,6 +424,8 @@ void hegetcl_amplitude_destroy(hegetcl_amplitude *amp) {
   release_buffers(amp);
   if (amp->params != NULL) clReleaseMemObject(amp->params);
   if (amp->colour != NULL) clReleaseMemObject(amp->colour);
+  if (amp->tape != NULL) clReleaseMemObject(amp->tape);
+  if (amp->tape_reals != NULL) clReleaseMemObject(amp->tape_reals);
   if (amp->summed_tables != NULL) clReleaseMemObject(amp->summed_tables);
   if (amp->words != NULL) clReleaseMemObject(amp->words);
   if (amp->summed != NULL) clReleaseKernel(amp->summed);

@@ -63,6 +63,9 @@ struct hegetcl_amplitude {
   int colour_global;              /* its work-group kernels' tables in global memory even where
                                      they fit in local memory (HG_SUMMED_SHARED_GLOBAL) */
   char process_text[200];         /* its normalised text, for messages */
+  cl_mem tape, tape_reals;        /* the quark-line recursion's tape (flow_recursion_tape.h) */
+  const struct hg_fr_shape *fr_shape; /* while being made: the program shape to share (a process
+                                         run's), else NULL */
 };
 
 /* The program and kernels of a general process (host/amplitude/process_amplitude.c): amp's
@@ -88,6 +91,31 @@ hegetcl_status hg_amplitude_colour_matrix(hegetcl_amplitude *amp, const double *
                                           int colour_double, const char *process_text);
 hegetcl_status hg_colour_ordered_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle);
+
+/* The quark-line recursion's program shape: what its program fixes at compile time (particles,
+ * the capacities of its private arrays, the vertex kinds it compiles, the electroweak parameters,
+ * and the largest tape, which decides whether tapes live in constant or global memory). Every
+ * other part of a process (the tape) is buffers, so amplitudes of one shape share one program. */
+typedef struct hg_fr_shape {
+  int n_particles;
+  int slots, flows, couplings;
+  uint32_t uses; /* bit k: operation kind k (hg_fr_op.kind) is compiled */
+  int ew;        /* the Z, W, H and tau parameters are loaded */
+  size_t tape_bytes;
+} hg_fr_shape;
+
+/* The shape of process's own quark-line program: 1, or 0 when the quark-line recursion does not
+ * compute it (another engine, or an error its amplitude will report), -1 (ctx's message set)
+ * when out of memory. */
+int hg_fr_shape_of(hegetcl_context *ctx, const hegetcl_process *process, hg_fr_shape *out);
+/* Grows into to hold shape too (the largest capacities, the union of the kinds); an empty into
+ * (n_particles 0) becomes shape. */
+void hg_fr_shape_merge(hg_fr_shape *into, const hg_fr_shape *shape);
+/* hegetcl_amplitude_create with the quark-line recursion's program made for shape (merged with
+ * the process's own) when it computes the process: the groups of a process run, made with the
+ * merge of their shapes, share one program. */
+hegetcl_status hg_amplitude_create_shaped(hegetcl_context *ctx, const hegetcl_process *process,
+                                          const hg_fr_shape *shape, hegetcl_amplitude **out);
 
 /* The same for the quark-line recursion (flow_recursion_amplitude.c): two or more quark lines,
  * leptons, photons, W, Z, H, coupling orders (hg_recursive_uses_flows). */

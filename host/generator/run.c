@@ -317,6 +317,47 @@ static unsigned alpha_s_power(const hg_process_spec *spec) {
   return coloured >= 2 ? (unsigned)(coloured - 2) : 0u;
 }
 
+/* Group g's process as its amplitude computes it. */
+static hegetcl_status group_process(const hg_gen_run *run, const gen_group *g, hegetcl_process *p) {
+  char message[512];
+  const hegetcl_status status =
+      hegetcl_process_from_text(p, g->spec.text, message, sizeof message);
+  if (status != HEGETCL_OK) return hg_fail(run->ctx, status, "%s", message);
+  p->precision = run->config.process.precision;
+  p->alpha_s = run->alpha_s_mu_r;
+  if (run->config.group_engine >= 0) p->engine = (hegetcl_engine)run->config.group_engine;
+  return HEGETCL_OK;
+}
+
+/* Group i's quark-line program shape (an empty one when another engine computes it), into the
+ * run's array of them (hg_parallel_for). */
+typedef struct {
+  hg_gen_run *run;
+  hg_fr_shape *shapes;
+} shapes_job;
+
+static hegetcl_status group_shape(size_t i, void *user) {
+  shapes_job *job = user;
+  hegetcl_process p;
+  hegetcl_status status = group_process(job->run, &job->run->groups[i], &p);
+  if (status == HEGETCL_OK && hg_fr_shape_of(job->run->ctx, &p, &job->shapes[i]) < 0)
+    status = HEGETCL_ERR_NO_MEMORY;
+  return status;
+}
+
+/* The program shape every quark-line group's amplitude is made with: the largest of theirs, so
+ * that they share one program (one compile instead of one per group). */
+static hegetcl_status group_shapes(hg_gen_run *run) {
+  memset(&run->fr_shape, 0, sizeof run->fr_shape);
+  shapes_job job = {run, calloc(run->n_groups, sizeof *job.shapes)};
+  if (job.shapes == NULL) return hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY, "no memory for shapes");
+  const hegetcl_status status = hg_parallel_for(run->n_groups, group_shape, &job);
+  for (unsigned g = 0; g < run->n_groups && status == HEGETCL_OK; ++g)
+    if (job.shapes[g].n_particles > 0) hg_fr_shape_merge(&run->fr_shape, &job.shapes[g]);
+  free(job.shapes);
+  return status;
+}
+
 /* Group i's amplitude and sampler program (group_kinematics done): the builds, which
  * hg_parallel_for runs for several groups at once; they touch the group alone. */
 static hegetcl_status group_programs(size_t i, void *user) {
@@ -330,13 +371,12 @@ static hegetcl_status group_programs(size_t i, void *user) {
    * channels one row each for their adaptation */
   g->rows = run->members_max + (g->n_ps > 1 ? g->n_ps : 0);
   hegetcl_process p;
-  char message[512];
-  status = hegetcl_process_from_text(&p, g->spec.text, message, sizeof message);
-  if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", message);
-  p.precision = config->process.precision;
-  p.alpha_s = run->alpha_s_mu_r;
-  if (config->group_engine >= 0) p.engine = (hegetcl_engine)config->group_engine;
-  status = hegetcl_amplitude_create(ctx, &p, &g->amp);
+  status = group_process(run, g, &p);
+  if (status != HEGETCL_OK) return status;
+  /* the quark-line groups share one program made for the largest of them (group_shapes) */
+  status = run->fr_shape.n_particles > 0
+               ? hg_amplitude_create_shaped(ctx, &p, &run->fr_shape, &g->amp)
+               : hegetcl_amplitude_create(ctx, &p, &g->amp);
   if (status == HEGETCL_OK) status = hg_amplitude_reserve(g->amp, batch);
   if (status != HEGETCL_OK) return status;
   char options[1024];
@@ -539,6 +579,7 @@ hegetcl_status hg_gen_run_create(hegetcl_context *ctx, const hegetcl_xsec_config
   /* every group's input checked, then their programs built side by side (the builds are most of
    * a cold start: NVIDIA's compiler takes seconds per program) */
   const double start = hg_now_seconds();
+  if (status == HEGETCL_OK) status = group_shapes(run);
   if (status == HEGETCL_OK) status = hg_parallel_for(run->n_groups, group_programs, run);
   run->build_seconds += hg_now_seconds() - start; /* wall seconds: the builds overlap */
   for (unsigned g = 0; g < run->n_groups && status == HEGETCL_OK; ++g)

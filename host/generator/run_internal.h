@@ -90,6 +90,7 @@ struct hg_gen_run {
   double alpha_s_mu_r;
   unsigned alpha_s_power;
   double build_seconds;
+  hg_fr_shape fr_shape; /* the quark-line groups' shared program shape (n_particles 0: none) */
   struct hg_gen_variations *variations; /* NULL: none (generator/variations.h) */
   struct hg_gen_ckpt *ckpt;             /* NULL: no checkpoints (generator/checkpoint.h) */
   /* sharing (generator/share.c): the same run on this process's other devices, whose groups

@@ -206,7 +206,7 @@ static void emit(builder *b, const hg_fr_op *op, const current *proto, hg_colour
     if (grow(b, &items, b->n_targets, &b->cap_targets, sizeof *b->targets) != 0) return;
     b->targets = items;
     b->targets[b->n_targets++] =
-        (hg_fr_target){(int)slot, colour->terms[t].re, colour->terms[t].im};
+        (hg_fr_target){(int)slot, 0, colour->terms[t].re, colour->terms[t].im};
   }
 }
 
@@ -601,6 +601,150 @@ static int flow_index(builder *b, const hg_colour_term *t) {
   return (int)fr->n_flows++;
 }
 
+/* Moves each amplitude operation to just after the operations making the currents of the set of
+ * particles whose last one it reads (it was at the tape's end), so that a current read by
+ * amplitudes only (those of all but one particle, the most numerous) dies as soon as it is
+ * complete; the targets follow the new order. The colour flows then receive their terms in
+ * another order (the sum is the same up to rounding). After every set's operations rather than
+ * right after the last one adding into the current: on CPUs (PoCL) the interpreter's switch
+ * between kinds of operations is dearer the more often the kind changes. */
+static void place_amplitudes(builder *b, const unsigned *mask_of) {
+  hg_flow_recursion *fr = b->fr;
+  size_t n_ops = fr->n_ops;
+  long *last_write = malloc(((size_t)fr->n_slots + 1) * sizeof *last_write);
+  long *after = malloc((n_ops + 1) * sizeof *after); /* the op an amplitude follows, -1: first */
+  size_t *order = malloc((n_ops + 1) * sizeof *order);
+  hg_fr_op *ops = malloc((n_ops + 1) * sizeof *ops);
+  hg_fr_target *targets = malloc((fr->n_targets + 1) * sizeof *targets);
+  if (last_write == NULL || after == NULL || order == NULL || ops == NULL || targets == NULL) {
+    free(last_write);
+    free(after);
+    free(order);
+    free(ops);
+    free(targets);
+    fail(b, "no memory for the recursion's tape");
+    return;
+  }
+  for (int c = 0; c < fr->n_slots; ++c) last_write[c] = -1;
+  for (size_t o = 0; o < n_ops; ++o) {
+    const hg_fr_op *op = &fr->ops[o];
+    if (op->kind >= HG_FR_AMPLITUDE) {
+      const int args[4] = {op->a, op->b, op->c, op->d};
+      after[o] = -1;
+      for (int k = 0; k < 4; ++k)
+        if (args[k] >= 0 && last_write[args[k]] > after[o]) after[o] = last_write[args[k]];
+      continue;
+    }
+    for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t)
+      last_write[fr->targets[t].slot] = (long)o;
+  }
+  /* not within the operations making the currents of one set of particles, though: after the
+   * last of them (the kernel then switches between kinds of operations less often) */
+  for (size_t a = 0; a < n_ops; ++a) {
+    if (fr->ops[a].kind < HG_FR_AMPLITUDE || after[a] < 0) continue;
+    const unsigned mask = mask_of[fr->targets[fr->ops[after[a]].first_target].slot];
+    size_t o = (size_t)after[a];
+    while (o + 1 < n_ops && fr->ops[o + 1].kind < HG_FR_AMPLITUDE &&
+           mask_of[fr->targets[fr->ops[o + 1].first_target].slot] == mask)
+      ++o;
+    after[a] = (long)o;
+  }
+  /* the currents' operations keep their order; each amplitude comes after the one it follows,
+   * the amplitudes after one operation in their order */
+  size_t *first = calloc(n_ops + 2, sizeof *first), *sorted = malloc((n_ops + 1) * sizeof *sorted);
+  if (first == NULL || sorted == NULL) {
+    fail(b, "no memory for the recursion's tape");
+    n_ops = 0;
+  }
+  /* the amplitudes sorted by the op they follow (stable: counts, then places) */
+  for (size_t a = 0; a < n_ops; ++a)
+    if (fr->ops[a].kind >= HG_FR_AMPLITUDE) ++first[after[a] + 2];
+  for (size_t o = 1; o < n_ops + 2; ++o) first[o] += first[o - 1];
+  for (size_t a = 0; a < n_ops; ++a)
+    if (fr->ops[a].kind >= HG_FR_AMPLITUDE) sorted[first[after[a] + 1]++] = a;
+  /* first[o + 1] is now the end of those following o, first[o] their start */
+  size_t n = 0, next = 0;
+  while (next < first[0]) order[n++] = sorted[next++];
+  for (size_t o = 0; o < n_ops; ++o) {
+    if (fr->ops[o].kind >= HG_FR_AMPLITUDE) continue;
+    order[n++] = o;
+    while (next < first[o + 1]) order[n++] = sorted[next++];
+  }
+  free(first);
+  free(sorted);
+  size_t n_targets = 0;
+  for (size_t k = 0; k < n; ++k) {
+    hg_fr_op op = fr->ops[order[k]];
+    memcpy(targets + n_targets, fr->targets + op.first_target, op.n_targets * sizeof *targets);
+    op.first_target = n_targets;
+    n_targets += op.n_targets;
+    ops[k] = op;
+  }
+  memcpy(fr->ops, ops, n * sizeof *ops);
+  memcpy(fr->targets, targets, n_targets * sizeof *targets);
+  free(last_write);
+  free(after);
+  free(order);
+  free(ops);
+  free(targets);
+}
+
+/* Gives currents whose lives on the tape do not overlap one slot: a current lives from the first
+ * operation adding into it to the last one reading it, and its slot is free for the currents
+ * first made after that operation; the externals keep slots 0..n-1. The first contribution to a
+ * current is marked (hg_fr_target.first), so that it replaces what its slot held. */
+static void share_slots(builder *b) {
+  hg_flow_recursion *fr = b->fr;
+  const int n = fr->spec.n, total = fr->n_slots;
+  fr->n_currents = total - n;
+  size_t *last_read = calloc((size_t)total + 1, sizeof *last_read);
+  int *slot_of = malloc(((size_t)total + 1) * sizeof *slot_of),
+      *free_slots = malloc(((size_t)total + 1) * sizeof *free_slots);
+  if (last_read == NULL || slot_of == NULL || free_slots == NULL) {
+    free(last_read);
+    free(slot_of);
+    free(free_slots);
+    fail(b, "no memory for the recursion's slots");
+    return;
+  }
+  for (size_t o = 0; o < fr->n_ops; ++o) {
+    const hg_fr_op *op = &fr->ops[o];
+    const int args[4] = {op->a, op->b, op->c, op->d};
+    for (int k = 0; k < 4; ++k)
+      if (args[k] >= 0) last_read[args[k]] = o;
+  }
+  for (int c = 0; c < total; ++c) slot_of[c] = c < n ? c : -1;
+  int n_free = 0, peak = n;
+  for (size_t o = 0; o < fr->n_ops; ++o) {
+    hg_fr_op *op = &fr->ops[o];
+    const int args[4] = {op->a, op->b, op->c, op->d}; /* currents */
+    op->a = slot_of[op->a];
+    op->b = slot_of[op->b];
+    op->c = op->c >= 0 ? slot_of[op->c] : -1;
+    op->d = op->d >= 0 ? slot_of[op->d] : -1;
+    if (op->kind < HG_FR_AMPLITUDE)
+      for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t) {
+        hg_fr_target *target = &fr->targets[t];
+        const int c = target->slot;
+        target->first = slot_of[c] < 0;
+        if (target->first) slot_of[c] = n_free > 0 ? free_slots[--n_free] : peak++;
+        target->slot = slot_of[c];
+      }
+    /* the currents read for the last time here: their slots serve currents made later (every
+     * contribution to a current comes before its first reader: a set of particles' currents are
+     * made before those of the sets that contain it) */
+    for (int k = 0; k < 4; ++k)
+      if (args[k] >= n && last_read[args[k]] == o) {
+        free_slots[n_free++] = slot_of[args[k]];
+        last_read[args[k]] = (size_t)-1;
+      }
+  }
+  fr->n_slots = peak;
+  free(last_read);
+  free(slot_of);
+  free(free_slots);
+}
+
 /* Keeps the ops that feed a kept amplitude and the currents they make, renumbered. */
 static void finish(builder *b, int min_weight) {
   hg_flow_recursion *fr = b->fr;
@@ -664,7 +808,7 @@ static void finish(builder *b, int min_weight) {
       const hg_colour_term *term = &b->roots[r].colour.terms[t];
       const int f = flow_index(b, term);
       if (f < 0) break;
-      fr->targets[fr->n_targets++] = (hg_fr_target){f, term->re, term->im};
+      fr->targets[fr->n_targets++] = (hg_fr_target){f, 0, term->re, term->im};
     }
     op.n_targets = fr->n_targets - op.first_target;
     op.a = slot_of[op.a];
@@ -674,7 +818,15 @@ static void finish(builder *b, int min_weight) {
     fr->ops[fr->n_ops++] = op;
   }
   free(needed);
+  /* each kept current's particles, for place_amplitudes */
+  unsigned *mask_of = malloc(((size_t)fr->n_slots + 1) * sizeof *mask_of);
+  if (mask_of == NULL) fail(b, "no memory for the recursion's tape");
+  for (size_t c = 0; c < b->n_cur && mask_of != NULL; ++c)
+    if (slot_of[c] >= 0) mask_of[slot_of[c]] = b->cur[c].mask;
   free(slot_of);
+  if (!b->failed) place_amplitudes(b, mask_of);
+  free(mask_of);
+  if (!b->failed) share_slots(b);
 }
 
 int hg_flow_recursion_supports(const hg_process_spec *spec) {
@@ -722,36 +874,37 @@ int hg_flow_recursion_build(const hg_process_spec *spec, int width_all, hg_flow_
     start[1u << i] = (size_t)i;
     end[1u << i] = (size_t)i + 1;
   }
-  for (int size = 2; size < last && !b.failed; ++size)
-    for (unsigned m = 1; m <= full && !b.failed; ++m) {
-      if (popcount(m) != size) continue;
-      b.block_start = b.n_cur;
-      const unsigned low = m & -m;
-      for (unsigned s1 = (m - 1) & m; s1 && !b.failed; s1 = (s1 - 1) & m) {
-        if (!(s1 & low)) continue;
-        const unsigned rest = m ^ s1;
+  /* the subsets in increasing order as numbers: a subset's own subsets come before it, and a
+   * current is complete, and read, sooner than by size (fewer live at once: share_slots) */
+  for (unsigned m = 1; m <= full && !b.failed; ++m) {
+    if (popcount(m) < 2 || popcount(m) >= last) continue;
+    b.block_start = b.n_cur;
+    const unsigned low = m & -m;
+    for (unsigned s1 = (m - 1) & m; s1 && !b.failed; s1 = (s1 - 1) & m) {
+      if (!(s1 & low)) continue;
+      const unsigned rest = m ^ s1;
+      for (size_t x = start[s1]; x < end[s1]; ++x)
+        for (size_t y = start[rest]; y < end[rest] && !b.failed; ++y) combine_two(&b, x, y);
+      const unsigned low2 = rest & -rest;
+      for (unsigned s2 = (rest - 1) & rest; s2 && !b.failed; s2 = (s2 - 1) & rest) {
+        if (!(s2 & low2)) continue;
+        const unsigned s3 = rest ^ s2;
         for (size_t x = start[s1]; x < end[s1]; ++x)
-          for (size_t y = start[rest]; y < end[rest] && !b.failed; ++y) combine_two(&b, x, y);
-        const unsigned low2 = rest & -rest;
-        for (unsigned s2 = (rest - 1) & rest; s2 && !b.failed; s2 = (s2 - 1) & rest) {
-          if (!(s2 & low2)) continue;
-          const unsigned s3 = rest ^ s2;
-          for (size_t x = start[s1]; x < end[s1]; ++x)
-            for (size_t y = start[s2]; y < end[s2]; ++y)
-              for (size_t z = start[s3]; z < end[s3] && !b.failed; ++z)
-                if (all_gluons(&b, x, y, z)) {
-                  three_gluons(&b, x, y, z);
-                  three_gluons(&b, x, z, y);
-                  three_gluons(&b, y, z, x);
-                } else if (all_bosons(&b, x, y, z)) {
-                  const size_t ws[3] = {x, y, z};
-                  bosons(&b, ws, 3);
-                }
-        }
+          for (size_t y = start[s2]; y < end[s2]; ++y)
+            for (size_t z = start[s3]; z < end[s3] && !b.failed; ++z)
+              if (all_gluons(&b, x, y, z)) {
+                three_gluons(&b, x, y, z);
+                three_gluons(&b, x, z, y);
+                three_gluons(&b, y, z, x);
+              } else if (all_bosons(&b, x, y, z)) {
+                const size_t ws[3] = {x, y, z};
+                bosons(&b, ws, 3);
+              }
       }
-      start[m] = b.block_start;
-      end[m] = b.n_cur;
     }
+    start[m] = b.block_start;
+    end[m] = b.n_cur;
+  }
   const size_t wl = (size_t)last;
   const unsigned low = full & -full;
   for (unsigned s1 = full; s1 && !b.failed; s1 = (s1 - 1) & full) {

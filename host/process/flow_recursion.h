@@ -34,7 +34,9 @@ typedef struct {
 } hg_fr_op;
 
 typedef struct {
-  int slot; /* a current's slot, or for the amplitude ops the colour flow */
+  int slot;  /* a current's slot, or for the amplitude ops the colour flow */
+  int first; /* the current's first contribution: it replaces what the slot held (slots are
+                reused once their current's last reader is done) */
   double re, im;
 } hg_fr_target;
 
@@ -42,7 +44,9 @@ typedef struct {
 
 typedef struct {
   hg_process_spec spec;
-  int n_slots; /* externals 0..n-1, then the off-shell currents */
+  int n_slots;    /* externals 0..n-1, then the off-shell currents, a slot shared by currents whose
+                    lives on the tape do not overlap: the peak number of live currents */
+  int n_currents; /* the off-shell currents (each had a slot of its own before the sharing) */
   hg_fr_op *ops;
   size_t n_ops;
   hg_fr_target *targets;

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/* The quark-line recursion's tape as data: the layout of its two buffers, which the host
+ * (host/amplitude/flow_recursion_amplitude.c) fills and the kernels (flow_recursion.cl) read
+ * (CONVENTIONS.md, "Quark lines in the recursive engine"). The words buffer (hg_u32) starts with
+ * a header of HG_FR_HEADER words, whose entries below give the counts and where each table
+ * starts; the reals buffer (REAL) holds the colour coefficients as (re, im) pairs, then one
+ * real per coupling (a photon coupling's charge, else 0). */
+#ifndef HG_FLOW_RECURSION_TAPE_H
+#define HG_FLOW_RECURSION_TAPE_H
+
+/* header words */
+#define HG_FR_N_OPS 0          /* vertex operations */
+#define HG_FR_N_FLOWS 1        /* colour flows (partial amplitudes) */
+#define HG_FR_N_CONFIGS 2      /* helicity configurations summed */
+#define HG_FR_N_COUPLINGS 3    /* couplings (index 0: g_s) */
+#define HG_FR_N_SLOTS 4        /* current slots used (externals first) */
+#define HG_FR_OPS_AT 5         /* the operations: 3 words each */
+#define HG_FR_TARGETS_AT 6     /* the targets: slot (or flow) | first << 15 | coefficient << 16 */
+#define HG_FR_CONFIGS_AT 7     /* the helicity configurations */
+#define HG_FR_EXTERNALS_AT 8   /* one descriptor per external particle */
+#define HG_FR_COUPLINGS_AT 9   /* one descriptor per coupling */
+#define HG_FR_CHARGES_AT 10    /* in the reals buffer: the couplings' charges */
+#define HG_FR_HEADER 12
+
+/* an external particle's descriptor: kind | mass code << 3 | helicity bit << 8 | (the
+ * wavefunction's last argument is -1) << 16 */
+#define HG_FR_EXT_SCALAR 0u      /* sxxxxx */
+#define HG_FR_EXT_FERMION_IN 1u  /* ixxxxx: the particle's line flows in (colour_ordered.h) */
+#define HG_FR_EXT_FERMION_OUT 2u /* oxxxxx */
+#define HG_FR_EXT_GAUGE 3u       /* the polarisation replaced by the momentum (gauge checks) */
+#define HG_FR_EXT_MASSIVE 4u     /* a massive vector: two helicity bits, value 3 no config */
+#define HG_FR_EXT_VECTOR 5u      /* a massless vector */
+
+/* a coupling's descriptor: kind | slot << 8 (the params buffer's couplings) */
+#define HG_FR_CPL_STRONG 0u /* g_s, both chiralities */
+#define HG_FR_CPL_PHOTON 1u /* e times the charge, both chiralities */
+#define HG_FR_CPL_BOSON 2u  /* an electroweak boson self-coupling: one complex number in both */
+#define HG_FR_CPL_PAIR 3u   /* an electroweak (left, right) pair from the slot on */
+
+#endif
