@@ -105,17 +105,16 @@ HG_INLINE double hg_gen_channel_density(const hg_gen_point *pt, int kind, double
     const double *pa = pt->p[2 + n_jets], *pb = pt->p[3 + n_jets];
     const double q[4] = {pa[0] + pb[0], pa[1] + pb[1], pa[2] + pb[2], pa[3] + pb[3]};
     const double m2 = hg_gen_minkowski(q, q), qt2 = q[1] * q[1] + q[2] * q[2];
-    const double m = sqrt(fmax(m2, 0.0)), p_star = hg_gen_two_body_momentum(m2, mass[2 + n_jets],
-                                                                             mass[3 + n_jets]);
+    const double m = sqrt(fmax(m2, 0.0)),
+                 p_star = hg_gen_two_body_momentum(m2, mass[2 + n_jets], mass[3 + n_jets]);
     inside = inside && m >= m_min && m <= m_max;
     w *= log(sqrt_s / sqrt(m2 + qt2)) * p_star / (4.0 * m) * 4.0 * HG_GEN_PI;
     g_mass = hg_gen_mass_density(m2, m_min, m_max, a, b);
   }
   const double collider = inside && w > 0.0 ? g_mass / w : 0.0;
-  const double chained =
-      kind == HG_GEN_CHANNEL_CHAIN
-          ? hg_gen_chain_density(pt, n_final, sqrt_s, mass, chain, shat_min)
-          : 0.0;
+  const double chained = kind == HG_GEN_CHANNEL_CHAIN
+                             ? hg_gen_chain_density(pt, n_final, sqrt_s, mass, chain, shat_min)
+                             : 0.0;
   return kind == HG_GEN_CHANNEL_CHAIN ? chained : collider;
 }
 

@@ -64,9 +64,8 @@ HG_INLINE void hg_gen_boost(const double *p, const double *q, double m, double s
  * last, u[3 n - 3], the pair's rapidity. */
 /* The point of u[0 .. 3 n - 2) for the chain `chain` (record above) of n final-state particles
  * of masses mass[slot] (slots 2 .. n + 1 of the sampler's order); tau from shat_min / s. */
-HG_INLINE hg_gen_point hg_gen_chain_point(const double *u, int n, double sqrt_s,
-                                          const double *mass, HG_GLOBAL const double *chain,
-                                          double shat_min) {
+HG_INLINE hg_gen_point hg_gen_chain_point(const double *u, int n, double sqrt_s, const double *mass,
+                                          HG_GLOBAL const double *chain, double shat_min) {
   hg_gen_point pt;
   const double two_pi = 2.0 * HG_GEN_PI, s = sqrt_s * sqrt_s;
   double weight = two_pi * two_pi * two_pi * two_pi;
@@ -94,8 +93,8 @@ HG_INLINE hg_gen_point hg_gen_chain_point(const double *u, int n, double sqrt_s,
     double s_next = m[n - 1] * m[n - 1], jacobian = 1.0;
     if (i + 1 < n - 1) {
       const double hi = sqrt(s_i) - m[i], lo = msum[i + 1] * msum[i + 1];
-      s_next = hg_gen_shifted_log(u[3 * i + 4], lo, hi * hi,
-                                  chain[HG_GEN_CHAIN_S0 + i + 1], &jacobian);
+      s_next =
+          hg_gen_shifted_log(u[3 * i + 4], lo, hi * hi, chain[HG_GEN_CHAIN_S0 + i + 1], &jacobian);
     }
     double c0, slope;
     hg_gen_t_range(s_i, q2, mk2, s_next, &c0, &slope);
@@ -126,8 +125,8 @@ HG_INLINE hg_gen_point hg_gen_chain_point(const double *u, int n, double sqrt_s,
     const double ek = (s_i + mk2 - s_next) / (2.0 * mq);
     const double pk = sqrt(fmax(ek * ek - mk2, 0.0));
     const double a = pk * sin_t * cos(phi), c = pk * sin_t * sin(phi), d = pk * cos_t;
-    const double rest[4] = {ek, a * e1[0] + c * e2[0] + d * e3[0], a * e1[1] + c * e2[1] + d * e3[1],
-                            a * e1[2] + c * e2[2] + d * e3[2]};
+    const double rest[4] = {ek, a * e1[0] + c * e2[0] + d * e3[0],
+                            a * e1[1] + c * e2[1] + d * e3[1], a * e1[2] + c * e2[2] + d * e3[2]};
     double *k = pt.p[(int)chain[HG_GEN_CHAIN_ORDER + i]];
     hg_gen_boost(rest, big, mq, 1.0, k);
     for (int j = 0; j < 4; ++j) {

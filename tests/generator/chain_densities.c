@@ -84,8 +84,8 @@ static hg_gen_point make(const setup *s, int c, const double *u) {
     return hg_gen_chain_point(u, s->n_jets + 2 * s->has_system, SQRT_S, s->mass, s->chain[c],
                               s->shat_min);
   const int balance = s->kind[c] == HG_GEN_CHANNEL_BALANCE ? (int)s->a[c] : s->n_jets - 1;
-  return hg_gen_make_point(u, s->n_jets, s->has_system, SQRT_S, s->pt_min, s->eta_max,
-                           s->mass[3], s->mass[4], s->m_min, s->m_max, balance,
+  return hg_gen_make_point(u, s->n_jets, s->has_system, SQRT_S, s->pt_min, s->eta_max, s->mass[3],
+                           s->mass[4], s->m_min, s->m_max, balance,
                            s->kind[c] == HG_GEN_CHANNEL_MASS ? s->a[c] : 0.0,
                            s->kind[c] == HG_GEN_CHANNEL_MASS ? s->b[c] : 0.0);
 }
@@ -210,7 +210,8 @@ static void densities_agree_between_channels(void **state) {
       for (int d = c + 1; d < s->n_channels; ++d) {
         double e1, e2;
         const double m1 = overlap(s, c, d, dims, points, 100 * (uint64_t)k + 10 * (uint64_t)c, &e1);
-        const double m2 = overlap(s, d, c, dims, points, 100 * (uint64_t)k + 10 * (uint64_t)d + 1, &e2);
+        const double m2 =
+            overlap(s, d, c, dims, points, 100 * (uint64_t)k + 10 * (uint64_t)d + 1, &e2);
         const double pull = (m1 - m2) / sqrt(e1 * e1 + e2 * e2);
         print_message("setup %d, channels %d and %d: %.5f +- %.5f and %.5f +- %.5f (pull %.2f)\n",
                       k, c, d, m1, e1, m2, e2, pull);

@@ -62,7 +62,7 @@ static hegetcl_xsec_result run_result(const setting *s, uint64_t seed) {
     fail_msg("%s seed %llu: %s (%s)", s->process, (unsigned long long)seed, hegetcl_last_error(ctx),
              hegetcl_status_name(status));
   print_message("# %s (%s) seed %llu: %.6e +- %.2e fb (chi2/dof %.2f)", s->process,
-                s->map == HEGETCL_PHASE_SPACE_COLLIDER         ? "single map"
+                s->map == HEGETCL_PHASE_SPACE_COLLIDER       ? "single map"
                 : s->map == HEGETCL_PHASE_SPACE_MULTICHANNEL ? "with chains"
                                                              : "multichannel",
                 (unsigned long long)seed, r.vegas.estimate, r.vegas.error, r.vegas.chi2_per_dof);
@@ -197,14 +197,14 @@ static void w_jet_errors_are_honest(void **state) {
 /* The t-channel chains (--phase-space multichannel) against the default channels: p p > t t~ j
  * and p p > j j j agree within errors, and 20 seeds of p p > t t~ j with the chains scatter by
  * their errors. */
-static const setting ttj_chains = {"p p > t t~ j",  173.0, 50.0, 0.0, 0.0, 0.0, 20000, 40000,
-                                   HEGETCL_PHASE_SPACE_MULTICHANNEL};
+static const setting ttj_chains = {
+    "p p > t t~ j", 173.0, 50.0, 0.0, 0.0, 0.0, 20000, 40000, HEGETCL_PHASE_SPACE_MULTICHANNEL};
 
 static void chains_agree_with_the_default_channels(void **state) {
   (void)state;
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
-  const setting jjj = {"p p > j j j", 91.188, 50.0, 0.4, 0.0, 0.0, 20000, 100000,
-                       HEGETCL_PHASE_SPACE_MULTICHANNEL};
+  const setting jjj = {
+      "p p > j j j", 91.188, 50.0, 0.4, 0.0, 0.0, 20000, 100000, HEGETCL_PHASE_SPACE_MULTICHANNEL};
   const setting *chained[2] = {&ttj_chains, &jjj};
   for (int k = 0; k < 2; ++k) {
     setting plain = *chained[k];
