@@ -59,9 +59,9 @@ HG_INLINE void hg_gen_boost(const double *p, const double *q, double m, double s
 }
 
 /* Dimensions: 3 n - 2, as hg_gen_dims, laid out as the balance map's (3 per object, then the
- * balancing rapidity) so that the VEGAS grid the channels share means alike for both: for
- * propagator i, u[3 i] its t, u[3 i + 1] tau (i = 0) or s_(i+1), u[3 i + 2] its azimuth; the
- * last, u[3 n - 3], the pair's rapidity. */
+ * balancing rapidity) so that the VEGAS grid the channels share means a little more alike for
+ * both: for propagator i (i < n - 1), u[3 i] its t, u[3 i + 1] tau (i = 0) or s_i, u[3 i + 2]
+ * its azimuth; the last, u[3 n - 3], the pair's rapidity. */
 /* The point of u[0 .. 3 n - 2) for the chain `chain` (record above) of n final-state particles
  * of masses mass[slot] (slots 2 .. n + 1 of the sampler's order); tau from shat_min / s. */
 HG_INLINE hg_gen_point hg_gen_chain_point(const double *u, int n, double sqrt_s, const double *mass,
