@@ -5,7 +5,8 @@
  * GEN_SYSTEM (1: a massive pair balances; 0: the last jet), GEN_MEMBERS (at least the group's
  * members, params[HG_GEN_N_MEMBERS]), GEN_ALPHA_S_POWER (k in |M|^2 ~ alpha_s^k),
  * GEN_SCALE_CHOICE (phasespace/scales.h: 0 for the fixed scales), GEN_PS_CHANNELS (the
- * phase-space channels, generator/multichannel.h; 1: no draw, the map's own weight). */
+ * phase-space channels, generator/multichannel.h; 1: no draw, the map's own weight),
+ * GEN_PS_CHAINS (how many of them, the last ones, are t-channel chains; 0 when left out). */
 #ifndef HG_GENERATOR_EVENT_H
 #define HG_GENERATOR_EVENT_H
 
@@ -19,6 +20,9 @@
 #include "shared/philox.h"
 
 #define HG_GEN_N_EXTERNAL (2 + GEN_N_JETS + 2 * GEN_SYSTEM)
+#ifndef GEN_PS_CHAINS
+#define GEN_PS_CHAINS 0
+#endif
 
 typedef struct {
   hg_gen_point pt;
@@ -74,7 +78,43 @@ HG_INLINE hg_gen_event hg_gen_make_event(HG_GLOBAL const double *params,
                             params[HG_GEN_MASS_A], params[HG_GEN_MASS_B], params[HG_GEN_M_MIN],
                             params[HG_GEN_M_MAX], balance, kind == HG_GEN_CHANNEL_MASS ? ca : 0.0,
                             kind == HG_GEN_CHANNEL_MASS ? cb : 0.0);
-#if GEN_PS_CHANNELS > 1
+#if GEN_PS_CHAINS > 0
+  /* a chain channel's point (the first chain's map computed for the other channels, unused) */
+  double mass[HG_GEN_MAX_EXTERNAL];
+  double sqrt_shat_min = 0.0;
+  for (int i = 0; i < HG_GEN_MAX_EXTERNAL; ++i) mass[i] = 0.0;
+  for (int k = 0; k < GEN_N_JETS; ++k) sqrt_shat_min += pt_min[k];
+  if (GEN_SYSTEM) {
+    mass[2 + GEN_N_JETS] = params[HG_GEN_MASS_A];
+    mass[3 + GEN_N_JETS] = params[HG_GEN_MASS_B];
+    sqrt_shat_min += params[HG_GEN_MASS_A] + params[HG_GEN_MASS_B];
+  }
+  const double shat_min = sqrt_shat_min * sqrt_shat_min;
+  {
+    const int chain_c = kind == HG_GEN_CHANNEL_CHAIN ? c : GEN_PS_CHANNELS - GEN_PS_CHAINS;
+    const hg_gen_point chained = hg_gen_chain_point(
+        x, HG_GEN_N_EXTERNAL - 2, params[HG_GEN_SQRT_S], mass,
+        params + HG_GEN_CHANNEL_CHAIN_RECORD(GEN_MEMBERS, GEN_PS_CHANNELS, chain_c), shat_min);
+    if (kind == HG_GEN_CHANNEL_CHAIN) ev.pt = chained;
+  }
+  {
+    /* every channel's density at the point, whatever its kind: the weight 1 / sum_c alpha_c g_c */
+    double below = 0.0, sum = 0.0;
+    for (int k = 0; k < GEN_PS_CHANNELS; ++k) {
+      const double cumulative = params[HG_GEN_CHANNEL_TABLE(GEN_MEMBERS) + k];
+      const double alpha = cumulative - below;
+      below = cumulative;
+      sum += alpha * hg_gen_channel_density(
+                         &ev.pt, (int)params[HG_GEN_CHANNEL_KIND(GEN_MEMBERS, GEN_PS_CHANNELS, k)],
+                         params[HG_GEN_CHANNEL_A(GEN_MEMBERS, GEN_PS_CHANNELS, k)],
+                         params[HG_GEN_CHANNEL_B(GEN_MEMBERS, GEN_PS_CHANNELS, k)],
+                         params + HG_GEN_CHANNEL_CHAIN_RECORD(GEN_MEMBERS, GEN_PS_CHANNELS, k),
+                         GEN_N_JETS, GEN_SYSTEM, params[HG_GEN_SQRT_S], pt_min, eta_max,
+                         params[HG_GEN_M_MIN], params[HG_GEN_M_MAX], mass, shat_min);
+    }
+    ev.pt.weight = ev.pt.physical && sum > 0.0 ? 1.0 / sum : 0.0;
+  }
+#elif GEN_PS_CHANNELS > 1
   {
     /* every channel's density at the point: the weight 1 / sum_c alpha_c g_c */
     double alpha[GEN_PS_CHANNELS], a[GEN_PS_CHANNELS], b[GEN_PS_CHANNELS], below = 0.0;

@@ -7,6 +7,7 @@
 #define HG_GENERATOR_MULTICHANNEL_H
 
 #include "generator/phase_space.h"
+#include "generator/tchannel.h"
 #include "shared/portable.h"
 
 /* Kinds of channel. A group's channels are all of one kind: without a system, which object
@@ -14,6 +15,9 @@
  * (a, b: the Breit-Wigner's mass and width in GeV; b <= 0: log-uniform in m^2). */
 #define HG_GEN_CHANNEL_BALANCE 0
 #define HG_GEN_CHANNEL_MASS 1
+/* A t-channel chain (generator/tchannel.h): its record follows the channels' kinds in the
+ * sampler's parameters. A group may add chain channels to its balance or mass ones. */
+#define HG_GEN_CHANNEL_CHAIN 2
 
 /* The most channels a group has: one per object, or one per resonance plus the log map. */
 #define HG_GEN_MAX_CHANNELS 8 /* = HEGETCL_PROCESS_MAX_PS_CHANNELS */
@@ -72,6 +76,46 @@ HG_INLINE double hg_gen_multichannel_weight(const hg_gen_point *pt, int n, int k
     sum += alpha[c] * f[j] / y[j];
   }
   return k * product / sum;
+}
+
+/* The density in the unit cube of one channel's map at any point pt (0 outside the map's
+ * region): a balance or mass channel (a, b as above) from the point's objects' pT and eta and its
+ * system's mass, transverse momentum and decay momentum; a chain from `chain`
+ * (hg_gen_chain_density). mass[slot]: each particle's mass in the sampler's order. */
+HG_INLINE double hg_gen_channel_density(const hg_gen_point *pt, int kind, double a, double b,
+                                        HG_GLOBAL const double *chain, int n_jets, int has_system,
+                                        double sqrt_s, const double *pt_min, const double *eta_max,
+                                        double m_min, double m_max, const double *mass,
+                                        double shat_min) {
+  const double two_pi = 2.0 * HG_GEN_PI;
+  const int n_final = n_jets + (has_system ? 2 : 0);
+  double w = two_pi * two_pi * two_pi * two_pi * 2.0 / (sqrt_s * sqrt_s);
+  for (int k = 0; k < n_final; ++k) w /= two_pi * two_pi * two_pi;
+  int inside = 1;
+  for (int j = 0; j < n_jets; ++j) {
+    const double *p = pt->p[2 + j];
+    const double pt_j = sqrt(p[1] * p[1] + p[2] * p[2]);
+    const double eta = asinh(p[3] / pt_j);
+    inside = inside && pt_j >= pt_min[j] && (eta_max[j] <= 0.0 || fabs(eta) <= eta_max[j]);
+    const int balances = kind == HG_GEN_CHANNEL_BALANCE && j == (int)a;
+    w *= balances ? log(sqrt_s / pt_j) : hg_gen_object_factor(pt_j, pt_min[j], eta_max[j], sqrt_s);
+  }
+  double g_mass = 1.0;
+  if (has_system) {
+    const double *pa = pt->p[2 + n_jets], *pb = pt->p[3 + n_jets];
+    const double q[4] = {pa[0] + pb[0], pa[1] + pb[1], pa[2] + pb[2], pa[3] + pb[3]};
+    const double m2 = hg_gen_minkowski(q, q), qt2 = q[1] * q[1] + q[2] * q[2];
+    const double m = sqrt(fmax(m2, 0.0)),
+                 p_star = hg_gen_two_body_momentum(m2, mass[2 + n_jets], mass[3 + n_jets]);
+    inside = inside && m >= m_min && m <= m_max;
+    w *= log(sqrt_s / sqrt(m2 + qt2)) * p_star / (4.0 * m) * 4.0 * HG_GEN_PI;
+    g_mass = hg_gen_mass_density(m2, m_min, m_max, a, b);
+  }
+  const double collider = inside && w > 0.0 ? g_mass / w : 0.0;
+  const double chained = kind == HG_GEN_CHANNEL_CHAIN
+                             ? hg_gen_chain_density(pt, n_final, sqrt_s, mass, chain, shat_min)
+                             : 0.0;
+  return kind == HG_GEN_CHANNEL_CHAIN ? chained : collider;
 }
 
 #endif

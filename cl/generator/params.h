@@ -4,6 +4,7 @@
 #define HG_GENERATOR_PARAMS_H
 
 #include "generator/phase_space.h"
+#include "generator/tchannel.h"
 #include "phasespace/mg_cuts.h"
 
 #define HG_GEN_SQRT_S 0 /* collider energy, GeV */
@@ -43,7 +44,11 @@
   (HG_GEN_PARAM_COUNT(members) + (channels) + 3 * (c))
 #define HG_GEN_CHANNEL_A(members, channels, c) (HG_GEN_CHANNEL_KIND(members, channels, c) + 1)
 #define HG_GEN_CHANNEL_B(members, channels, c) (HG_GEN_CHANNEL_KIND(members, channels, c) + 2)
-#define HG_GEN_PARAM_TOTAL(members, channels) (HG_GEN_PARAM_COUNT(members) + 4 * (channels))
+/* then each channel's chain record (generator/tchannel.h; zeros for the other kinds) */
+#define HG_GEN_CHANNEL_CHAIN_RECORD(members, channels, c)                                          \
+  (HG_GEN_PARAM_COUNT(members) + 4 * (channels) + HG_GEN_CHAIN_STRIDE * (c))
+#define HG_GEN_PARAM_TOTAL(members, channels)                                                      \
+  (HG_GEN_PARAM_COUNT(members) + (4 + HG_GEN_CHAIN_STRIDE) * (channels))
 
 /* Philox draw blocks beyond the VEGAS dimensions' (0 .. (dims + 1) / 2 - 1) */
 #define HG_GEN_BLOCK_UNWEIGHT 0x20000u

@@ -180,6 +180,83 @@ static int pair_resonances(const hegetcl_process *p, const hg_process_spec *spec
   return a == b && a->charge != 0.0;
 }
 
+/* A score of the chain order[0 .. n) (sampler slots; massive[slot] for the pair's particles) for
+ * picking chains when there are more than room: a light object at either end (an emission off
+ * an incoming parton's line), the massive pair side by side (made by one heavy-quark exchange). */
+static int chain_score(const int *order, int n, const int *massive) {
+  int score = 2 * !massive[order[0]] + 2 * !massive[order[n - 1]];
+  for (int i = 0; i + 1 < n; ++i) score += massive[order[i]] && massive[order[i + 1]];
+  return score;
+}
+
+/* The t-channel chains (generator/tchannel.h) added after g's channels, while there is room
+ * (HG_GEN_MAX_CHANNELS in all): the orders of the final state's n_final particles along the
+ * chain, one of each order and its reverse, the best scored first (chain_score, then
+ * lexicographic). Propagator i carries the heavy quark's mass when one of the pair was emitted
+ * before it and the other after (t0 = m^2), else it is massless with the cut-off t0 = the least
+ * pT cut squared; the systems with a massive particle have their mass's log map (s0 = 0), the
+ * massless ones the same cut-off. */
+static void add_chains(gen_group *g) {
+  const int n = (int)g->n_jets + (g->has_system ? 2 : 0);
+  int massive[HG_GEN_MAX_EXTERNAL] = {0};
+  double pt_least = 0.0;
+  for (unsigned k = 0; k < g->n_jets; ++k)
+    if (k == 0 || g->object_pt[k] < pt_least) pt_least = g->object_pt[k];
+  if (g->has_system) massive[2 + g->n_jets] = massive[3 + g->n_jets] = 1;
+  const double cut_off = pt_least * pt_least, heavy = g->mass_a * g->mass_a;
+  int order[HG_GEN_MAX_EXTERNAL], best[HG_GEN_MAX_CHANNELS][HG_GEN_MAX_EXTERNAL];
+  int scores[HG_GEN_MAX_CHANNELS], room = HG_GEN_MAX_CHANNELS - (int)g->n_ps, kept = 0;
+  for (int i = 0; i < n; ++i) order[i] = 2 + i;
+  /* the orders in lexicographic order (next permutation), one of each pair of reverses */
+  for (;;) {
+    if (order[0] < order[n - 1]) {
+      const int score = chain_score(order, n, massive);
+      /* insert after those scored at least as high; drop the last when full */
+      int at = kept;
+      while (at > 0 && scores[at - 1] < score) --at;
+      if (at < room) {
+        const int last = kept < room ? kept : room - 1;
+        for (int j = last; j > at; --j) {
+          scores[j] = scores[j - 1];
+          memcpy(best[j], best[j - 1], sizeof best[j]);
+        }
+        scores[at] = score;
+        memcpy(best[at], order, sizeof best[at]);
+        if (kept < room) ++kept;
+      }
+    }
+    int i = n - 2;
+    while (i >= 0 && order[i] >= order[i + 1]) --i;
+    if (i < 0) break;
+    int j = n - 1;
+    while (order[j] <= order[i]) --j;
+    const int swap = order[i];
+    order[i] = order[j];
+    order[j] = swap;
+    for (int a = i + 1, b = n - 1; a < b; ++a, --b) {
+      const int t = order[a];
+      order[a] = order[b];
+      order[b] = t;
+    }
+  }
+  g->n_chains = (unsigned)kept;
+  for (int c = 0; c < kept; ++c) {
+    double *record = g->chain[g->n_ps];
+    memset(record, 0, sizeof g->chain[0]);
+    int heavy_before = 0;
+    for (int i = 0; i < n; ++i) {
+      record[HG_GEN_CHAIN_ORDER + i] = best[c][i];
+      heavy_before += massive[best[c][i]];
+      if (i + 1 < n) record[HG_GEN_CHAIN_T0 + i] = heavy_before == 1 ? heavy : cut_off;
+      int heavy_after = 0;
+      for (int j = i; j < n; ++j) heavy_after += massive[best[c][j]];
+      if (i >= 1 && i + 1 < n) record[HG_GEN_CHAIN_S0 + i] = heavy_after ? 0.0 : cut_off;
+    }
+    g->ps_a[g->n_ps] = 0.0;
+    g->ps_b[g->n_ps++] = 0.0;
+  }
+}
+
 /* The group's kinematics: the objects sampled in (pT, eta, phi) (massless final-state particles
  * whose class has a pT cut), the system (the rest: none or a pair), the sampler slot of each
  * particle, the masses, the cut codes, the phase-space channels. A colourless fermion pair that a
@@ -207,7 +284,7 @@ static hegetcl_status group_kinematics(hg_gen_run *run, gen_group *g) {
     forced = g->n_ps > 0 && (!photon || cuts[HG_CUT_MMLL] > 0.0);
     if (!forced) g->n_ps = 0;
   }
-  int n_objects = 0, n_rest = 0, rest[HG_GEN_MAX_EXTERNAL], n_qcd = 0;
+  int n_objects = 0, n_rest = 0, rest[HG_GEN_MAX_EXTERNAL], n_qcd = 0, n_colourless = 0;
   int code[HG_GEN_MAX_EXTERNAL], object[HG_GEN_MAX_EXTERNAL];
   double pt[HG_GEN_MAX_EXTERNAL], eta[HG_GEN_MAX_EXTERNAL];
   for (int i = spec->n_in; i < spec->n; ++i) {
@@ -224,6 +301,7 @@ static hegetcl_status group_kinematics(hg_gen_run *run, gen_group *g) {
                      : cls == HG_CUT_CLASS_B    ? "ptb"
                                                 : "ptj");
     n_qcd += mass == 0.0 && coloured;
+    n_colourless += !coloured;
     const int in_pair = forced && (i == fermions[0] || i == fermions[1]);
     object[i] = mass == 0.0 && pt[i] > 0.0 && !in_pair;
     if (object[i])
@@ -295,6 +373,16 @@ static hegetcl_status group_kinematics(hg_gen_run *run, gen_group *g) {
       g->ps_b[g->n_ps++] = 0.0;
     }
   }
+  /* with three or more coloured particles alone in the final state and no resonance, the
+   * t-channel chains join the channels when --phase-space multichannel asks for them: the
+   * default (auto) leaves them out, since with the one VEGAS grid the channels share they cost
+   * p p > t t~ j and p p > j j j error per event (docs/generator.md, "Not there yet") */
+  g->n_chains = 0;
+  int resonance = 0;
+  for (unsigned c = 0; c < g->n_ps; ++c) resonance = resonance || g->ps_b[c] > 0.0;
+  if (run->config.phase_space == HEGETCL_PHASE_SPACE_MULTICHANNEL && spec->n - spec->n_in >= 3 &&
+      n_colourless == 0 && !resonance)
+    add_chains(g);
   /* --phase-space collider: the one channel of the single map (the last object balances; the
    * log map where it applies) */
   if (run->config.phase_space == HEGETCL_PHASE_SPACE_COLLIDER && g->n_ps > 1) {
@@ -395,6 +483,9 @@ static hegetcl_status group_programs(size_t i, void *user) {
   for (int i = 0; i < g->spec.n; ++i)
     used +=
         (size_t)snprintf(options + used, sizeof options - used, "%s%d", i ? "," : "", g->order[i]);
+  if (g->n_chains > 0)
+    used += (size_t)snprintf(options + used, sizeof options - used, " -D GEN_PS_CHAINS=%u",
+                             g->n_chains);
   snprintf(g->options, sizeof g->options, "%s", options);
   const hg_source_part part = {"generator/kernels.cl", NULL};
   return hg_program_get(ctx, &part, 1, options, &g->program, NULL);
@@ -447,7 +538,12 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
     params[HG_GEN_MEMBER_MIRROR(m)] = c->mirror;
   }
   for (unsigned c = 0; c < g->n_ps; ++c) {
-    params[HG_GEN_CHANNEL_KIND(run->members_max, g->n_ps, c)] = g->ps_kind;
+    const int chain = c + g->n_chains >= g->n_ps;
+    params[HG_GEN_CHANNEL_KIND(run->members_max, g->n_ps, c)] =
+        chain ? HG_GEN_CHANNEL_CHAIN : g->ps_kind;
+    if (chain)
+      memcpy(params + HG_GEN_CHANNEL_CHAIN_RECORD(run->members_max, g->n_ps, c), g->chain[c],
+             sizeof g->chain[c]);
     params[HG_GEN_CHANNEL_A(run->members_max, g->n_ps, c)] = g->ps_a[c];
     params[HG_GEN_CHANNEL_B(run->members_max, g->n_ps, c)] = g->ps_b[c];
   }

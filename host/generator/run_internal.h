@@ -58,6 +58,9 @@ typedef struct {
   unsigned n_ps;
   int ps_kind;
   double ps_a[HG_GEN_MAX_CHANNELS], ps_b[HG_GEN_MAX_CHANNELS], alpha[HG_GEN_MAX_CHANNELS];
+  /* the last n_chains of them are t-channel chains (kind HG_GEN_CHANNEL_CHAIN), their records */
+  unsigned n_chains;
+  double chain[HG_GEN_MAX_CHANNELS][HG_GEN_CHAIN_STRIDE];
   unsigned rows; /* the channel reduction's rows: the members, then the channels when several */
   int order[HG_GEN_MAX_EXTERNAL];
   uint32_t key_high;                /* Philox key's high word for the stage being run */

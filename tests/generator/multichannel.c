@@ -3,8 +3,9 @@
  * their scatter: p p > j j j at 1.2e5 events asked for (which the single map, the last jet
  * balancing, left about 2 % low) against a run of 3e6 events; p p > e+ e- j
  * (the Z's Breit-Wigner and the photon's 1/m^2 as channels) against the single log map; 20
- * seeds each of p p > e+ e- j and p p > e+ ve j whose pulls must scatter by about 1. Minutes on
- * PoCL: the long suite. */
+ * seeds each of p p > e+ e- j and p p > e+ ve j whose pulls must scatter by about 1; the
+ * t-channel chains against the default channels (p p > t t~ j, p p > j j j) and 20 seeds of
+ * p p > t t~ j with them. Minutes on PoCL: the long suite. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +62,9 @@ static hegetcl_xsec_result run_result(const setting *s, uint64_t seed) {
     fail_msg("%s seed %llu: %s (%s)", s->process, (unsigned long long)seed, hegetcl_last_error(ctx),
              hegetcl_status_name(status));
   print_message("# %s (%s) seed %llu: %.6e +- %.2e fb (chi2/dof %.2f)", s->process,
-                s->map == HEGETCL_PHASE_SPACE_COLLIDER ? "single map" : "multichannel",
+                s->map == HEGETCL_PHASE_SPACE_COLLIDER       ? "single map"
+                : s->map == HEGETCL_PHASE_SPACE_MULTICHANNEL ? "with chains"
+                                                             : "multichannel",
                 (unsigned long long)seed, r.vegas.estimate, r.vegas.error, r.vegas.chi2_per_dof);
   for (unsigned g = 0; g < r.n_groups && g < 2; ++g) {
     print_message("; %s efficiency %.3f, alpha", r.groups[g].text,
@@ -191,12 +194,45 @@ static void w_jet_errors_are_honest(void **state) {
   pulls(&wj);
 }
 
+/* The t-channel chains (--phase-space multichannel) against the default channels: p p > t t~ j
+ * and p p > j j j agree within errors, and 20 seeds of p p > t t~ j with the chains scatter by
+ * their errors. */
+static const setting ttj_chains = {
+    "p p > t t~ j", 173.0, 50.0, 0.0, 0.0, 0.0, 20000, 40000, HEGETCL_PHASE_SPACE_MULTICHANNEL};
+
+static void chains_agree_with_the_default_channels(void **state) {
+  (void)state;
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
+  const setting jjj = {
+      "p p > j j j", 91.188, 50.0, 0.4, 0.0, 0.0, 20000, 100000, HEGETCL_PHASE_SPACE_MULTICHANNEL};
+  const setting *chained[2] = {&ttj_chains, &jjj};
+  for (int k = 0; k < 2; ++k) {
+    setting plain = *chained[k];
+    plain.map = HEGETCL_PHASE_SPACE_AUTO;
+    hegetcl_xsec_result a = run_result(chained[k], 11), b = run_result(&plain, 12);
+    if (a.groups[0].phase_space_channels <= b.groups[0].phase_space_channels)
+      fail_msg("%s: the chains did not join the channels (%u and %u)", plain.process,
+               a.groups[0].phase_space_channels, b.groups[0].phase_space_channels);
+    agree(chained[k]->process, a.vegas.estimate, a.vegas.error, b.vegas.estimate, b.vegas.error);
+    hegetcl_xsec_result_free(&a);
+    hegetcl_xsec_result_free(&b);
+  }
+}
+
+static void top_pair_jet_chain_errors_are_honest(void **state) {
+  (void)state;
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
+  pulls(&ttj_chains);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(z_jet_maps_agree),
       cmocka_unit_test(z_jet_errors_are_honest),
       cmocka_unit_test(w_jet_errors_are_honest),
       cmocka_unit_test(three_jets_small_runs_unbiased),
+      cmocka_unit_test(chains_agree_with_the_default_channels),
+      cmocka_unit_test(top_pair_jet_chain_errors_are_honest),
   };
   return cmocka_run_group_tests_name("multichannel", tests, setup, teardown);
 }
