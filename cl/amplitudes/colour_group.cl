@@ -10,8 +10,11 @@
  * its quark line (or the closing gluon's contraction) from the table, and writes its
  * colour-ordered amplitudes to local memory; the colour sum A^+ C A is a work-group product: a
  * work-item per ordering a forms Re(A_a^* sum_b C_ab A_b) for every helicity pair of the line at
- * once, reading C's column (C is symmetric: the reads coalesce). Every loop over the group's
- * work is flattened over (event, item), so events of few orderings fill the group.
+ * once, reading C's column (C is symmetric: the reads coalesce); with one event a group
+ * (t t~ g g g, t t~ + 4 g) a work-item takes its CO_CG_ROWS orderings in one pass over b, so that
+ * each A_b it reads serves all of them (t t~ + 4 g: 3, with 256 work-items for 720 orderings).
+ * Every other loop over the group's work is flattened over (event, item), so events of few
+ * orderings fill the group.
  *
  * The host (host/amplitude/colour_ordered_amplitude.c) writes ahead of colour_ordered.cl:
  * CO_GROUP, CO_WG_EVENTS, CO_WG_SIZE, CO_WORDS (the table's words: the CO_LETTERS letters first,
@@ -26,7 +29,10 @@
 /* Where an event's words and amplitudes do not fit in local memory (t t~ + 4 g: 119 KB in
  * double), CO_WG_GLOBAL puts them in a global buffer (the argument after `words`),
  * CO_WG_EVENTS * (CO_WORDS waves and the amplitudes) per work-group; as many groups are launched
- * as it has room for, and each goes over the batch in steps of their number. */
+ * as it has room for, and each goes over the batch in steps of their number. With CO_WG_A_LOCAL
+ * (the host's choice where they fit beside the externals: t t~ + 4 g's 46 KB in double) the
+ * amplitudes, which the colour sum reads CO_ORDERINGS times each, stay in local memory, and the
+ * colour sum's per-ordering terms (acc) take their place in the global buffer. */
 #if CO_WG_GLOBAL
 #define HG_CG_TABLE __global
 #define HG_CG_FENCE (CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
@@ -34,6 +40,17 @@
 #define HG_CG_TABLE __local
 #define HG_CG_FENCE CLK_LOCAL_MEM_FENCE
 #endif
+#if CO_WG_GLOBAL && CO_WG_A_LOCAL
+#define HG_CG_AMPS __local
+#define HG_CG_ACC __global
+#else
+#define HG_CG_AMPS HG_CG_TABLE
+#define HG_CG_ACC __local
+#endif
+
+/* The orderings a work-item takes in the colour sum of one event a group (CO_WG_EVENTS 1):
+ * a = lid + r CO_WG_SIZE, r < CO_CG_ROWS, so that each A_b read serves them all. */
+#define CO_CG_ROWS ((CO_ORDERINGS + CO_WG_SIZE - 1) / CO_WG_SIZE)
 
 #define CO_WORD_ROWS_BEFORE_ORDERINGS (CO_WORDS - CO_LETTERS)
 #define CO_EXT_SLOTS (N_PARTICLES * 2)
@@ -63,7 +80,7 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
                             __global const hg_co_sum_t *restrict colour,
                             __global const ushort *restrict words, const int per_event,
                             const size_t first, __local hg_wave *ext, HG_CG_TABLE hg_wave *J,
-                            HG_CG_TABLE hg_complex *A, __local hg_co_sum_t *acc,
+                            HG_CG_AMPS hg_complex *A, HG_CG_ACC hg_co_sum_t *acc,
                             __local hg_u32 *config) {
   const int lid = (int)get_local_id(0);
   const hg_process_params pp = hg_load_params(params);
@@ -119,7 +136,7 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
       __global const ushort *restrict sub =
           words + (size_t)(CO_WORD_ROWS_BEFORE_ORDERINGS + o) * CO_N_SUB;
       const hg_u32 c = per_event ? config[e] : hg_co_helicities[h];
-      HG_CG_TABLE hg_complex *Ae = A + (e * CO_A_PAIRS) * (int)CO_ORDERINGS + o;
+      HG_CG_AMPS hg_complex *Ae = A + (e * CO_A_PAIRS) * (int)CO_ORDERINGS + o;
 #if CO_QUARK_LINE
       const hg_coupling gs = hg_coupling_both(pp.g_s);
 #if CO_LETTERS == 1
@@ -202,10 +219,58 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
 #endif
     }
     barrier(HG_CG_FENCE);
+#if CO_WG_EVENTS == 1
+    /* the colour sum: work-item lid adds Re(A_a^* sum_b C_ab A_b) for every pair and its
+     * CO_CG_ROWS orderings a (the last clamped to the last ordering and not added), each A_b read
+     * once for them */
+    {
+      hg_co_sum_t zr[CO_CG_ROWS][CO_A_PAIRS], zi[CO_CG_ROWS][CO_A_PAIRS];
+#pragma unroll
+      for (int r = 0; r < CO_CG_ROWS; ++r)
+#pragma unroll
+        for (int f = 0; f < CO_A_PAIRS; ++f) zr[r][f] = zi[r][f] = 0;
+#pragma unroll 2
+      for (int b = 0; b < (int)CO_ORDERINGS; ++b) {
+        hg_complex ab[CO_A_PAIRS];
+#pragma unroll
+        for (int f = 0; f < CO_A_PAIRS; ++f)
+          ab[f] = f < n_pairs ? A[f * (int)CO_ORDERINGS + b] : hg_czero();
+#pragma unroll
+        for (int r = 0; r < CO_CG_ROWS; ++r) {
+          /* a warp whose work-items have no ordering in the last row skips it */
+          if (r + 1 == CO_CG_ROWS && (lid & ~31) + r * CO_WG_SIZE >= (int)CO_ORDERINGS) break;
+          const int a = min(lid + r * CO_WG_SIZE, (int)CO_ORDERINGS - 1);
+          const hg_co_sum_t cab = colour[(size_t)b * CO_ORDERINGS + (size_t)a];
+#pragma unroll
+          for (int f = 0; f < CO_A_PAIRS; ++f) {
+            if (f < n_pairs) { /* the same for the whole group */
+              zr[r][f] += cab * (hg_co_sum_t)ab[f].re;
+              zi[r][f] += cab * (hg_co_sum_t)ab[f].im;
+            }
+          }
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < CO_CG_ROWS; ++r) {
+        const int a = lid + r * CO_WG_SIZE;
+        if (a < (int)CO_ORDERINGS) {
+          hg_co_sum_t s = 0;
+#pragma unroll
+          for (int f = 0; f < CO_A_PAIRS; ++f) {
+            if (f < n_pairs) {
+              const hg_complex aa = A[f * (int)CO_ORDERINGS + a];
+              s += (hg_co_sum_t)aa.re * zr[r][f] + (hg_co_sum_t)aa.im * zi[r][f];
+            }
+          }
+          acc[a] += s;
+        }
+      }
+    }
+#else
     /* the colour sum: work-item (e, a) adds Re(A_a^* sum_b C_ab A_b) for every pair */
     for (int k = lid; k < CO_WG_EVENTS * (int)CO_ORDERINGS; k += CO_WG_SIZE) {
       const int e = k / (int)CO_ORDERINGS, a = k % (int)CO_ORDERINGS;
-      HG_CG_TABLE const hg_complex *Ae = A + (e * CO_A_PAIRS) * (int)CO_ORDERINGS;
+      HG_CG_AMPS const hg_complex *Ae = A + (e * CO_A_PAIRS) * (int)CO_ORDERINGS;
       hg_co_sum_t zr[CO_A_PAIRS], zi[CO_A_PAIRS];
 #pragma unroll
       for (int f = 0; f < CO_A_PAIRS; ++f) zr[f] = zi[f] = 0;
@@ -231,6 +296,7 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
       }
       acc[k] += s;
     }
+#endif
     /* the next configuration's first writes (the letters) touch no array this step reads */
   }
   barrier(HG_CG_FENCE);
@@ -244,18 +310,33 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
 
 /* The local arrays of a group: the externals in both helicities, the colour sum's terms, the
  * configurations, and (without CO_WG_GLOBAL) the word table and the amplitudes of every pair. */
+#if CO_WG_GLOBAL && CO_WG_A_LOCAL
+#define HG_CG_LOCALS                                                                              \
+  __local hg_wave ext[CO_WG_EVENTS * CO_EXT_SLOTS];                                               \
+  __local hg_complex A[CO_WG_EVENTS * CO_A_PAIRS * CO_ORDERINGS];                                 \
+  __local hg_u32 config[CO_WG_EVENTS]
+#else
 #define HG_CG_LOCALS                                                                              \
   __local hg_wave ext[CO_WG_EVENTS * CO_EXT_SLOTS];                                               \
   __local hg_co_sum_t acc[CO_WG_EVENTS * CO_ORDERINGS];                                           \
   __local hg_u32 config[CO_WG_EVENTS]
+#endif
 #define HG_CG_GROUP_REALS (CO_WG_EVENTS * (12 * CO_WORDS + 2 * CO_A_PAIRS * CO_ORDERINGS))
 
+#if CO_WG_GLOBAL && CO_WG_A_LOCAL
+/* the colour sum's terms where the amplitudes would be (they take no more room) */
+#define HG_CG_GLOBAL_AMPS                                                                         \
+  __global hg_co_sum_t *acc = (__global hg_co_sum_t *)(J + CO_WG_EVENTS * CO_WORDS);
+#else
+#define HG_CG_GLOBAL_AMPS                                                                         \
+  __global hg_complex *A = (__global hg_complex *)(J + CO_WG_EVENTS * CO_WORDS);
+#endif
 #if CO_WG_GLOBAL
 /* the group's events in steps of the launched groups (the same for all its work-items, so the
  * barriers stay in step), its tables in scratch */
 #define HG_CG_RUN(helicity, per_event)                                                            \
   __global hg_wave *J = (__global hg_wave *)(scratch + get_group_id(0) * HG_CG_GROUP_REALS);      \
-  __global hg_complex *A = (__global hg_complex *)(J + CO_WG_EVENTS * CO_WORDS);                  \
+  HG_CG_GLOBAL_AMPS                                                                               \
   for (size_t first = get_group_id(0) * CO_WG_EVENTS; first < n_events;                           \
        first += get_num_groups(0) * CO_WG_EVENTS) {                                               \
     hg_cg_events(momenta, n_events, params, me_factor, helicity, me, colour, words, per_event,    \

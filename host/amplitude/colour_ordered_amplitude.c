@@ -121,7 +121,7 @@ static int word_table_build(const hg_colour_ordered *co, word_table *t) {
  * amplitudes in global memory (global), the groups launched and the REALs of each's tables. */
 typedef struct {
   size_t events, size;
-  int global;
+  int global, amps_local;
   size_t groups, group_reals;
 } group_shape_t;
 
@@ -131,9 +131,10 @@ static int group_source(hg_strbuf *b, const hg_colour_ordered *co, const word_ta
   hg_strbuf_printf(b,
                    "/* the work-group kernels (colour_group.cl): %zu words up to %d letters */\n"
                    "#define CO_GROUP 1\n#define CO_WG_EVENTS %zu\n#define CO_WG_SIZE %zu\n"
-                   "#define CO_WORDS %zu\n#define CO_TABLE_MAX %d\n#define CO_WG_GLOBAL %d\n",
+                   "#define CO_WORDS %zu\n#define CO_TABLE_MAX %d\n#define CO_WG_GLOBAL %d\n"
+                   "#define CO_WG_A_LOCAL %d\n",
                    t->n_words, t->table_max, shape->events, shape->size, t->n_words, t->table_max,
-                   shape->global);
+                   shape->global, shape->amps_local);
   hg_strbuf_printf(b, "__constant int hg_cg_level_start[%d] = {0,", t->table_max + 2);
   for (int l = 1; l <= t->table_max + 1; ++l) hg_strbuf_printf(b, "%d,", t->level_start[l]);
   /* the line's pairs, those whose flowing-out end has helicity -1 first */
@@ -278,6 +279,13 @@ static void group_shape(const hegetcl_amplitude *amp, const hg_colour_ordered *c
   }
   shape->events = e;
   shape->size = g;
+  /* with the words in global memory, the amplitudes in local memory where they fit beside the
+   * externals (the colour sum's terms then in the global buffer); HEGETCL_CO_A_LOCAL=0 (studies)
+   * keeps them global */
+  const char *amps = getenv("HEGETCL_CO_A_LOCAL");
+  shape->amps_local = shape->global && !(amps != NULL && strcmp(amps, "0") == 0) &&
+                      e * (2 * (size_t)co->spec.n * wave + pairs * n * 2 * real +
+                           sizeof(cl_uint)) <= budget;
   if (shape->global) {
     shape->groups = 2 * (size_t)(ctx->info.compute_units > 0 ? ctx->info.compute_units : 1);
     shape->group_reals = e * tables / real;
