@@ -71,15 +71,16 @@ HG_INLINE REAL hg_fr_width(const hg_process_params *pp, hg_u32 m, hg_u32 width) 
 #endif
 }
 
-/* |M|^2 of helicity configuration config summed over colours. */
-HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
-                            __global const hg_fr_sum_t *restrict colour) {
+/* The colour flows' partial amplitudes A[0..FR_FLOWS-1] of helicity configuration config (the
+ * tape interpreted); 0, A left as it is, when config is no configuration (a massive vector's
+ * value 3). */
+HG_INLINE int hg_fr_flows(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
+                          hg_complex *A) {
   hg_wave W[FR_SLOTS];
-  if (!hg_fr_externals(p, config, pp, W)) return (REAL)0;
+  if (!hg_fr_externals(p, config, pp, W)) return 0;
 #pragma unroll 1
   for (int s = N_PARTICLES; s < FR_SLOTS; ++s)
     for (int k = 0; k < 6; ++k) W[s].w[k] = hg_czero();
-  hg_complex A[FR_FLOWS];
   for (int f = 0; f < FR_FLOWS; ++f) A[f] = hg_czero();
   hg_coupling cpl[FR_COUPLINGS];
   hg_fr_couplings(pp, cpl);
@@ -254,6 +255,14 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
     }
     first += n;
   }
+  return 1;
+}
+
+/* |M|^2 of helicity configuration config summed over colours. */
+HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
+                            __global const hg_fr_sum_t *restrict colour) {
+  hg_complex A[FR_FLOWS];
+  if (!hg_fr_flows(p, config, pp, A)) return (REAL)0;
   /* sum_ab Re(A_a* C_ab A_b) with the symmetric real colour matrix */
   hg_fr_sum_t sum = 0;
 #pragma unroll 1
@@ -303,4 +312,31 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
   hg_load_params_ew(params, &pp);
 #endif
   me[event] = hg_fr_config(p, helicity[event], pp, colour) * me_factor;
+}
+
+/* The colour flows' leading-colour weights of n_events events (the kept events of a process
+ * run): weights[f * n_events + event] = sum of |A_f|^2 over the configurations amplitude_summed
+ * sums, flow f the recursion's basis element f (host/amplitude/flow_weights.c; CONVENTIONS.md,
+ * "Colour flows of the recursive engines"). No colour matrix, no 1/IDEN: only their ratios are
+ * used. */
+__kernel void amplitude_flow_weights(__global const REAL *restrict momenta, const hg_u32 n_events,
+                                     __global const REAL *restrict params,
+                                     __global REAL *restrict weights) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_load_event(momenta, N_PARTICLES, n_events, event, p);
+  hg_process_params pp = hg_load_params(params);
+#ifdef HG_PROCESS_EW
+  hg_load_params_ew(params, &pp);
+#endif
+  REAL w[FR_FLOWS];
+  for (int f = 0; f < FR_FLOWS; ++f) w[f] = (REAL)0;
+#pragma unroll 1
+  for (hg_u32 h = 0; h < FR_CONFIGS; ++h) {
+    hg_complex A[FR_FLOWS];
+    if (!hg_fr_flows(p, hg_fr_configs[h], pp, A)) continue;
+    for (int f = 0; f < FR_FLOWS; ++f) w[f] += hg_cabs2(A[f]);
+  }
+  for (int f = 0; f < FR_FLOWS; ++f) weights[(size_t)f * n_events + event] = w[f];
 }
