@@ -71,7 +71,7 @@ static void check_process(const char *text) {
   if (hg_gen_flows_weights(ctx, &engine, NULL, N_POINTS, momenta, we) != HEGETCL_OK ||
       hg_gen_flows_weights(ctx, &diagrams, amp->params, N_POINTS, momenta, wd) != HEGETCL_OK)
     fail_msg("%s: %s", text, hegetcl_last_error(ctx));
-  double worst = 0.0, smallest = 1.0;
+  double worst = 0.0, smallest = 1.0, scale = 0.0; /* scale: the sums' largest ratio - 1 */
   for (size_t e = 0; e < N_POINTS; ++e) {
     double se = 0.0, sd = 0.0;
     for (size_t k = 0; k < nf; ++k) {
@@ -79,6 +79,7 @@ static void check_process(const char *text) {
       sd += wd[k * N_POINTS + e];
     }
     if (!(sd > 0.0) || !(se > 0.0)) fail_msg("%s point %zu: the flows' weights sum to 0", text, e);
+    scale = fabs(se / sd - 1.0) > scale ? fabs(se / sd - 1.0) : scale;
     for (size_t k = 0; k < nf; ++k) {
       const double a = we[k * N_POINTS + e] / se, b = wd[k * N_POINTS + e] / sd;
       /* relative for a flow's share; a share below 1e-3 of the sum against the sum's rounding */
@@ -91,9 +92,14 @@ static void check_process(const char *text) {
                  text, e, k, a, b, d);
     }
   }
+  /* the same J_k, not only the same shares: no factor between the engines' weights */
+  if (!(scale < 1e-12))
+    fail_msg("%s: the flows' weights of the two engines differ by a factor (their sums' ratio is "
+             "1 to %.2e)",
+             text, scale);
   print_message("# %s: %zu flows (%zu not valid), %d points, shares agree to %.1e (smallest "
-                "share %.1e)\n",
-                text, nf, invalid, N_POINTS, worst, smallest);
+                "share %.1e); the sums' ratio is 1 to %.1e\n",
+                text, nf, invalid, N_POINTS, worst, smallest, scale);
   free(momenta);
   free(we);
   free(wd);
