@@ -105,6 +105,9 @@ int hg_recursive_uses_flows(const hg_process_spec *spec);
  * beyond HG_CO_MAX_ORDERINGS orderings (sampled colours only). */
 hegetcl_status hg_amplitude_flows(const hegetcl_amplitude *amp, hg_colour_term **flows,
                                   size_t *n_flows);
+/* The same for the process spec alone (no device): 0, or -1 with the reason in error. */
+int hg_recursive_flows(const hg_process_spec *spec, int width_all, hg_colour_term **flows,
+                       size_t *n_flows, char *error, size_t error_size);
 /* Enqueues kernel (amplitude_flow_weights of amp->program, made by the caller) over n_events
  * events of momenta (a device buffer in the program's precision, the structure of arrays of
  * hegetcl_amplitude_evaluate), writing weights[k * n_events + e] = sum over the helicity

@@ -63,6 +63,35 @@ static int colour_ordered_flows(const hg_colour_ordered *co, hg_colour_term **ou
   return 0;
 }
 
+int hg_recursive_flows(const hg_process_spec *spec, int width_all, hg_colour_term **flows,
+                       size_t *n_flows, char *error, size_t error_size) {
+  *flows = NULL;
+  *n_flows = 0;
+  if (hg_recursive_uses_flows(spec)) {
+    /* the same tape as the program's (the build is deterministic): its basis, in its order */
+    hg_flow_recursion fr;
+    if (hg_flow_recursion_build(spec, width_all, &fr, error, error_size) != 0) return -1;
+    *flows = fr.flows;
+    *n_flows = fr.n_flows;
+    fr.flows = NULL;
+    hg_flow_recursion_free(&fr);
+    return 0;
+  }
+  hg_colour_ordered co;
+  if (hg_colour_ordered_build(spec, &co, error, error_size) != 0) return -1;
+  const int exact = co.colour != NULL;
+  const int status = exact ? colour_ordered_flows(&co, flows, n_flows) : -1;
+  hg_colour_ordered_free(&co);
+  if (!exact)
+    snprintf(error, error_size,
+             "process \"%s\": more than %d colour orderings (sampled colours only): no "
+             "colour-flow weights",
+             spec->text, HG_CO_MAX_ORDERINGS);
+  else if (status != 0)
+    snprintf(error, error_size, "no memory for the colour flows of %s", spec->text);
+  return status;
+}
+
 hegetcl_status hg_amplitude_flows(const hegetcl_amplitude *amp, hg_colour_term **flows,
                                   size_t *n_flows) {
   hegetcl_context *ctx = amp->ctx;
@@ -75,34 +104,10 @@ hegetcl_status hg_amplitude_flows(const hegetcl_amplitude *amp, hg_colour_term *
                    amp->process_text, hegetcl_engine_name(amp->process.engine));
   hg_process_spec spec;
   char error[1024];
-  if (hg_process_parse(amp->process_text, &spec, error, sizeof error) != 0)
+  if (hg_process_parse(amp->process_text, &spec, error, sizeof error) != 0 ||
+      hg_recursive_flows(&spec, amp->process.width_scheme == HEGETCL_WIDTH_ALL, flows, n_flows,
+                         error, sizeof error) != 0)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
-  if (hg_recursive_uses_flows(&spec)) {
-    /* the same tape as the program's (the build is deterministic): its basis, in its order */
-    hg_flow_recursion fr;
-    if (hg_flow_recursion_build(&spec, amp->process.width_scheme == HEGETCL_WIDTH_ALL, &fr, error,
-                                sizeof error) != 0)
-      return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
-    *flows = fr.flows;
-    *n_flows = fr.n_flows;
-    fr.flows = NULL;
-    hg_flow_recursion_free(&fr);
-    return HEGETCL_OK;
-  }
-  hg_colour_ordered co;
-  if (hg_colour_ordered_build(&spec, &co, error, sizeof error) != 0)
-    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", error);
-  const int exact = co.colour != NULL;
-  int status = exact ? colour_ordered_flows(&co, flows, n_flows) : 0;
-  hg_colour_ordered_free(&co);
-  if (!exact)
-    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "process \"%s\": more than %d colour orderings (sampled colours only): no "
-                   "colour-flow weights",
-                   amp->process_text, HG_CO_MAX_ORDERINGS);
-  if (status != 0)
-    return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the colour flows of %s",
-                   amp->process_text);
   return HEGETCL_OK;
 }
 
