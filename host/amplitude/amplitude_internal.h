@@ -111,7 +111,8 @@ int hg_recursive_flows(const hg_process_spec *spec, int width_all, hg_colour_ter
 /* Enqueues kernel (amplitude_flow_weights of amp->program, made by the caller) over n_events
  * events of momenta (a device buffer in the program's precision, the structure of arrays of
  * hegetcl_amplitude_evaluate), writing weights[k * n_events + e] = sum over the helicity
- * configurations of |J_k|^2, flow k of hg_amplitude_flows, in the program's precision. */
+ * configurations of |J_k|^2, flow k of hg_amplitude_flows, in the program's precision (weights
+ * is read and written: the colour-ordered kernel adds each configuration into it). */
 hegetcl_status hg_amplitude_flow_weights(hegetcl_amplitude *amp, cl_kernel kernel, cl_mem momenta,
                                          size_t n_events, cl_mem weights);
 

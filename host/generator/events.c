@@ -134,8 +134,9 @@ static hegetcl_status flows_reserve(hegetcl_context *ctx, hg_gen_flows *f, size_
                               4 * (size_t)f->n_particles * n * sizeof(double), NULL, &err);
   hegetcl_status status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' momenta");
   if (status != HEGETCL_OK) return status;
-  f->weights =
-      clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY, rows * n * sizeof(double), NULL, &err);
+  /* the colour-ordered kernel adds each configuration into its rows: read and written */
+  f->weights = clCreateBuffer(ctx->context, f->amp != NULL ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY,
+                              rows * n * sizeof(double), NULL, &err);
   status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' weights");
   if (status == HEGETCL_OK) f->capacity = n;
   return status;
