@@ -70,6 +70,8 @@ for key in keys:
                  "events_per_second_after_build": u["written"] / after if after > 0 else 0,
                  "events_per_second_wall": u["written"] / wall if wall else 0,
                  "wall_seconds": wall, "stage_seconds": st,
+                 "group_flows_seconds": {gr["process"]: gr.get("colour_flows_seconds", 0.0)
+                                         for gr in d["groups"]},
                  "overweight_sigma_fraction": u["overweight_sigma_fraction"]})
 print("%-20s %6s %8s %8s %10s %10s %10s" % ("process", "groups", "events", "eff", "ev/s unw",
                                             "ev/s run", "ev/s wall"))
@@ -90,6 +92,11 @@ for x in rows:
     print("%-20s " % x["process"] + " ".join(
         "%9.3f" % s[c[0]] if c[0] in s else "%9s" % "-" for c in cols) +
         " %9.2f" % x["wall_seconds"])
+print()
+print("colour-flow weights of the kept events per group (seconds; the helicities' left out):")
+for x in rows:
+    print("  " + x["process"] + ": " + ", ".join(
+        "%s %.3f" % (k, v) for k, v in x["group_flows_seconds"].items()))
 print("ev/s unw: the unweighting stage alone; ev/s run: the whole command less program builds; "
       "ev/s wall: the whole command. sample+ME: sampling, PDFs and |M|^2 of the unweighting's "
       "batches on the device; hit/miss: the device's decision and its counts read back; "

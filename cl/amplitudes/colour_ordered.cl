@@ -394,3 +394,55 @@ __kernel void amplitude_colour(__global const REAL *restrict momenta, const hg_u
   }
   me[event] = sum * me_factor;
 }
+
+/* The colour flows' leading-colour weights of n_events events (the kept events of a process
+ * run): weights[o * n_events + event] = sum of |A(sigma_o)|^2 over the configurations
+ * amplitude_summed sums, sigma_o the o-th lexicographic ordering of EVERY letter (CO_LETTERS!
+ * orderings): for a quark line the string (T^sigma1 ... T^sigmak)_{o i} (the exact sum's
+ * orderings), for gluons only the trace Tr(T^sigma1 ... T^sigma(n-1) T^c) of the closing gluon
+ * c, particle 0 no longer fixed last (the (n - 1)! single traces, not the DDM basis). The host
+ * lists the same orderings (host/amplitude/flow_weights.c; CONVENTIONS.md, "Colour flows of the
+ * recursive engines"). One event per work-item; no colour matrix, no 1/IDEN. */
+__kernel void amplitude_flow_weights(__global const REAL *restrict momenta, const hg_u32 n_events,
+                                     __global const REAL *restrict params,
+                                     __global REAL *restrict weights) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_load_event(momenta, N_PARTICLES, n_events, event, p);
+  const hg_process_params pp = hg_load_params(params);
+  hg_u32 n_flows = 1u;
+  for (int j = 2; j <= CO_LETTERS; ++j) n_flows *= (hg_u32)j;
+#pragma unroll 1
+  for (hg_u32 o = 0; o < n_flows; ++o) weights[(size_t)o * n_events + event] = (REAL)0;
+  int perm[CO_LETTERS];
+  hg_wave ext[N_PARTICLES];
+#if CO_QUARK_LINE
+  hg_u32 pairs[CO_FERMION_PAIRS];
+  for (int f = 0; f < CO_FERMION_PAIRS; ++f) pairs[f] = hg_co_fermion_pairs[f];
+  hg_wave out_end[CO_FERMION_PAIRS], in_end[CO_FERMION_PAIRS];
+#endif
+#pragma unroll 1
+  for (hg_u32 h = 0; h < CO_HELICITIES; ++h) {
+#if CO_QUARK_LINE
+    hg_co_line_externals(p, hg_co_helicities[h], pairs, CO_FERMION_PAIRS, pp, ext, out_end,
+                         in_end);
+#else
+    hg_co_externals(p, hg_co_helicities[h], pp, ext);
+#endif
+    hg_co_first_ordering(perm);
+#pragma unroll 1
+    for (hg_u32 o = 0; o < n_flows; ++o) {
+#if CO_QUARK_LINE
+      hg_complex a[CO_FERMION_PAIRS];
+      hg_co_ordering_amplitudes(ext, perm, out_end, in_end, CO_FERMION_PAIRS, pp, a);
+      REAL w = (REAL)0;
+      for (int f = 0; f < CO_FERMION_PAIRS; ++f) w += hg_cabs2(a[f]);
+#else
+      const REAL w = hg_cabs2(hg_co_ordering_amplitude(ext, perm, pp));
+#endif
+      weights[(size_t)o * n_events + event] += w;
+      hg_next_permutation(perm, CO_LETTERS);
+    }
+  }
+}

@@ -156,14 +156,14 @@ HG_INLINE int hg_fr_externals(const hg_fourvec *p, hg_u32 config, const hg_proce
   return 1;
 }
 
-/* |M|^2 of helicity configuration config summed over colours. */
-HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
-                            __global const hg_fr_sum_t *restrict colour, HG_FR_TAPE hg_u32 *tape,
-                            HG_FR_TAPE REAL *reals) {
+/* The colour flows' partial amplitudes A[0..n_flows-1] of helicity configuration config (the
+ * tape interpreted); 0, A left as it is, when config is no configuration (a massive vector's
+ * value 3). */
+HG_INLINE int hg_fr_flows(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
+                          HG_FR_TAPE hg_u32 *tape, HG_FR_TAPE REAL *reals, hg_complex *A) {
   hg_wave W[FR_SLOTS];
-  if (!hg_fr_externals(p, config, &pp, tape, W)) return (REAL)0;
+  if (!hg_fr_externals(p, config, &pp, tape, W)) return 0;
   const hg_u32 n_flows = hg_fr_header(tape, HG_FR_N_FLOWS), n_ops = hg_fr_header(tape, HG_FR_N_OPS);
-  hg_complex A[FR_FLOWS];
 #pragma unroll 1
   for (hg_u32 f = 0; f < n_flows; ++f) A[f] = hg_czero();
   hg_coupling cpl[FR_COUPLINGS];
@@ -342,6 +342,16 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
     }
     first += n;
   }
+  return 1;
+}
+
+/* |M|^2 of helicity configuration config summed over colours. */
+HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process_params pp,
+                            __global const hg_fr_sum_t *restrict colour, HG_FR_TAPE hg_u32 *tape,
+                            HG_FR_TAPE REAL *reals) {
+  hg_complex A[FR_FLOWS];
+  if (!hg_fr_flows(p, config, pp, tape, reals, A)) return (REAL)0;
+  const hg_u32 n_flows = hg_fr_header(tape, HG_FR_N_FLOWS);
   /* sum_ab Re(A_a* C_ab A_b) with the symmetric real colour matrix */
   hg_fr_sum_t sum = 0;
 #pragma unroll 1
@@ -395,4 +405,38 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
   hg_load_params_ew(params, &pp);
 #endif
   me[event] = hg_fr_config(p, helicity[event], pp, colour, tape, reals) * me_factor;
+}
+
+/* The colour flows' leading-colour weights of n_events events (the kept events of a process
+ * run): weights[f * n_events + event] = sum of |A_f|^2 over the configurations amplitude_summed
+ * sums, flow f < the tape's n_flows the recursion's basis element f
+ * (host/amplitude/flow_weights.c; CONVENTIONS.md, "Colour flows of the recursive engines"). No
+ * colour matrix, no 1/IDEN: only their ratios are used. */
+__kernel void amplitude_flow_weights(__global const REAL *restrict momenta, const hg_u32 n_events,
+                                     __global const REAL *restrict params,
+                                     __global REAL *restrict weights,
+                                     HG_FR_TAPE hg_u32 *restrict tape,
+                                     HG_FR_TAPE REAL *restrict reals) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_load_event(momenta, N_PARTICLES, n_events, event, p);
+  hg_process_params pp = hg_load_params(params);
+#ifdef HG_PROCESS_EW
+  hg_load_params_ew(params, &pp);
+#endif
+  const hg_u32 n_flows = hg_fr_header(tape, HG_FR_N_FLOWS);
+  const hg_u32 n_configs = hg_fr_header(tape, HG_FR_N_CONFIGS);
+  REAL w[FR_FLOWS];
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_flows; ++f) w[f] = (REAL)0;
+#pragma unroll 1
+  for (hg_u32 h = 0; h < n_configs; ++h) {
+    hg_complex A[FR_FLOWS];
+    if (!hg_fr_flows(p, hg_fr_configuration(tape, h), pp, tape, reals, A)) continue;
+#pragma unroll 1
+    for (hg_u32 f = 0; f < n_flows; ++f) w[f] += hg_cabs2(A[f]);
+  }
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_flows; ++f) weights[(size_t)f * n_events + event] = w[f];
 }

@@ -12,7 +12,10 @@ __kernel void generator_flows(__global const REAL *restrict momenta, const hg_u3
   if (event >= n_events) return;
   hg_fourvec p[N_PARTICLES];
   hg_load_event(momenta, N_PARTICLES, n_events, event, p);
-  const hg_process_params pp = hg_load_params(params);
+  hg_process_params pp = hg_load_params(params);
+#ifdef HG_PROCESS_EW
+  hg_load_params_ew(params, &pp); /* the Z, W, H and tau: left unset, they were read undefined */
+#endif
   REAL w[HG_PROCESS_FLOWS];
   for (int k = 0; k < HG_PROCESS_FLOWS; ++k) w[k] = (REAL)0;
 #pragma unroll 1

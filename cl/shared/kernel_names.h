@@ -7,6 +7,9 @@
 #define HG_KERNEL_AMPLITUDE_HELICITY "amplitude_helicity"
 /* the recursive colour engine: one colour assignment per event (colour_ordered.cl) */
 #define HG_KERNEL_AMPLITUDE_COLOUR "amplitude_colour"
+/* the recursive engines: each colour flow's leading-colour weight (colour_ordered.cl,
+ * flow_recursion.cl) */
+#define HG_KERNEL_AMPLITUDE_FLOW_WEIGHTS "amplitude_flow_weights"
 /* The split diagram engine: part p's kernel is this prefix followed by p (kernels.cl). */
 #define HG_KERNEL_AMPLITUDE_DIAGRAMS_PART "amplitude_diagrams_part_"
 #define HG_KERNEL_AMPLITUDE_ACCUMULATE "amplitude_accumulate"

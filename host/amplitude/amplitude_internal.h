@@ -9,6 +9,7 @@
 #include "core/context.h"
 #include "core/program.h"
 #include "hegetcl/amplitude.h"
+#include "process/colour.h"
 #include "process/process_spec.h"
 
 struct hegetcl_amplitude {
@@ -124,6 +125,24 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
 /* 1 when the recursive engine computes spec with the quark-line recursion, 0 when with the
  * colour-ordered kernels (gluons with at most one quark line and no coupling orders). */
 int hg_recursive_uses_flows(const hg_process_spec *spec);
+
+/* The colour flows whose leading-colour weights the recursive engine's amplitude_flow_weights
+ * kernel (in amp's own program) gives, in its rows' order (flow_weights.c; CONVENTIONS.md,
+ * "Colour flows of the recursive engines"): *flows (the caller frees it), *n_flows.
+ * HEGETCL_ERR_UNSUPPORTED for an amplitude of another engine, or of the colour-ordered kernels
+ * beyond HG_CO_MAX_ORDERINGS orderings (sampled colours only). */
+hegetcl_status hg_amplitude_flows(const hegetcl_amplitude *amp, hg_colour_term **flows,
+                                  size_t *n_flows);
+/* The same for the process spec alone (no device): 0, or -1 with the reason in error. */
+int hg_recursive_flows(const hg_process_spec *spec, int width_all, hg_colour_term **flows,
+                       size_t *n_flows, char *error, size_t error_size);
+/* Enqueues kernel (amplitude_flow_weights of amp->program, made by the caller) over n_events
+ * events of momenta (a device buffer in the program's precision, the structure of arrays of
+ * hegetcl_amplitude_evaluate), writing weights[k * n_events + e] = sum over the helicity
+ * configurations of |J_k|^2, flow k of hg_amplitude_flows, in the program's precision (weights
+ * is read and written: the colour-ordered kernel adds each configuration into it). */
+hegetcl_status hg_amplitude_flow_weights(hegetcl_amplitude *amp, cl_kernel kernel, cl_mem momenta,
+                                         size_t n_events, cl_mem weights);
 
 /* hegetcl_amplitude_create for a general process whose external vector gauge_particle has its
  * polarisation replaced by its momentum: every |M|^2 vanishes by gauge invariance. */

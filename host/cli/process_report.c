@@ -198,6 +198,7 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
     hg_json_number(j, "chi2_per_dof", r->groups[g].chi2_per_dof);
     hg_json_uint(j, "events", r->groups[g].events);
     hg_json_number(j, "unweighting_efficiency", r->groups[g].unweighting_efficiency);
+    hg_json_number(j, "colour_flows_seconds", r->groups[g].flows_seconds);
     hg_json_array(j, "phase_space_channel_weights");
     for (unsigned c = 0; c < r->groups[g].phase_space_channels; ++c)
       hg_json_number(j, NULL, r->groups[g].channel_weights[c]);

@@ -26,24 +26,83 @@ void hg_gen_flows_close(hg_gen_flows *f) {
   if (f->momenta) clReleaseMemObject(f->momenta);
   if (f->weights) clReleaseMemObject(f->weights);
   if (f->have_set) hg_diagrams_free(&f->set);
+  free(f->valid);
+  free(f->basis_of);
+  free(f->engine_w);
   memset(f, 0, sizeof *f);
 }
 
 static hegetcl_status flows_reserve(hegetcl_context *ctx, hg_gen_flows *f, size_t n);
 
-hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
-                                 hg_gen_flows *f) {
+/* Whether basis flow k's ICOLUP is a colour flow of spec's particles: hg_gen_flow_colours takes
+ * it, and every gluon has a colour and a different anticolour. */
+static int flow_valid(const hg_process_spec *spec, const hg_colour_term *flow) {
+  int colour[HG_GEN_MAX_EXTERNAL][2];
+  if (spec->n > HG_GEN_MAX_EXTERNAL || hg_gen_flow_colours(spec, flow, colour) != 0) return 0;
+  for (int i = 0; i < spec->n; ++i)
+    if (hg_model_particle(hg_species_particle(spec->species[i]))->pdg == 21 &&
+        (colour[i][0] == 0 || colour[i][1] == 0 || colour[i][0] == colour[i][1]))
+      return 0;
+  return 1;
+}
+
+/* The recursive engine's flows of amp mapped onto the basis: basis_of[k] for its flow k. */
+static hegetcl_status map_engine_flows(hegetcl_context *ctx, const hg_process_spec *spec,
+                                       hg_gen_flows *f) {
+  hg_colour_term *engine = NULL;
+  size_t n = 0;
+  hegetcl_status status = hg_amplitude_flows(f->amp, &engine, &n);
+  if (status != HEGETCL_OK) return status;
+  f->n_engine = n;
+  f->basis_of = malloc((n + 1) * sizeof *f->basis_of);
+  if (f->basis_of == NULL) status = hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the flows");
+  for (size_t k = 0; k < n && status == HEGETCL_OK; ++k) {
+    size_t b = 0;
+    while (b < f->set.n_flows && !hg_colour_same_structure(&engine[k], &f->set.flows[b])) ++b;
+    if (b == f->set.n_flows)
+      status = hg_fail(ctx, HEGETCL_ERR_INPUT,
+                       "colour flows of %s: the recursive engine's flow %zu is none of the %zu "
+                       "elements of the diagrams engine's colour basis (an internal "
+                       "inconsistency; --group-engine diagrams avoids it)",
+                       spec->text, k, f->set.n_flows);
+    else
+      f->basis_of[k] = b;
+  }
+  free(engine);
+  return status;
+}
+
+hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec,
+                                 hegetcl_amplitude *amp, size_t capacity, hg_gen_flows *f) {
   memset(f, 0, sizeof *f);
   char error[1024];
   if (hg_diagrams_build(spec, 0, &f->set, error, sizeof error) != 0)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "colour flows of %s: %s", spec->text, error);
   f->have_set = 1;
   f->n_particles = spec->n;
+  f->valid = malloc(f->set.n_flows + 1);
+  if (f->valid == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the flows");
+  for (size_t k = 0; k < f->set.n_flows; ++k)
+    f->valid[k] = (unsigned char)flow_valid(spec, &f->set.flows[k]);
+  hegetcl_status status = HEGETCL_OK;
+  if (amp != NULL && amp->general && amp->process.engine == HEGETCL_ENGINE_RECURSIVE) {
+    /* the group's own program: no build */
+    f->amp = amp;
+    if (hg_amplitude_real_size(amp) != sizeof(double))
+      return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
+                     "colour flows of %s need the amplitude in double precision (--precision "
+                     "double)",
+                     spec->text);
+    status = map_engine_flows(ctx, spec, f);
+    if (status == HEGETCL_OK)
+      status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_FLOW_WEIGHTS, &f->kernel);
+    if (status != HEGETCL_OK) return status;
+    return flows_reserve(ctx, f, capacity > 0 ? capacity : 1);
+  }
   char *generated = hg_process_source_flow_weights(&f->set);
   if (generated == NULL) return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for flow code");
   char options[512];
-  hegetcl_status status =
-      hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 0, options, sizeof options);
+  status = hg_build_options(ctx, HEGETCL_PRECISION_DOUBLE, 0, options, sizeof options);
   const hg_source_part parts[] = {
       {"amplitudes/process_common.cl", NULL}, {NULL, generated}, {"generator/flows.cl", NULL}};
   if (status == HEGETCL_OK)
@@ -55,20 +114,29 @@ hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *sp
   return flows_reserve(ctx, f, capacity > 0 ? capacity : 1);
 }
 
-/* The flows' device buffers for n events (grown, never shrunk). */
+/* The flows' device buffers (and the engine's weights on the host) for n events (grown, never
+ * shrunk). */
 static hegetcl_status flows_reserve(hegetcl_context *ctx, hg_gen_flows *f, size_t n) {
   if (n <= f->capacity && f->momenta != NULL) return HEGETCL_OK;
   if (f->momenta) clReleaseMemObject(f->momenta);
   if (f->weights) clReleaseMemObject(f->weights);
   f->momenta = f->weights = NULL;
   f->capacity = 0;
+  const size_t rows = f->amp != NULL ? f->n_engine : f->set.n_flows;
+  if (f->amp != NULL) {
+    free(f->engine_w);
+    f->engine_w = malloc(rows * n * sizeof *f->engine_w + 1);
+    if (f->engine_w == NULL)
+      return hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the flows' weights");
+  }
   cl_int err = CL_SUCCESS;
   f->momenta = clCreateBuffer(ctx->context, CL_MEM_READ_ONLY,
                               4 * (size_t)f->n_particles * n * sizeof(double), NULL, &err);
   hegetcl_status status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' momenta");
   if (status != HEGETCL_OK) return status;
-  f->weights = clCreateBuffer(ctx->context, CL_MEM_WRITE_ONLY,
-                              f->set.n_flows * n * sizeof(double), NULL, &err);
+  /* the colour-ordered kernel adds each configuration into its rows: read and written */
+  f->weights = clCreateBuffer(ctx->context, f->amp != NULL ? CL_MEM_READ_WRITE : CL_MEM_WRITE_ONLY,
+                              rows * n * sizeof(double), NULL, &err);
   status = hg_cl_check(ctx, err, "clCreateBuffer", "allocating the flows' weights");
   if (status == HEGETCL_OK) f->capacity = n;
   return status;
@@ -83,20 +151,38 @@ hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_me
                                     momenta, 0, NULL, NULL);
   status = hg_cl_check(ctx, err, "clEnqueueWriteBuffer", "uploading momenta");
   if (status != HEGETCL_OK) return status;
-  const cl_uint n_events = (cl_uint)n;
-  err = clSetKernelArg(f->kernel, 0, sizeof(cl_mem), &f->momenta);
-  err |= clSetKernelArg(f->kernel, 1, sizeof(cl_uint), &n_events);
-  err |= clSetKernelArg(f->kernel, 2, sizeof(cl_mem), &params);
-  err |= clSetKernelArg(f->kernel, 3, sizeof(cl_mem), &f->weights);
-  const size_t local = 1, global = n;
-  if (err == CL_SUCCESS)
-    err = clEnqueueNDRangeKernel(ctx->queue, f->kernel, 1, NULL, &global, &local, 0, NULL, NULL);
-  status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
-                       HG_KERNEL_GENERATOR_FLOWS, n);
-  if (status != HEGETCL_OK) return status;
-  err = clEnqueueReadBuffer(ctx->queue, f->weights, CL_TRUE, 0, f->set.n_flows * n * sizeof(double),
-                            w, 0, NULL, NULL);
-  return hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the flows' weights");
+  const size_t nf = f->set.n_flows;
+  if (f->amp != NULL) {
+    /* the group's program, its flows' rows scattered into the basis's */
+    status = hg_amplitude_flow_weights(f->amp, f->kernel, f->momenta, n, f->weights);
+    if (status != HEGETCL_OK) return status;
+    err = clEnqueueReadBuffer(ctx->queue, f->weights, CL_TRUE, 0,
+                              f->n_engine * n * sizeof(double), f->engine_w, 0, NULL, NULL);
+    status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the flows' weights");
+    if (status != HEGETCL_OK) return status;
+    memset(w, 0, nf * n * sizeof *w);
+    for (size_t k = 0; k < f->n_engine; ++k)
+      memcpy(w + f->basis_of[k] * n, f->engine_w + k * n, n * sizeof *w);
+  } else {
+    const cl_uint n_events = (cl_uint)n;
+    err = clSetKernelArg(f->kernel, 0, sizeof(cl_mem), &f->momenta);
+    err |= clSetKernelArg(f->kernel, 1, sizeof(cl_uint), &n_events);
+    err |= clSetKernelArg(f->kernel, 2, sizeof(cl_mem), &params);
+    err |= clSetKernelArg(f->kernel, 3, sizeof(cl_mem), &f->weights);
+    const size_t local = 1, global = n;
+    if (err == CL_SUCCESS)
+      err = clEnqueueNDRangeKernel(ctx->queue, f->kernel, 1, NULL, &global, &local, 0, NULL, NULL);
+    status = hg_cl_check(ctx, err, "clEnqueueNDRangeKernel", "launching %s over %zu events",
+                         HG_KERNEL_GENERATOR_FLOWS, n);
+    if (status != HEGETCL_OK) return status;
+    err = clEnqueueReadBuffer(ctx->queue, f->weights, CL_TRUE, 0, nf * n * sizeof(double), w, 0,
+                              NULL, NULL);
+    status = hg_cl_check(ctx, err, "clEnqueueReadBuffer", "reading the flows' weights");
+    if (status != HEGETCL_OK) return status;
+  }
+  for (size_t k = 0; k < nf; ++k)
+    if (!f->valid[k]) memset(w + k * n, 0, n * sizeof *w);
+  return HEGETCL_OK;
 }
 
 /* Whether group particle i is, seen as outgoing, a quark (its colour index is a string's start)
@@ -426,11 +512,14 @@ typedef struct {
 static hegetcl_status open_one_flows(size_t gi, void *user) {
   const flows_work *w = user;
   if (w->per_group[gi] == 0) return HEGETCL_OK;
-  return hg_gen_flows_open(w->run->ctx, &w->run->groups[gi].spec, 1024, &w->flows[gi]);
+  gen_group *g = &w->run->groups[gi];
+  return hg_gen_flows_open(w->run->ctx, &g->spec, g->amp, 1024, &w->flows[gi]);
 }
 
-/* The flows of every group with events to write, opened (their diagrams and programs built,
- * several groups at once) before the first batch, so that this counts as builds. */
+/* The flows of every group with events to write, opened (their colour basis, and for a group of
+ * the diagrams engine their program built, several groups at once) before the first batch, so
+ * that this counts as builds; a group of the recursive engine takes a kernel of its amplitude's
+ * program. */
 static hegetcl_status open_flows(hg_gen_run *run, const uint64_t *per_group, hg_gen_flows *flows) {
   flows_work w = {run, per_group, flows};
   return hg_parallel_for(run->n_groups, open_one_flows, &w);
@@ -555,6 +644,8 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         const double f0 = hg_now_seconds();
         if (status == HEGETCL_OK)
           status = hg_gen_flows_weights(ctx, flows, g->amp->params, n_acc, accepted, weights);
+        if (times->groups != NULL && gi < times->n_groups)
+          times->groups[gi].flows_seconds += hg_now_seconds() - f0;
         if (status == HEGETCL_OK) status = hg_gen_event_helicity_weights(&hel, n_acc, accepted);
         times->flows_seconds += hg_now_seconds() - f0;
         const double v0 = hg_now_seconds();

@@ -142,25 +142,40 @@ hegetcl_status hg_gen_group_sample(gen_group *g, uint32_t iteration, uint64_t fi
  * flow does not fit the particles. */
 int hg_gen_flow_colours(const hg_process_spec *spec, const hg_colour_term *flow, int colour[][2]);
 
-/* A process's colour flows and the program of their leading-colour weights (cl/generator/flows.cl):
- * the diagrams engine's colour basis, flow k = set.flows[k]. */
+/* A group's colour flows and their leading-colour weights (CONVENTIONS.md, "Events of a
+ * process"). The flows are the diagrams engine's colour basis, built on the host (milliseconds,
+ * no program): it fixes their order in the draw and their ICOLUP, flow k = set.flows[k]. The
+ * weights come from the group's own amplitude program when its engine is recursive (its
+ * amplitude_flow_weights kernel, each of the engine's flows mapped onto the basis element of the
+ * same colour structure), else from a program of their own (cl/generator/flows.cl, the diagrams
+ * engine's code). */
 typedef struct {
   hg_diagram_set set;
   int have_set, n_particles;
-  cl_program program;
-  cl_kernel kernel;
+  unsigned char *valid; /* per basis flow: its ICOLUP is a colour flow of the particles (no gluon
+                           colour-connected to itself); the others weigh 0 */
+  hegetcl_amplitude *amp; /* the recursive engine's amplitude (not owned), or NULL */
+  size_t n_engine;        /* ... its flows, engine flow k being basis flow basis_of[k] */
+  size_t *basis_of;
+  double *engine_w; /* their weights as read back, n_engine x capacity */
+  cl_program program; /* the flows' own program (diagrams engine), or NULL */
+  cl_kernel kernel;   /* generator_flows of that program or amplitude_flow_weights of amp's */
   cl_mem momenta, weights;
   size_t capacity;
-  double build_seconds; /* its program's build (0 when it was built or cached before) */
+  double build_seconds; /* the own program's build (0 when it was built or cached before) */
 } hg_gen_flows;
 
-/* Builds the flows of spec with room for capacity events at once, grown when a call needs more
- * (f zeroed first; close it whatever this returns). */
-hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec, size_t capacity,
-                                 hg_gen_flows *f);
+/* The flows of spec with room for capacity events at once, grown when a call needs more (f
+ * zeroed first; close it whatever this returns); amp: the group's amplitude (its particles those
+ * of spec), whose program gives the weights when its engine is recursive; NULL or another engine:
+ * the diagrams engine's program, built here. */
+hegetcl_status hg_gen_flows_open(hegetcl_context *ctx, const hg_process_spec *spec,
+                                 hegetcl_amplitude *amp, size_t capacity, hg_gen_flows *f);
 void hg_gen_flows_close(hg_gen_flows *f);
-/* w[k * n + e] = |J_k|^2 summed over helicities for the n events of momenta (the amplitudes'
- * structure of arrays, GeV, double); params: the process's model parameters (an amplitude's). */
+/* w[k * n + e] = |J_k|^2 summed over helicities (basis flow k, 0 for a flow that is not valid)
+ * for the n events of momenta (the amplitudes' structure of arrays, GeV, double); params: the
+ * process's model parameters (an amplitude's; the recursive engine's own amplitude uses its
+ * own). */
 hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params, size_t n,
                                     const double *momenta, double *w);
 

@@ -194,6 +194,9 @@ typedef struct {
    * alpha as the adapting iterations left them */
   unsigned phase_space_channels;
   double channel_weights[HEGETCL_PROCESS_MAX_PS_CHANNELS];
+  /* the unweighting: wall seconds of its kept events' colour-flow weights (its part of
+   * hegetcl_xsec_result.flows_seconds, the helicities' weights left out) */
+  double flows_seconds;
 } hegetcl_xsec_group;
 typedef struct {
   char text[HEGETCL_PROCESS_TEXT_SIZE]; /* "c~ c > t t~ g" */

@@ -3,8 +3,11 @@
  * of its channel (each tag once as colour and once as anticolour, incoming particles counted
  * with the two swapped; quarks carry a colour, antiquarks an anticolour, gluons both and
  * different; colourless particles none), and how often each flow comes matches the flows'
- * leading-colour weights |J_k|^2 evaluated again for each event (a z-score per flow from the sum
- * of the per-event probabilities), for g g > t t~, u u~ > t t~ g and p p > t t~ j. */
+ * leading-colour weights |J_k|^2 evaluated again for each event by the diagrams engine's flows
+ * program (a z-score per flow from the sum of the per-event probabilities; the run drew them from
+ * the recursive engine's weights), for g g > t t~, u u~ > t t~ g and p p > t t~ j. A run whose
+ * groups are the recursive engine's builds no flows program; one of the diagrams engine builds
+ * its own. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,8 +52,18 @@ static hegetcl_status collect(const hegetcl_event *e, void *user) {
   return HEGETCL_OK;
 }
 
-/* n unweighted events of process (fixed scale 173 GeV, jets above 50 GeV). */
-static collected generate(const char *process, uint64_t n) {
+/* The context's programs built from cl/generator/flows.cl: the diagrams engine's flows, which a
+ * group of the recursive engine does without (its weights come from its amplitude's program). */
+static size_t flows_programs(void) {
+  size_t n = 0;
+  for (size_t i = 0; i < ctx->n_programs; ++i)
+    n += strstr(ctx->programs[i].key, "generator/flows.cl") != NULL;
+  return n;
+}
+
+/* n unweighted events of process (fixed scale 173 GeV, jets above 50 GeV), every group with
+ * engine (-1: its own, hegetcl_process_from_text's). */
+static collected generate_with(const char *process, uint64_t n, int engine) {
   hegetcl_xsec_config c;
   hegetcl_xsec_defaults(&c, 2);
   snprintf(c.process_text, sizeof c.process_text, "%s", process);
@@ -67,6 +80,7 @@ static collected generate(const char *process, uint64_t n) {
   c.vegas.batch_size = 16384;
   c.vegas.seed = 31;
   c.unweighted_events = n;
+  c.group_engine = engine;
   collected got = {0};
   const hegetcl_xsec_hooks hooks = {.sink = collect, .sink_user = &got};
   hegetcl_xsec_result r;
@@ -75,6 +89,20 @@ static collected generate(const char *process, uint64_t n) {
     fail_msg("%s: %s (%s)", process, hegetcl_last_error(ctx), hegetcl_status_name(status));
   assert_int_equal(got.n, n);
   hegetcl_xsec_result_free(&r);
+  return got;
+}
+
+/* The same with each group's own engine (the recursive one for every QCD group): no flows
+ * program may be built, however many groups. */
+static collected generate(const char *process, uint64_t n) {
+  const size_t before = flows_programs(), programs = ctx->n_programs;
+  collected got = generate_with(process, n, -1);
+  if (flows_programs() != before)
+    fail_msg("%s: the run built %zu flows programs (generator/flows.cl); its recursive groups take "
+             "their flows' weights from their amplitude programs",
+             process, flows_programs() - before);
+  print_message("# %s: %zu programs built or taken from the cache by the run, no flows program\n",
+                process, ctx->n_programs - programs);
   return got;
 }
 
@@ -134,7 +162,7 @@ static void check_flows(const char *process, uint64_t n, int frequencies) {
   hegetcl_amplitude *amp = NULL;
   assert_int_equal(hegetcl_amplitude_create(ctx, &p, &amp), HEGETCL_OK);
   hg_gen_flows flows;
-  if (hg_gen_flows_open(ctx, &spec, got.n, &flows) != HEGETCL_OK)
+  if (hg_gen_flows_open(ctx, &spec, NULL, got.n, &flows) != HEGETCL_OK)
     fail_msg("flows of %s: %s", process, hegetcl_last_error(ctx));
   const size_t np = (size_t)spec.n, nf = flows.set.n_flows, ne = got.n;
   double *momenta = malloc(4 * np * ne * sizeof *momenta), *w = malloc(nf * ne * sizeof *w);
@@ -192,6 +220,25 @@ static void quark_annihilation_to_tops_and_a_gluon(void **state) {
   check_flows("u u~ > t t~ g", 2000, 1);
 }
 
+/* The diagrams engine's groups keep their flows program (one, built by the run), and their
+ * events stay valid colour flows. */
+static void diagrams_engine_keeps_its_flows_program(void **state) {
+  (void)state;
+  ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
+  /* a context of its own: its program list holds this run's programs only */
+  hegetcl_context *shared = ctx;
+  ctx = ts_context_create();
+  assert_non_null(ctx);
+  collected got = generate_with("g g > t t~", 500, HEGETCL_ENGINE_DIAGRAMS);
+  const size_t n = flows_programs();
+  hegetcl_context_destroy(ctx);
+  ctx = shared;
+  assert_int_equal(n, 1);
+  for (size_t e = 0; e < got.n; ++e) check_valid(&got.events[e], e);
+  print_message("# g g > t t~ (diagrams engine): %zu events, one flows program\n", got.n);
+  free(got.events);
+}
+
 /* Seven groups' programs: a minute on PoCL, so the exhaustive run alone. */
 static void every_channel_of_tops_and_a_jet(void **state) {
   (void)state;
@@ -202,10 +249,12 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(gluon_fusion_to_tops),
       cmocka_unit_test(quark_annihilation_to_tops_and_a_gluon),
+      cmocka_unit_test(diagrams_engine_keeps_its_flows_program),
   };
   const struct CMUnitTest exhaustive[] = {
       cmocka_unit_test(gluon_fusion_to_tops),
       cmocka_unit_test(quark_annihilation_to_tops_and_a_gluon),
+      cmocka_unit_test(diagrams_engine_keeps_its_flows_program),
       cmocka_unit_test(every_channel_of_tops_and_a_jet),
   };
   if (getenv("HEGETCL_TEST_EXHAUSTIVE") != NULL)

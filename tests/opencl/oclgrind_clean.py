@@ -45,8 +45,11 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        work-group part-full): three groups of 1 and 4 members sharing one sampler program
        (generator_sample), their channel sums, the variation weights, the unweighting's
        hit-or-miss on the device (generator_mark, generator_compact), the colour flows
-       (generator_flows) and helicities into an event file (4 minutes)
-The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the device test
+       (amplitude_flow_weights of the colour-ordered and the quark-line recursion's programs)
+       and helicities into an event file (4 minutes)
+The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the diagrams engine's
+colour-flow kernel (generator_flows), which only groups run with --group-engine diagrams use
+(another process run of several minutes here); the device test
 known_integrals (its test-only kernel vegas_sample_points): over 8 minutes under Oclgrind, which
 misreports it (its shadow of a released buffer outlives the buffer:
 docs/opencl-implementations.md, "A second trap"). The whole suite took 4.3 minutes on 2 shared
