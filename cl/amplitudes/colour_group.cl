@@ -297,7 +297,11 @@ HG_INLINE void hg_cg_events(__global const REAL *restrict momenta, const hg_u32 
       acc[k] += s;
     }
 #endif
-    /* the next configuration's first writes (the letters) touch no array this step reads */
+    /* The next configuration's first writes (the letters) touch no array this step reads, but
+     * without a barrier here PoCL's optimised build of the global-tables kernel with two or more
+     * events a group and no quark line skipped the colour sum (|M|^2 = 0; right under
+     * -cl-opt-disable and under Oclgrind): every configuration ends with the group in step. */
+    barrier(HG_CG_FENCE);
   }
   barrier(HG_CG_FENCE);
   for (int e = lid; e < CO_WG_EVENTS; e += CO_WG_SIZE) {

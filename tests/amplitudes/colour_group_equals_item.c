@@ -3,10 +3,12 @@
  * word of gluons made once per helicity configuration in local memory, the colour sum a
  * work-group product) equal its one-event-per-work-item kernels (colour_ordered.cl), which make
  * every ordering's currents again, for every helicity configuration and summed, at random points
- * of g g > t t~ g g, g g > g g g g and g g > t t~ g g g, in batches that leave the last
- * work-group partly filled; per configuration also with the tables in global memory (where
- * t t~ + 4 g keeps them), whose groups each go over several events; and (exhaustive suite)
- * g g > t t~ g g g g summed. */
+ * of g g > t t~ g g, g g > g g g, g g > g g g g and g g > t t~ g g g, in batches that leave the
+ * last work-group partly filled; per configuration and summed also with the tables in global
+ * memory (where t t~ + 4 g keeps them), whose groups each go over several events, the summed
+ * kernel with two or more events a group (a configuration loop of several steps: PoCL's
+ * optimised build of it once gave 0 for gluons only); and (exhaustive suite) g g > t t~ g g g g
+ * summed. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +34,10 @@ static int teardown(void **state) {
 }
 
 /* |M|^2 of the n events by the variant (HG_SUMMED_PRIVATE: one event per work-item), per helicity
- * configuration (helicity) or summed (NULL); checks which kernels the variant built. */
+ * configuration (helicity) or summed (NULL); checks which kernels the variant built; the events a
+ * work-group of the work-group kernels takes into events_per_group (may be NULL). */
 static double *evaluate(const hegetcl_process *process, int variant, size_t n,
-                        const double *momenta, const uint32_t *helicity) {
+                        const double *momenta, const uint32_t *helicity, size_t *events_per_group) {
   hegetcl_amplitude *amp = NULL;
   TS_ASSERT_OK(ctx, hg_amplitude_create_variant(ctx, process, variant, &amp));
   if (variant == HG_SUMMED_PRIVATE)
@@ -43,6 +46,7 @@ static double *evaluate(const hegetcl_process *process, int variant, size_t n,
     fail_msg("%s: the work-group kernels were not built", process->text);
   if (variant == HG_SUMMED_SHARED_GLOBAL && amp->summed_tables == NULL)
     fail_msg("%s: the work-group kernels' tables are not in global memory", process->text);
+  if (events_per_group != NULL) *events_per_group = amp->summed_group_events;
   double *me = malloc(n * sizeof *me);
   for (size_t e = 0; e < n; ++e) me[e] = -1; /* poison */
   if (helicity == NULL)
@@ -55,18 +59,38 @@ static double *evaluate(const hegetcl_process *process, int variant, size_t n,
 
 /* Every helicity configuration (configuration h of point e at h * N_POINTS + e) and the sum: the
  * two kernels to 1e-13, or 1e-15 of the point's sum for configurations that vanish; with_global:
- * per configuration also the work-group kernels with their tables in global memory. */
+ * summed and per configuration also the work-group kernels with their tables in global memory. */
 static void check(const char *text, int with_global, int per_configuration) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   const hegetcl_process process = qcd_process_of(text);
   const unsigned n = hegetcl_process_particles(&process);
   double *momenta = qcd_points_of(&process, N_POINTS, 29);
-  double *item = evaluate(&process, HG_SUMMED_PRIVATE, N_POINTS, momenta, NULL);
-  double *group = evaluate(&process, HG_SUMMED_SHARED, N_POINTS, momenta, NULL);
+  double *item = evaluate(&process, HG_SUMMED_PRIVATE, N_POINTS, momenta, NULL, NULL);
+  double *group = evaluate(&process, HG_SUMMED_SHARED, N_POINTS, momenta, NULL, NULL);
   for (size_t e = 0; e < N_POINTS; ++e)
     if (!(item[e] > 0 && ts_rel_diff(group[e], item[e]) <= 1e-13))
       fail_msg("%s, point %zu on %s, summed: work-group %.17g, per work-item %.17g", text, e,
                ts_device_name(ctx), group[e], item[e]);
+  if (with_global) {
+    /* the summed kernel with its tables in global memory, two or more events a group */
+    size_t events = 0;
+    double *global = evaluate(&process, HG_SUMMED_SHARED_GLOBAL, N_POINTS, momenta, NULL, &events);
+    if (events < 2)
+      fail_msg("%s on %s: the global-table kernels take %zu event a work-group, this check wants "
+               "two or more",
+               text, ts_device_name(ctx), events);
+    double worst = 0;
+    for (size_t e = 0; e < N_POINTS; ++e) {
+      if (!(ts_rel_diff(global[e], item[e]) <= 1e-13))
+        fail_msg("%s, point %zu on %s, summed: work-group (global tables, %zu events a group) "
+                 "%.17g, per work-item %.17g",
+                 text, e, ts_device_name(ctx), events, global[e], item[e]);
+      worst = fmax(worst, ts_rel_diff(global[e], item[e]));
+    }
+    printf("# %s: summed, tables in global memory, %zu events a group, largest difference %.2g\n",
+           text, events, worst);
+    free(global);
+  }
   if (!per_configuration) {
     printf("# %s: summed, largest difference %.2g\n", text,
            fmax(fmax(ts_rel_diff(group[0], item[0]), ts_rel_diff(group[1], item[1])),
@@ -85,12 +109,12 @@ static void check(const char *text, int with_global, int per_configuration) {
       for (unsigned c = 0; c < 4 * n; ++c)
         repeated[c * total + h * N_POINTS + e] = momenta[c * N_POINTS + e];
     }
-  double *item_h = evaluate(&process, HG_SUMMED_PRIVATE, total, repeated, helicity);
+  double *item_h = evaluate(&process, HG_SUMMED_PRIVATE, total, repeated, helicity, NULL);
   /* the tables where they fit, and in global memory (t t~ + 4 g's place) */
-  double *group_h[2] = {evaluate(&process, HG_SUMMED_SHARED, total, repeated, helicity),
-                        with_global ? evaluate(&process, HG_SUMMED_SHARED_GLOBAL, total, repeated,
-                                               helicity)
-                                    : NULL};
+  double *group_h[2] = {
+      evaluate(&process, HG_SUMMED_SHARED, total, repeated, helicity, NULL),
+      with_global ? evaluate(&process, HG_SUMMED_SHARED_GLOBAL, total, repeated, helicity, NULL)
+                  : NULL};
   double worst = 0;
   for (size_t k = 0; k < (with_global ? 2 : 1) * total; ++k) {
     const double a = group_h[k / total][k % total], b = item_h[k % total];
@@ -121,6 +145,11 @@ static void ttgg(void **state) {
   check("g g > t t~ g g", 1, 1);
 }
 
+static void ggg(void **state) {
+  (void)state;
+  check("g g > g g g", 1, 1);
+}
+
 static void gggg(void **state) {
   (void)state;
   check("g g > g g g g", 1, 1);
@@ -138,6 +167,7 @@ static void ttggg(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(ttgg),
+      cmocka_unit_test(ggg),
       cmocka_unit_test(gggg),
       cmocka_unit_test(ttggg),
   };
