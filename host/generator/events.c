@@ -585,7 +585,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     hg_gen_helicities hel;
     memset(&hel, 0, sizeof hel);
     status = device_unweight_kernels(ctx, g, &dev);
-    if (status == HEGETCL_OK) status = hg_gen_helicities_open(ctx, &g->amp->process, &hel);
+    if (status == HEGETCL_OK) status = hg_gen_helicities_open(ctx, &g->amp->process, &run->fr_shape, &hel);
     /* the masses once per group (hegetcl_process_mass parses the process text) */
     hegetcl_process proc;
     hegetcl_process_from_text(&proc, g->spec.text, NULL, 0);

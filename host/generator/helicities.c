@@ -16,9 +16,11 @@
 #define HG_HELICITY_EVENTS 65536u
 
 hegetcl_status hg_gen_helicities_open(hegetcl_context *ctx, const hegetcl_process *process,
-                                      hg_gen_helicities *h) {
+                                      const struct hg_fr_shape *shape, hg_gen_helicities *h) {
   memset(h, 0, sizeof *h);
-  hegetcl_status status = hegetcl_amplitude_create(ctx, process, &h->amp);
+  hegetcl_status status = shape != NULL && shape->n_particles > 0
+                              ? hg_amplitude_create_shaped(ctx, process, shape, &h->amp)
+                              : hegetcl_amplitude_create(ctx, process, &h->amp);
   if (status != HEGETCL_OK) return status;
   h->n_particles = h->amp->n_particles;
   hg_process_spec spec;

@@ -13,6 +13,8 @@
 #include "hegetcl/amplitude.h"
 #include "hegetcl/events.h"
 
+struct hg_fr_shape; /* amplitude/amplitude_internal.h */
+
 typedef struct {
   hegetcl_amplitude *amp;
   double *w;                       /* the kept events' weights (hg_gen_event_helicity_weights) */
@@ -28,9 +30,11 @@ typedef struct {
  * whatever this returns. The configurations are the amplitude's (CONVENTIONS.md, "Helicities"):
  * a bit per fermion or massless vector, none for a scalar (its SPINUP stays 9). A process with
  * a massive vector in its external particles gets n_configs = 0 (its events keep SPINUP 9: the
- * event record has no value for helicity 0). */
+ * event record has no value for helicity 0). shape, when not NULL, is the process run's
+ * quark-line shape: the amplitude then takes the program its group already built
+ * (hg_amplitude_create_shaped) instead of a program of its own. */
 hegetcl_status hg_gen_helicities_open(hegetcl_context *ctx, const hegetcl_process *process,
-                                      hg_gen_helicities *h);
+                                      const struct hg_fr_shape *shape, hg_gen_helicities *h);
 void hg_gen_helicities_close(hg_gen_helicities *h);
 
 /* w[a * n_configs + c] = |M|^2 of configuration c (bit bit_of[i]: particle i's helicity,

@@ -77,7 +77,7 @@ static void weights_add_up_to(const char *text, const char *file, unsigned n, un
   if (hegetcl_process_from_text(&p, text, message, sizeof message) != HEGETCL_OK)
     fail_msg("%s: %s", text, message);
   hg_gen_helicities h;
-  if (hg_gen_helicities_open(ctx, &p, &h) != HEGETCL_OK)
+  if (hg_gen_helicities_open(ctx, &p, NULL, &h) != HEGETCL_OK)
     fail_msg("%s: %s", text, hegetcl_last_error(ctx));
   if (h.n_configs != configs)
     fail_msg("%s: %u configurations, %u expected", text, h.n_configs, configs);

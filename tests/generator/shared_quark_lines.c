@@ -13,6 +13,7 @@
 #include "../amplitudes/qcd_points.h"
 #include "amplitude/amplitude_internal.h"
 #include "core/context.h"
+#include "generator/helicities.h"
 #include "generator/run_internal.h"
 #include "hegetcl/xsec.h"
 #include "phasespace/mg_cuts.h"
@@ -72,6 +73,16 @@ static void test_one_program_for_the_quark_line_groups(void **state) {
   if (programs != 1)
     fail_msg("p p > t t~ j: its %u quark-line groups built %u programs of the recursion, not one",
              quark_line_groups, programs);
+  /* the helicity draw of kept events takes its group's program too: no build in the unweighting */
+  for (unsigned g = 0; g < run->n_groups; ++g) {
+    if (!hg_recursive_uses_flows(&run->groups[g].spec)) continue;
+    hg_gen_helicities h;
+    TS_ASSERT_OK(ctx, hg_gen_helicities_open(ctx, &run->groups[g].amp->process, &run->fr_shape, &h));
+    assert_true(h.amp->program == run->groups[g].amp->program);
+    hg_gen_helicities_close(&h);
+  }
+  if (programs_of("amplitudes/flow_recursion.cl") - before != 1)
+    fail_msg("p p > t t~ j: the helicity draws built programs of the recursion of their own");
   for (unsigned g = 0; g < run->n_groups; ++g) {
     const gen_group *group = &run->groups[g];
     /* the first two keep the test to a few seconds of builds */
