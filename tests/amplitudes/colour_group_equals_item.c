@@ -59,7 +59,9 @@ static double *evaluate(const hegetcl_process *process, int variant, size_t n,
 
 /* Every helicity configuration (configuration h of point e at h * N_POINTS + e) and the sum: the
  * two kernels to 1e-13, or 1e-15 of the point's sum for configurations that vanish; with_global:
- * summed and per configuration also the work-group kernels with their tables in global memory. */
+ * summed and per configuration also the work-group kernels with their tables in global memory
+ * (2: and asserting that their summed kernel takes two or more events a group, the case PoCL's
+ * optimiser once broke; 1: as many as the kernel takes, one for t t~ g g g). */
 static void check(const char *text, int with_global, int per_configuration) {
   ts_skip_without_fp64(ctx, HEGETCL_PRECISION_DOUBLE);
   const hegetcl_process process = qcd_process_of(text);
@@ -72,10 +74,10 @@ static void check(const char *text, int with_global, int per_configuration) {
       fail_msg("%s, point %zu on %s, summed: work-group %.17g, per work-item %.17g", text, e,
                ts_device_name(ctx), group[e], item[e]);
   if (with_global) {
-    /* the summed kernel with its tables in global memory, two or more events a group */
+    /* the summed kernel with its tables in global memory */
     size_t events = 0;
     double *global = evaluate(&process, HG_SUMMED_SHARED_GLOBAL, N_POINTS, momenta, NULL, &events);
-    if (events < 2)
+    if (with_global == 2 && events < 2)
       fail_msg("%s on %s: the global-table kernels take %zu event a work-group, this check wants "
                "two or more",
                text, ts_device_name(ctx), events);
@@ -142,17 +144,17 @@ static void check(const char *text, int with_global, int per_configuration) {
 
 static void ttgg(void **state) {
   (void)state;
-  check("g g > t t~ g g", 1, 1);
+  check("g g > t t~ g g", 2, 1);
 }
 
 static void ggg(void **state) {
   (void)state;
-  check("g g > g g g", 1, 1);
+  check("g g > g g g", 2, 1);
 }
 
 static void gggg(void **state) {
   (void)state;
-  check("g g > g g g g", 1, 1);
+  check("g g > g g g g", 2, 1);
 }
 
 static void ttggg(void **state) {
