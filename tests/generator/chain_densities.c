@@ -169,7 +169,7 @@ static void massless_chains_weigh_the_n_body_volume(void **state) {
       sum2 += v * v;
     }
     const double mean = sum / points, error = sqrt((sum2 / points - mean * mean) / points);
-    print_message("n = %d: chain volume %.6e +- %.1e, closed form %.6e (pull %.2f)\n", n, mean,
+    printf("# n = %d: chain volume %.6e +- %.1e, closed form %.6e (pull %.2f)\n", n, mean,
                   error, expected, (mean - expected) / error);
     if (fabs(mean - expected) > 4.0 * error || error > 0.02 * expected)
       fail_msg("n = %d: the chain's volume %.6e +- %.1e is not Phi_n's %.6e", n, mean, error,
@@ -213,7 +213,7 @@ static void densities_agree_between_channels(void **state) {
         const double m2 =
             overlap(s, d, c, dims, points, 100 * (uint64_t)k + 10 * (uint64_t)d + 1, &e2);
         const double pull = (m1 - m2) / sqrt(e1 * e1 + e2 * e2);
-        print_message("setup %d, channels %d and %d: %.5f +- %.5f and %.5f +- %.5f (pull %.2f)\n",
+        printf("# setup %d, channels %d and %d: %.5f +- %.5f and %.5f +- %.5f (pull %.2f)\n",
                       k, c, d, m1, e1, m2, e2, pull);
         if (fabs(pull) > 5.0 || !(m1 > 0.01))
           fail_msg("setup %d: int g_%d g_%d / (g_%d + g_%d) is %.5f +- %.5f over channel %d's "
