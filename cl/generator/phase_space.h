@@ -25,6 +25,20 @@ typedef struct {
   int physical;
 } hg_gen_point;
 
+/* The incoming partons along the beams for the point's Bjorken x1, x2, and s-hat (s = sqrt_s^2). */
+HG_INLINE void hg_gen_set_beams(hg_gen_point *pt, double sqrt_s, double s) {
+  const double e1 = 0.5 * pt->x1 * sqrt_s, e2 = 0.5 * pt->x2 * sqrt_s;
+  pt->p[0][0] = e1;
+  pt->p[0][1] = 0.0;
+  pt->p[0][2] = 0.0;
+  pt->p[0][3] = e1;
+  pt->p[1][0] = e2;
+  pt->p[1][1] = 0.0;
+  pt->p[1][2] = 0.0;
+  pt->p[1][3] = -e2;
+  pt->shat = pt->x1 * pt->x2 * s;
+}
+
 /* Dimensions of the map: 3 per jet sampled in (pT, eta, phi) (every jet, or all but the last
  * without a system), 1 for the balancing object's rapidity, 3 for a system (mass, decay angles). */
 HG_INLINE int hg_gen_dims(int n_jets, int has_system) {
@@ -144,16 +158,7 @@ HG_INLINE hg_gen_point hg_gen_make_point(const double *u, int n_jets, int has_sy
   pt.x1 = (e + pz) / sqrt_s;
   pt.x2 = (e - pz) / sqrt_s;
   pt.physical = physical && pt.x1 < 1.0 && pt.x2 < 1.0;
-  const double e1 = 0.5 * pt.x1 * sqrt_s, e2 = 0.5 * pt.x2 * sqrt_s;
-  pt.p[0][0] = e1;
-  pt.p[0][1] = 0.0;
-  pt.p[0][2] = 0.0;
-  pt.p[0][3] = e1;
-  pt.p[1][0] = e2;
-  pt.p[1][1] = 0.0;
-  pt.p[1][2] = 0.0;
-  pt.p[1][3] = -e2;
-  pt.shat = pt.x1 * pt.x2 * s;
+  hg_gen_set_beams(&pt, sqrt_s, s);
   pt.weight = weight;
   return pt;
 }

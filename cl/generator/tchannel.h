@@ -145,16 +145,7 @@ HG_INLINE hg_gen_point hg_gen_chain_point(const double *u, int n, double sqrt_s,
     pt.p[i][0] = e * ch + pz * sh;
     pt.p[i][3] = pz * ch + e * sh;
   }
-  const double e1 = 0.5 * pt.x1 * sqrt_s, e2 = 0.5 * pt.x2 * sqrt_s;
-  pt.p[0][0] = e1;
-  pt.p[0][1] = 0.0;
-  pt.p[0][2] = 0.0;
-  pt.p[0][3] = e1;
-  pt.p[1][0] = e2;
-  pt.p[1][1] = 0.0;
-  pt.p[1][2] = 0.0;
-  pt.p[1][3] = -e2;
-  pt.shat = pt.x1 * pt.x2 * s;
+  hg_gen_set_beams(&pt, sqrt_s, s);
   pt.weight = weight;
   pt.m2 = 0.0;
   pt.mass_jacobian = 1.0;
