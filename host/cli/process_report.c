@@ -217,3 +217,29 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
   }
   hg_json_end_array(j);
 }
+
+void hg_cli_print_reference(const hg_xsec_reference *ref, double sigma_fb, double error_fb) {
+  const double sigma = 1e-3 * sigma_fb, error = 1e-3 * error_fb;
+  char from[700];
+  if (ref->generator[0] != '\0')
+    snprintf(from, sizeof from, "%s, %s", ref->generator, ref->source);
+  else
+    snprintf(from, sizeof from, "%s", ref->source);
+  printf("  compared with %.6g +- %.2g pb (%s): this run %.6g +- %.2g pb, difference %+.3g pb "
+         "(%+.3f%%), pull %+.2f%s\n",
+         ref->sigma_pb, ref->error_pb, from, sigma, error, sigma - ref->sigma_pb,
+         100.0 * (sigma - ref->sigma_pb) / ref->sigma_pb,
+         hg_xsec_reference_pull(ref, sigma, error),
+         ref->error_pb > 0.0 ? "" : " (against this run's error alone)");
+}
+
+void hg_cli_reference_json(hg_json *j, const hg_xsec_reference *ref, double sigma_fb,
+                           double error_fb) {
+  hg_json_object(j, "compared_with");
+  hg_json_string(j, "source", ref->source);
+  hg_json_string(j, "generator", ref->generator);
+  hg_json_number(j, "sigma_pb", ref->sigma_pb);
+  hg_json_number(j, "error_pb", ref->error_pb);
+  hg_json_number(j, "pull", hg_xsec_reference_pull(ref, 1e-3 * sigma_fb, 1e-3 * error_fb));
+  hg_json_end_object(j);
+}

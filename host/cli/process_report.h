@@ -6,6 +6,7 @@
 
 #include "hegetcl/xsec.h"
 #include "io/json_writer.h"
+#include "io/xsec_reference.h"
 
 /* The cuts in force as "ptj > 50 GeV, etaj < 5" ("none" without), in a static buffer. */
 const char *hg_cli_cuts_text(const hegetcl_xsec_config *c);
@@ -28,5 +29,11 @@ void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xse
  * result (sigma_fb, error_fb), groups and channels. */
 void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl_xsec_result *r,
                          const hegetcl_device_info *info);
+
+/* sigma beside another program's (--compare): the difference and the pull, on stdout. */
+void hg_cli_print_reference(const hg_xsec_reference *ref, double sigma_fb, double error_fb);
+/* The same as the JSON's "compared_with" object. */
+void hg_cli_reference_json(hg_json *j, const hg_xsec_reference *ref, double sigma_fb,
+                           double error_fb);
 
 #endif

@@ -168,7 +168,8 @@ static void on_events(uint64_t written, uint64_t requested, uint64_t tried, void
 }
 
 static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_device_info *info,
-                       const hegetcl_xsec_result *r, const progress_state *p, const char *card) {
+                       const hegetcl_xsec_result *r, const progress_state *p, const char *card,
+                       const hg_xsec_reference *ref) {
   hg_json j;
   hg_json_begin(&j, f);
   hg_json_object(&j, NULL);
@@ -177,6 +178,7 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
   hg_json_string(&j, "run_card", card);
   if (c->process_text[0] != '\0') {
     hg_cli_process_json(&j, c, r, info);
+    if (ref != NULL) hg_cli_reference_json(&j, ref, r->vegas.estimate, r->vegas.error);
     hg_json_end_object(&j);
     return;
   }
@@ -350,13 +352,14 @@ static void write_json(FILE *f, const hegetcl_xsec_config *c, const hegetcl_devi
     hg_json_number(&j, "events_written_per_second", u->seconds > 0 ? u->written / u->seconds : 0);
     hg_json_end_object(&j);
   }
+  if (ref != NULL) hg_cli_reference_json(&j, ref, r->vegas.estimate, r->vegas.error);
   hg_json_end_object(&j);
 }
 
 /* The JSON through io/output_file (a temporary name, renamed when complete). */
 static int save_json(const char *path, const hegetcl_xsec_config *c,
                      const hegetcl_device_info *info, const hegetcl_xsec_result *r,
-                     const progress_state *p, const char *card) {
+                     const progress_state *p, const char *card, const hg_xsec_reference *ref) {
   char *text = NULL, message[2048];
   size_t size = 0;
   FILE *f = open_memstream(&text, &size);
@@ -364,7 +367,7 @@ static int save_json(const char *path, const hegetcl_xsec_config *c,
     fprintf(stderr, "hegetcl: error: no memory for the JSON record\n");
     return 1;
   }
-  write_json(f, c, info, r, p, card);
+  write_json(f, c, info, r, p, card, ref);
   hg_output *out = NULL;
   int failed = fclose(f) != 0 || text == NULL;
   if (failed)
@@ -998,9 +1001,11 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
     report_stop(&r, c, &p, checkpoint, o.lhe, events_kept, events_stream);
     rc = 128 + (stop_signal != 0 ? stop_signal : SIGINT);
   }
+  const hg_xsec_reference *reference = o.compare[0] != '\0' ? &o.reference : NULL;
   if (rc == 0 && c->process_text[0] != '\0') {
     hg_cli_print_process_result(c, &r, info.name, o.quiet);
-    if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card);
+    if (reference != NULL) hg_cli_print_reference(reference, r.vegas.estimate, r.vegas.error);
+    if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card, reference);
     rc |= save_histogram_files(&o, card, c, &info, &r);
   } else if (rc == 0) {
     printf("sigma(p p -> %u a, %s) = %.6e +- %.2e fb  (%.3f%%, chi2/dof %.2f, %u iterations, "
@@ -1042,7 +1047,8 @@ int hg_cli_xsec_team(int argc, char **argv, const hegetcl_team *team) {
                  ? "  [more than 0.1% of sigma above the maximum: adapt with more events]"
                  : "");
     }
-    if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card);
+    if (reference != NULL) hg_cli_print_reference(reference, r.vegas.estimate, r.vegas.error);
+    if (o.json[0]) rc |= save_json(o.json, c, &info, &r, &p, card, reference);
     rc |= save_histogram_files(&o, card, c, &info, &r);
   }
   /* a finished run leaves nothing to resume: its checkpoint goes unless --keep-checkpoint */

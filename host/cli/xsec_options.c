@@ -52,7 +52,7 @@ typedef enum {
   O_NO_VARIATION_WEIGHTS, O_CHECKPOINT, O_CHECKPOINT_EVERY, O_RESUME, O_KEEP_CHECKPOINT, O_QUIET,
   O_PROCESS, O_BEAMS, O_MAXJETFLAVOR, O_ALPHA_S_RUNNING, O_GROUP_ENGINE, O_DYNAMICAL_SCALE_CHOICE, O_MU_R_FACTOR,
   O_MU_F_FACTOR, O_CUT_FIRST, O_CUT_LAST = O_CUT_FIRST + HG_CUT_COUNT - 1, O_SCALE_VARIATIONS,
-  O_PDF_VARIATIONS, O_ALT_PDF, O_COUNT
+  O_PDF_VARIATIONS, O_ALT_PDF, O_COMPARE, O_COUNT
 } option_id;
 
 typedef struct {
@@ -211,6 +211,12 @@ static const option options[O_COUNT] = {
                            "keep the checkpoint of a run that finishes (its record:\n"
                            "--resume of it says the run finished, with its sigma)"},
     [O_QUIET] = {"quiet", NULL, "print the result line only (no progress)"},
+    [O_COMPARE] = {"compare", "REF",
+                   "print sigma beside another program's with the pull: REF is\n"
+                   "\"SIGMA +- ERROR\" in pb (\"603.17 +- 0.30\", as MadEvent prints\n"
+                   "it; \"fb\" after it for fb) or a Les Houches file whose <init>\n"
+                   "gives it (MadEvent's unweighted_events.lhe.gz); its beams and\n"
+                   "energy must be this run's"},
 };
 
 int hg_cli_xsec_usage(FILE *out) {
@@ -573,6 +579,13 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     return ok;
   case O_RESUME:
     return copy_text(at, v, o->resume, sizeof o->resume);
+  case O_COMPARE: {
+    char message[1024];
+    if (!copy_text(at, v, o->compare, sizeof o->compare)) return 0;
+    if (hg_xsec_reference_read(v, &o->reference, message, sizeof message) != 0)
+      return bad(at, v, message);
+    return 1;
+  }
   case O_KEEP_CHECKPOINT:
   case O_QUIET:
   case O_NO_VARIATION_WEIGHTS:
@@ -789,7 +802,7 @@ static int check_resumed_card(const hg_xsec_options *o) {
       char *value = NULL;
       const char *key = card_key(line, &value);
       if (key != NULL && strcmp(key, "device") != 0 && strcmp(key, "quiet") != 0 &&
-          strcmp(key, "keep-checkpoint") != 0) {
+          strcmp(key, "keep-checkpoint") != 0 && strcmp(key, "compare") != 0) {
         /* the same key in the other card */
         const char *other = NULL;
         const size_t key_length = strlen(key);
@@ -991,6 +1004,15 @@ int hg_xsec_options_parse(int argc, char **argv, hg_xsec_options *o) {
     return 2;
   }
   if (!check_together(o) || !check_checkpoint_every(o)) return 2;
+  if (o->compare[0] != '\0') {
+    char message[1024];
+    if (hg_xsec_reference_check(&o->reference,
+                                o->config.beams == HEGETCL_BEAMS_PPBAR ? -2212 : 2212,
+                                o->config.sqrt_s_gev, message, sizeof message) != 0) {
+      report("hegetcl: error: %s\n", message);
+      return 2;
+    }
+  }
   /* variation weights: on by default when events are written (the nominal weights and the
    * events do not change: the variations are computed beside them) */
   const int by_default = o->lhe[0] != '\0' && !o->no_variation_weights;
@@ -1113,6 +1135,7 @@ void hg_xsec_options_write_card(FILE *out, const hg_xsec_options *o) {
   if (o->no_variation_weights)
     fprintf(out, "%s: true\n", options[O_NO_VARIATION_WEIGHTS].name);
   fprintf(out, "%s: %s\n", options[O_QUIET].name, o->quiet ? "true" : "false");
+  if (o->compare[0] != '\0') write_entry(out, O_COMPARE, o->compare);
 }
 
 char *hg_xsec_options_card_text(const hg_xsec_options *o) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "hegetcl/xsec.h"
+#include "io/xsec_reference.h"
 
 #define HG_CLI_PATH 4096
 
@@ -27,6 +28,8 @@ typedef struct {
    * hold the outcome) */
   int scale_variations, pdf_variations;
   int quiet, have_n;
+  char compare[HG_CLI_PATH];   /* --compare as given, "" for none */
+  hg_xsec_reference reference; /* what it says, read before the run */
 } hg_xsec_options;
 
 /* Defaults, then the run card named by --card or, with --resume FILE, the card the checkpoint
