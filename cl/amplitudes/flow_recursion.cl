@@ -14,6 +14,7 @@
  * largest and union). Read the tables through the hg_fr_* helpers below.
  * Conventions: CONVENTIONS.md, "Quark lines in the recursive engine". */
 
+#include "amplitudes/colour_factors.h"
 #include "amplitudes/flow_recursion_tape.h"
 
 /* The colour sum's precision: as colour_ordered.cl. */
@@ -439,4 +440,73 @@ __kernel void amplitude_flow_weights(__global const REAL *restrict momenta, cons
   }
 #pragma unroll 1
   for (hg_u32 f = 0; f < n_flows; ++f) weights[(size_t)f * n_events + event] = w[f];
+}
+
+/* Sampled colours (CONVENTIONS.md, "Colour sampling"): flow f's colour factor c_f at the colour
+ * assignment colours (3 bits per particle), the product of its strings (T^x1 ... T^xk)_{o i} at
+ * the particles' indices, a trace summed over its index; the strings come from the tape
+ * (amplitudes/flow_recursion_tape.h), the generators from colour_factors.h. */
+HG_INLINE hg_complex hg_fr_colour_factor(HG_FR_TAPE hg_u32 *tape, hg_u32 f, hg_u32 colours) {
+  const hg_u32 at = hg_fr_header(tape, HG_FR_COLOURS_AT);
+  hg_u32 word = at + tape[at + f];
+  const hg_u32 n_strings = tape[word++];
+  hg_complex c = hg_cmplx((REAL)1, (REAL)0);
+#pragma unroll 1
+  for (hg_u32 s = 0; s < n_strings; ++s) {
+    const hg_u32 d = tape[word++], start = d & 255u, end = d >> 8 & 255u, length = d >> 16;
+    const int trace = start == HG_FR_COLOUR_TRACE;
+    hg_complex value = hg_czero();
+#pragma unroll 1
+    for (hg_u32 k = 0; k < (trace ? 3u : 1u); ++k) {
+      const hg_u32 o = trace ? k : colours >> 3u * start & 7u,
+                   i = trace ? k : colours >> 3u * end & 7u;
+      hg_complex u[3];
+      for (hg_u32 a = 0; a < 3u; ++a) u[a] = hg_cmplx(o == a ? (REAL)1 : (REAL)0, (REAL)0);
+#pragma unroll 1
+      for (hg_u32 j = 0; j < length; ++j)
+        hg_cf_fundamental_step(colours >> 3u * tape[word + j] & 7u, u);
+      for (hg_u32 a = 0; a < 3u; ++a) value = hg_cadd(value, hg_csel(i == a, u[a], hg_czero()));
+    }
+    word += length;
+    c = hg_cmul(c, value);
+  }
+  return c;
+}
+
+/* |M|^2 of the colour assignment colour[event] (CONVENTIONS.md, "Colour sampling"),
+ * |sum_f c_f(colours) A_f|^2 with the partial amplitudes A_f of the exact sum, summed over the
+ * helicity configurations or, with per_helicity, for the configuration helicity[event], times
+ * me_factor = 1/IDEN: summed over every assignment it is amplitude_summed's or
+ * amplitude_helicity's. The c_f are made once per event, before the configurations. */
+__kernel void amplitude_colour(__global const REAL *restrict momenta, const hg_u32 n_events,
+                               __global const REAL *restrict params, const REAL me_factor,
+                               __global const hg_u32 *restrict helicity, const hg_u32 per_helicity,
+                               __global const hg_u32 *restrict colour, __global REAL *restrict me,
+                               HG_FR_TAPE hg_u32 *restrict tape, HG_FR_TAPE REAL *restrict reals) {
+  const size_t event = get_global_id(0);
+  if (event >= n_events) return;
+  hg_fourvec p[N_PARTICLES];
+  hg_load_event(momenta, N_PARTICLES, n_events, event, p);
+  hg_process_params pp = hg_load_params(params);
+#ifdef HG_PROCESS_EW
+  hg_load_params_ew(params, &pp);
+#endif
+  const hg_u32 colours = colour[event];
+  const hg_u32 n_flows = hg_fr_header(tape, HG_FR_N_FLOWS);
+  hg_complex c[FR_FLOWS];
+#pragma unroll 1
+  for (hg_u32 f = 0; f < n_flows; ++f) c[f] = hg_fr_colour_factor(tape, f, colours);
+  const hg_u32 n_configs = per_helicity ? 1u : hg_fr_header(tape, HG_FR_N_CONFIGS);
+  REAL sum = (REAL)0;
+#pragma unroll 1
+  for (hg_u32 h = 0; h < n_configs; ++h) {
+    const hg_u32 config = per_helicity ? helicity[event] : hg_fr_configuration(tape, h);
+    hg_complex A[FR_FLOWS];
+    if (!hg_fr_flows(p, config, pp, tape, reals, A)) continue;
+    hg_complex M = hg_czero();
+#pragma unroll 1
+    for (hg_u32 f = 0; f < n_flows; ++f) M = hg_cfma(c[f], A[f], M);
+    sum += hg_cabs2(M);
+  }
+  me[event] = sum * me_factor;
 }

@@ -20,6 +20,7 @@
 #define HG_FR_EXTERNALS_AT 8   /* one descriptor per external particle */
 #define HG_FR_COUPLINGS_AT 9   /* one descriptor per coupling */
 #define HG_FR_CHARGES_AT 10    /* in the reals buffer: the couplings' charges */
+#define HG_FR_COLOURS_AT 11    /* the colour flows' strings, for sampled colours (below) */
 #define HG_FR_HEADER 12
 
 /* an external particle's descriptor: kind | mass code << 3 | helicity bit << 8 | (the
@@ -30,6 +31,14 @@
 #define HG_FR_EXT_GAUGE 3u       /* the polarisation replaced by the momentum (gauge checks) */
 #define HG_FR_EXT_MASSIVE 4u     /* a massive vector: two helicity bits, value 3 no config */
 #define HG_FR_EXT_VECTOR 5u      /* a massless vector */
+
+/* The colour flows' strings (sampled colours, CONVENTIONS.md "Colour sampling"): n_flows words
+ * giving where each flow's description starts (from HG_FR_COLOURS_AT's value on), then per flow
+ * its number of strings and per string a word start | end << 8 | length << 16 followed by length
+ * words, the external gluons' positions in the string's order. start and end are the positions
+ * of the quarks whose fundamental indices are the string's row (flowing-out end) and column
+ * (flowing-in end), both HG_FR_COLOUR_TRACE for a trace. */
+#define HG_FR_COLOUR_TRACE 127u
 
 /* a coupling's descriptor: kind | slot << 8 (the params buffer's couplings) */
 #define HG_FR_CPL_STRONG 0u /* g_s, both chiralities */

@@ -894,9 +894,9 @@ hegetcl_status hg_amplitude_run(hegetcl_amplitude *amp, size_t n_events, int per
 static hegetcl_status check_colour_kernel(hegetcl_amplitude *amp) {
   if (amp->colour_kernel != NULL) return HEGETCL_OK;
   return hg_fail(amp->ctx, HEGETCL_ERR_UNSUPPORTED,
-                 "%s (%s engine): sampled colours are for the recursive colour engine (gluons "
-                 "with at most one quark line); evaluate this one summed over colours "
-                 "(hegetcl_amplitude_evaluate)",
+                 "%s (%s engine): sampled colours are for the recursive engine of processes "
+                 "given as text (the recursive colour engine and the quark-line recursion); "
+                 "evaluate this one summed over colours (hegetcl_amplitude_evaluate)",
                  amp->general ? amp->process_text : "the photon family",
                  hegetcl_engine_name(amp->process.engine));
 }
@@ -1050,9 +1050,12 @@ static hegetcl_status check_colours(hegetcl_amplitude *amp, size_t n_events,
       if (index >= amp->colour_dims[i])
         return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,
                        "colour[%zu] = 0x%x: particle %u of %s has colour index %u; a %s takes "
-                       "0..%u (3 bits per particle, CONVENTIONS.md, \"Colour sampling\")",
+                       "%s%u (3 bits per particle, CONVENTIONS.md, \"Colour sampling\")",
                        e, colour[e], i, amp->process_text, index,
-                       amp->colour_dims[i] == 8 ? "gluon" : "quark", amp->colour_dims[i] - 1u);
+                       amp->colour_dims[i] == 8   ? "gluon"
+                       : amp->colour_dims[i] == 3 ? "quark"
+                                                  : "colourless particle",
+                       amp->colour_dims[i] > 1 ? "0.." : "only ", amp->colour_dims[i] - 1u);
     }
     if (3 * n < 32 && colour[e] >> (3 * n) != 0)
       return hg_fail(amp->ctx, HEGETCL_ERR_INPUT,

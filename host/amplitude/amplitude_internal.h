@@ -122,6 +122,10 @@ hegetcl_status hg_amplitude_create_shaped(hegetcl_context *ctx, const hegetcl_pr
  * leptons, photons, W, Z, H, coupling orders (hg_recursive_uses_flows). */
 hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
                                                  const hg_process_spec *spec, int gauge_particle);
+/* The helicity configurations the quark-line recursion sums for spec (those that can be
+ * non-zero; the bits of hg_diagrams_helicity_layout, as hegetcl_amplitude_evaluate_helicity takes
+ * them): *n of them in *configs, which the caller frees; -1 when out of memory. */
+int hg_fr_configurations(const hg_process_spec *spec, uint32_t **configs, size_t *n);
 /* 1 when the recursive engine computes spec with the quark-line recursion, 0 when with the
  * colour-ordered kernels (gluons with at most one quark line and no coupling orders). */
 int hg_recursive_uses_flows(const hg_process_spec *spec);

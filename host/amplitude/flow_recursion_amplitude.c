@@ -12,6 +12,7 @@
 #include "amplitudes/flow_recursion_tape.h"
 #include "core/program.h"
 #include "core/strbuf.h"
+#include "kernel_names.h"
 #include "process/colour_ordered.h"
 #include "process/flow_recursion.h"
 #include "process/model.h"
@@ -124,6 +125,17 @@ static int can_be_nonzero(const hg_process_spec *s, const int *bit_of, uint32_t 
   }
 }
 
+int hg_fr_configurations(const hg_process_spec *spec, uint32_t **configs, size_t *n) {
+  int bit_of[HG_PROCESS_MAX_EXTERNAL];
+  const size_t max_configs = (size_t)1 << hg_diagrams_helicity_layout(spec, bit_of);
+  *n = 0;
+  *configs = malloc(max_configs * sizeof **configs);
+  if (*configs == NULL) return -1;
+  for (uint32_t config = 0; config < max_configs; ++config)
+    if (can_be_nonzero(spec, bit_of, config)) (*configs)[(*n)++] = config;
+  return 0;
+}
+
 /* The couplings the tape uses, each once: (kind, charge, slot); index 0 is g_s. */
 typedef struct {
   hg_coupling_kind kind;
@@ -165,6 +177,35 @@ static const char *const kind_names[HG_FR_AMPLITUDE + 10] = {
     "EXTERNAL", "FVI",   "FVO", "JIO",  "JVV",   "JGGG", "FSI",  "FSO",  "HIO",
     "JVVC",     "JVVVC", "JVS", "HVV",  "JVSS",  "HVVS", "HSS",  "HSSS", "IOV",
     "VVV",      "GGGG",  "IOS", "VVVC", "VVVVC", "VVS",  "VVSS", "SSS",  "SSSS"};
+
+/* The words of the flows' strings (amplitudes/flow_recursion_tape.h, sampled colours). */
+static size_t colour_table_words(const hg_flow_recursion *fr) {
+  size_t n = fr->n_flows;
+  for (size_t f = 0; f < fr->n_flows; ++f) {
+    n += 1 + fr->flows[f].n_strings;
+    for (int k = 0; k < fr->flows[f].n_strings; ++k) n += fr->flows[f].s[k].length;
+  }
+  return n;
+}
+
+/* Writes them at w: where each flow starts (from w on), then each flow's strings. Their labels
+ * are external positions (colour.h): the quarks' at the ends, the gluons' in the word. */
+static void colour_table(const hg_flow_recursion *fr, uint32_t *w) {
+  size_t at = fr->n_flows;
+  for (size_t f = 0; f < fr->n_flows; ++f) {
+    const hg_colour_term *flow = &fr->flows[f];
+    w[f] = (uint32_t)at;
+    w[at++] = flow->n_strings;
+    for (int k = 0; k < flow->n_strings; ++k) {
+      const hg_colour_string *str = &flow->s[k];
+      const int trace = str->start == HG_COLOUR_LABEL_TRACE;
+      const uint32_t start = trace ? HG_FR_COLOUR_TRACE : str->start,
+                     end = trace ? HG_FR_COLOUR_TRACE : str->end;
+      w[at++] = start | end << 8 | (uint32_t)str->length << 16;
+      for (int j = 0; j < str->length; ++j) w[at++] = str->word[j];
+    }
+  }
+}
 
 /* The tape's buffers (amplitudes/flow_recursion_tape.h) and the program shape of its own. */
 typedef struct {
@@ -219,8 +260,10 @@ static int make_tables(const hg_flow_recursion *fr, int gauge_particle, size_t r
   couplings[0] = (coupling_entry){HG_COUPLING_STRONG, 0, 0, 0};
   const size_t ops_at = HG_FR_HEADER, targets_at = ops_at + 3 * fr->n_ops,
                configs_at = targets_at + fr->n_targets;
-  /* the words up to the configurations' end, then externals and couplings (at most 128) */
-  uint32_t *w = malloc((configs_at + max_configs + (size_t)s->n + 128) * sizeof *w);
+  /* the words up to the configurations' end, then externals, couplings (at most 128) and the
+   * flows' strings */
+  const size_t colour_words = colour_table_words(fr);
+  uint32_t *w = malloc((configs_at + max_configs + (size_t)s->n + 128 + colour_words) * sizeof *w);
   int status = configs == NULL || coefs == NULL || w == NULL ? -2 : 0;
   for (uint32_t config = 0; status == 0 && config < max_configs; ++config)
     if (can_be_nonzero(s, bit_of, config)) configs[n_configs++] = config;
@@ -272,8 +315,10 @@ static int make_tables(const hg_flow_recursion *fr, int gauge_particle, size_t r
     w[HG_FR_EXTERNALS_AT] = (uint32_t)externals_at;
     w[HG_FR_COUPLINGS_AT] = (uint32_t)couplings_at;
     w[HG_FR_CHARGES_AT] = (uint32_t)(2 * n_coefs);
-    w[HG_FR_HEADER - 1] = 0;
-    t->n_words = couplings_at + (size_t)n_couplings;
+    const size_t colours_at = couplings_at + (size_t)n_couplings;
+    colour_table(fr, w + colours_at);
+    w[HG_FR_COLOURS_AT] = (uint32_t)colours_at;
+    t->n_words = colours_at + colour_words;
     t->n_reals = 2 * (size_t)n_coefs + (size_t)n_couplings;
     /* word offsets are 32 bits wide */
     if (t->n_words >= (size_t)1 << 31) status = -1;
@@ -449,6 +494,19 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
     err |= clSetKernelArg(amp->helicity, 8, sizeof(cl_mem), &amp->tape_reals);
     status =
         hg_cl_check(ctx, err, "clSetKernelArg", "setting the recursion tape of %s", spec->text);
+  }
+  /* sampled colours: the same tape after the colour kernel's own arguments (8 of them) */
+  if (status == HEGETCL_OK)
+    status = hg_kernel_create(ctx, amp->program, HG_KERNEL_AMPLITUDE_COLOUR, &amp->colour_kernel);
+  if (status == HEGETCL_OK) {
+    err = clSetKernelArg(amp->colour_kernel, 8, sizeof(cl_mem), &amp->tape);
+    err |= clSetKernelArg(amp->colour_kernel, 9, sizeof(cl_mem), &amp->tape_reals);
+    status = hg_cl_check(ctx, err, "clSetKernelArg", "setting the recursion tape of %s's %s",
+                         spec->text, HG_KERNEL_AMPLITUDE_COLOUR);
+  }
+  for (int i = 0; i < spec->n; ++i) {
+    const hg_particle *particle = hg_model_particle(hg_species_particle(spec->species[i]));
+    amp->colour_dims[i] = particle->pdg == 21 ? 8 : particle->colour == 3 ? 3 : 1;
   }
   tables_free(&t);
   hg_flow_recursion_free(&fr);

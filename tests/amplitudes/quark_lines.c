@@ -298,8 +298,8 @@ static void identical_particles_gauge_and_boosts(void **state) {
 
 /* V + jets and t t~ h go to the recursive engine by default; a process with no diagram within
  * the coupling orders it gives is refused by it as by the diagrams engine, naming the fix;
- * sampled colours of a process of the quark-line recursion: refused, naming the exact colour
- * sum. */
+ * sampled colours of such a process with the diagrams engine: refused, naming the exact colour
+ * sum (the quark-line recursion's sampled colours: flow_colour_sampling). */
 static void routing_and_refusals(void **state) {
   (void)state;
   const char *const recursive[] = {"u d~ > e+ ve g g", "u u~ > e+ e- g g g g",
@@ -319,6 +319,7 @@ static void routing_and_refusals(void **state) {
     assert_non_null(strstr(hegetcl_last_error(ctx), "within the coupling orders given"));
   }
   hegetcl_process two = qcd_process_of("u d~ > e+ ve g");
+  two.engine = HEGETCL_ENGINE_DIAGRAMS;
   TS_ASSERT_OK(ctx, hegetcl_amplitude_create(ctx, &two, &amp));
   double *momenta = qcd_points_of(&two, 2, 5), me[2] = {0, 0};
   const uint32_t colour[2] = {0, 0};
