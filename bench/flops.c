@@ -211,3 +211,187 @@ int hg_bench_peak_tflops(const char *name, double *fp32, double *fp64) {
   }
   return 0;
 }
+
+/* The quark-line recursion's pieces (cl/helas: ffv.cl, ffv_massive.cl, vvv.cl, vvvv.cl, ew.cl,
+ * external.cl, external_massive.cl; propagator.h), as the interpreter calls them. A complex
+ * addition or a real-times-complex scaling is 2, hg_cmuli and negations 0; sigma(V) 16, sigma(p)
+ * 8, a 2x2 matrix applied 28, p^2 7, hg_cinv 6 (both of its selects' sides), a Breit-Wigner 9, a
+ * complex dot product 30, a real-complex one 14, the slots of a new current 4 (8 for three). */
+/* fvixxx, fvoxxx: slots, p^2, Breit-Wigner, 2 sigma(V), 2 sigma(p), 4 applications (112), the
+ * couplings (16), four components (56) */
+#define F_FR_FVI 252.0
+/* jioxxx at mass 0 (jioxx0): slots, q^2, 1/q^2, the couplings (4), 8 bilinears (112), four
+ * components (56) */
+#define F_FR_JIO0 184.0
+/* jioxxx with mass: bilinears and couplings (168), q.c (14), the complex mass (8), cs (6), q^2 with
+ * its Breit-Wigner (16), 4 x 10 */
+#define F_FR_JIOM 256.0
+/* jvvxxx at mass 0: slots, s, v1.v2 (30), two momentum dots (36), j12 (76), -g/s and the scaling
+ * (9) */
+#define F_FR_JVV 162.0
+/* jgggxx: slots (8), q^2, g^2/q^2 (2), two dots (60), 4 x 16 */
+#define F_FR_JGGG 141.0
+/* iovxxx (F_IOVXXX) */
+#define F_FR_IOV 186.0
+/* vvvxxx: three dots (90), three momentum differences (12) and dots (42), their sum (22), the
+ * coupling (2) */
+#define F_FR_VVV 168.0
+/* ggggxx: four dots (120), two products and their difference (14), g^2 and the scaling (3) */
+#define F_FR_GGGG 137.0
+/* hg_vector_propagate at mass 0: q^2, 1/q^2, four scalings */
+#define F_FR_PROP0 16.0
+/* with mass: q^2, q.X (14), the complex mass (8), cs (6), the Breit-Wigner (9), 4 x 10 */
+#define F_FR_PROPM 84.0
+/* hg_scalar_propagator: p^2 and a Breit-Wigner */
+#define F_FR_SPROP 16.0
+/* fsixxx, fsoxxx: slots, d S (22), 2 sigma(p), 2 applications, the couplings (16), four components
+ * (56) */
+#define F_FR_FSI 170.0
+/* hioxxx: slots, propagator, iosxxx (48), the product */
+#define F_FR_HIO 74.0
+/* iosxxx: two bilinears (28), couplings (14), the scalar (6) */
+#define F_FR_IOS 48.0
+/* jvsxxx before its propagator: slots, g S, four products */
+#define F_FR_JVS 34.0
+/* hvvxxx: slots, propagator, a dot, two products */
+#define F_FR_HVV 62.0
+/* jvssxx before its propagator: S1 S2, slots, jvsxxx's 34 */
+#define F_FR_JVSS 44.0
+/* hvvsxx: slots (8), propagator, a dot, three products */
+#define F_FR_HVVS 72.0
+/* hssxxx: slots, propagator, three products */
+#define F_FR_HSS 38.0
+/* hsssxx: slots (8), propagator, four products */
+#define F_FR_HSSS 48.0
+/* jvvcxx before its propagator: jvvxxx (162), q^2, 4 x 8 */
+#define F_FR_JVVC 201.0
+/* jvvvcx before its propagator: slots (8), three dots and the factor 2 (92), 4 x 28 */
+#define F_FR_JVVVC 212.0
+/* vvvcxx: vvvxxx and the coupling */
+#define F_FR_VVVC 174.0
+/* vvvvcx: six dots (180), the products and sums (30) */
+#define F_FR_VVVVC 210.0
+/* vvsxxx: a dot and two products */
+#define F_FR_VVS 42.0
+/* vvssxx: a dot and three products */
+#define F_FR_VVSS 48.0
+/* sssxxx: three products */
+#define F_FR_SSS 18.0
+/* ssssxx: four products */
+#define F_FR_SSSS 24.0
+/* ixxxx0, oxxxx0: sqrt(E + pz) (3), chi2 (6), slots (4) */
+#define F_FR_FERMION0 13.0
+/* ixxxxx, oxxxxx with mass: the spinor's parts (25), four scalings, slots */
+#define F_FR_FERMIONM 37.0
+/* vxxxxx with mass */
+#define F_FR_VECTORM 44.0
+/* sxxxxx: slots */
+#define F_FR_SCALAR 4.0
+/* a current's four components times its coefficient, added */
+#define F_FR_CURRENT_TARGET 32.0
+/* an amplitude times its coefficient, added to its flow */
+#define F_FR_FLOW_TARGET 8.0
+
+/* One operation's HELAS function (hg_fr_op.kind: hg_wf_kind, or hg_amp_kind + HG_FR_AMPLITUDE). */
+static double flow_operation(const hg_fr_op *op) {
+  const int massive = op->mass != HG_PARAM_ZERO;
+  const double propagate = massive ? F_FR_PROPM : F_FR_PROP0;
+  if (op->kind >= HG_FR_AMPLITUDE) {
+    switch ((hg_amp_kind)(op->kind - HG_FR_AMPLITUDE)) {
+    case HG_AMP_IOV:
+      return F_FR_IOV;
+    case HG_AMP_VVV:
+      return F_FR_VVV;
+    case HG_AMP_GGGG:
+      return F_FR_GGGG;
+    case HG_AMP_IOS:
+      return F_FR_IOS;
+    case HG_AMP_VVVC:
+      return F_FR_VVVC;
+    case HG_AMP_VVVVC:
+      return F_FR_VVVVC;
+    case HG_AMP_VVS:
+      return F_FR_VVS;
+    case HG_AMP_VVSS:
+      return F_FR_VVSS;
+    case HG_AMP_SSS:
+      return F_FR_SSS;
+    case HG_AMP_SSSS:
+      return F_FR_SSSS;
+    default:
+      return 0;
+    }
+  }
+  switch ((hg_wf_kind)op->kind) {
+  case HG_WF_FVI:
+  case HG_WF_FVO:
+    return F_FR_FVI;
+  case HG_WF_JIO:
+    return massive ? F_FR_JIOM : F_FR_JIO0;
+  case HG_WF_JVV:
+    return F_FR_JVV;
+  case HG_WF_JGGG:
+    return F_FR_JGGG;
+  case HG_WF_FSI:
+  case HG_WF_FSO:
+    return F_FR_FSI;
+  case HG_WF_HIO:
+    return F_FR_HIO;
+  case HG_WF_JVVC:
+    return F_FR_JVVC + propagate;
+  case HG_WF_JVVVC:
+    return F_FR_JVVVC + propagate;
+  case HG_WF_JVS:
+    return F_FR_JVS + propagate;
+  case HG_WF_HVV:
+    return F_FR_HVV;
+  case HG_WF_JVSS:
+    return F_FR_JVSS + propagate;
+  case HG_WF_HVVS:
+    return F_FR_HVVS;
+  case HG_WF_HSS:
+    return F_FR_HSS;
+  case HG_WF_HSSS:
+    return F_FR_HSSS;
+  default:
+    return 0;
+  }
+}
+
+/* External particle i's wavefunction (hg_fr_externals). */
+static double flow_external(const hg_process_spec *spec, int i) {
+  const hg_particle *p = hg_model_particle(hg_species_particle(spec->species[i]));
+  const int massive = p->mass != HG_PARAM_ZERO;
+  if (p->spin == HG_SPIN_SCALAR) return F_FR_SCALAR;
+  if (p->spin == HG_SPIN_FERMION) return massive ? F_FR_FERMIONM : F_FR_FERMION0;
+  return massive ? F_FR_VECTORM : F_VXXXX0;
+}
+
+double hg_bench_flops_flow_recursion(const hg_flow_recursion *fr, size_t n_configs,
+                                     int per_helicity, int colour_sampled) {
+  double per_config = 0;
+  for (int i = 0; i < fr->spec.n; ++i) per_config += flow_external(&fr->spec, i);
+  for (size_t o = 0; o < fr->n_ops; ++o) {
+    const hg_fr_op *op = &fr->ops[o];
+    const double target = op->kind >= HG_FR_AMPLITUDE ? F_FR_FLOW_TARGET : F_FR_CURRENT_TARGET;
+    per_config += flow_operation(op) + (double)op->n_targets * target;
+  }
+  const double flows = (double)fr->n_flows;
+  double per_event = 0;
+  if (colour_sampled) {
+    /* sum_f c_f A_f (8 each), |M|^2 and its sum (4); the factors once per event: each string's
+     * generators applied (one row, three for a trace), its selected entry (6) and the product */
+    per_config += 8 * flows + F_SQUARE;
+    for (size_t f = 0; f < fr->n_flows; ++f)
+      for (int k = 0; k < fr->flows[f].n_strings; ++k) {
+        const hg_colour_string *s = &fr->flows[f].s[k];
+        const double rows = s->start == HG_COLOUR_LABEL_TRACE ? 3 : 1;
+        per_event += rows * (s->length * F_CO_LINE_STEP + 6) + 6;
+      }
+  } else {
+    /* row i of the colour matrix: its diagonal term (2), 6 per j < i, the row's sum (4); the
+     * helicity sum's addition (1) */
+    per_config += 6 * flows + 3 * flows * (flows - 1) + 1;
+  }
+  return per_event + (per_helicity ? 1.0 : (double)n_configs) * per_config;
+}

@@ -237,7 +237,8 @@ static uint64_t mix(uint64_t k) {
 /* Per event: a colour assignment drawn uniformly (every index of every particle) and a helicity
  * configuration drawn uniformly from those the engine can find non-zero (co's list times its
  * quark line's pairs). */
-static void draw_samples(const hegetcl_amplitude *amp, const hg_colour_ordered *co, size_t events,
+static void draw_samples(const hegetcl_amplitude *amp, const hg_colour_ordered *co,
+                         const uint32_t *fr_configs, size_t n_fr_configs, size_t events,
                          uint32_t *colour, uint32_t *helicity) {
   for (size_t e = 0; e < events; ++e) {
     uint64_t bits = mix(e);
@@ -247,6 +248,10 @@ static void draw_samples(const hegetcl_amplitude *amp, const hg_colour_ordered *
       bits /= amp->colour_dims[i];
     }
     const uint64_t h = mix(e + 0x5bd1e995ull);
+    if (co == NULL) { /* the quark-line recursion: the configurations its tape sums */
+      helicity[e] = fr_configs[h % n_fr_configs];
+      continue;
+    }
     helicity[e] = co->helicities[h % co->n_helicities];
     if (co->quark_line) helicity[e] |= co->fermion_pairs[(h >> 32) % (uint64_t)co->n_fermion_pairs];
   }
@@ -286,7 +291,9 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   hg_process_spec spec;
   hg_diagram_set set;
   hg_colour_ordered co;
-  int have_co = 0;
+  int have_co = 0, have_fr = 0;
+  uint32_t *fr_configs = NULL; /* the quark-line recursion's configurations (drawn per event) */
+  size_t n_fr_configs = 0;
   hg_process_parse(r->process, &spec, message, sizeof message);
   if (r->engine == HEGETCL_ENGINE_DIAGRAMS &&
       hg_diagrams_build(&spec, 0, &set, message, sizeof message) == 0) {
@@ -300,8 +307,14 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
     have_co = 1;
   } else if (r->engine == HEGETCL_ENGINE_RECURSIVE && hg_recursive_uses_flows(&spec)) {
     hg_flow_recursion fr; /* the quark-line recursion: the quark-line basis */
-    if (hg_flow_recursion_build(&spec, 0, &fr, message, sizeof message) == 0) {
-      r->flows = fr.n_flows;
+    if (hg_flow_recursion_build(&spec, process.width_scheme == HEGETCL_WIDTH_ALL, &fr, message,
+                                sizeof message) == 0) {
+      if (hg_fr_configurations(&spec, &fr_configs, &n_fr_configs) == 0 && n_fr_configs > 0) {
+        r->flows = fr.n_flows;
+        r->flops =
+            hg_bench_flops_flow_recursion(&fr, n_fr_configs, r->per_helicity, r->colour_sampled);
+        have_fr = 1;
+      }
       hg_flow_recursion_free(&fr);
     }
   }
@@ -312,10 +325,11 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   hegetcl_status status = hegetcl_amplitude_create(ctx, &process, &amp);
   r->build_s = hg_now_seconds() - t0;
   if (r->mixed) unsetenv("HEGETCL_CO_MIXED");
-  if (status == HEGETCL_OK && (r->colour_sampled || r->per_helicity) && !have_co) {
+  if (status == HEGETCL_OK && (r->colour_sampled || r->per_helicity) && !have_co && !have_fr) {
     status = HEGETCL_ERR_UNSUPPORTED;
     snprintf(r->reason, sizeof r->reason,
-             "sampled colours and helicities are benchmarked for the recursive colour engine");
+             "sampled colours and helicities are benchmarked for the recursive engine (the "
+             "recursive colour engine and the quark-line recursion)");
   } else if (status != HEGETCL_OK) {
     snprintf(r->reason, sizeof r->reason, "%s", hegetcl_last_error(ctx));
   }
@@ -326,6 +340,7 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   if (status != HEGETCL_OK) {
     r->skipped = 1;
     if (have_co) hg_colour_ordered_free(&co);
+    free(fr_configs);
     hegetcl_amplitude_destroy(amp);
     return;
   }
@@ -355,7 +370,8 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
       snprintf(r->reason, sizeof r->reason, "no host memory for %zu events", events);
       break;
     }
-    if (have_co) draw_samples(amp, &co, events, colour, helicity);
+    if (have_co || have_fr)
+      draw_samples(amp, have_co ? &co : NULL, fr_configs, n_fr_configs, events, colour, helicity);
     status = timed_run(amp, r, events, momenta, helicity, colour, &kernel);
     if (status != HEGETCL_OK) {
       r->skipped = 1;
@@ -396,6 +412,7 @@ static void run_case(const bench_options *o, hegetcl_context *ctx, bench_result 
   free(helicity);
   free(colour);
   if (have_co) hg_colour_ordered_free(&co);
+  free(fr_configs);
   hegetcl_amplitude_destroy(amp);
 }
 
@@ -518,8 +535,8 @@ int hg_bench_processes(int argc, char **argv) {
                   ? "--precision mixed (the colour sum in double) is for the recursive colour "
                     "engine: --engines recursive, for gluons with at most one quark line"
               : c == 1 && engine != HEGETCL_ENGINE_RECURSIVE
-                  ? "--colour sampled is for the recursive colour engine (gluons with at most "
-                    "one quark line): --engines recursive, or --colour full"
+                  ? "--colour sampled is for the recursive engine (the recursive colour "
+                    "engine and the quark-line recursion): --engines recursive, or --colour full"
                   : NULL;
           r->process = o.processes[k];
           r->precision = p == 0 ? HEGETCL_PRECISION_DOUBLE : HEGETCL_PRECISION_FLOAT;

@@ -462,15 +462,14 @@ def bench_part(bench, tmp):
          ["skipped: n = 12 is beyond the permutation engine's limit of 8", nothing]),
         ("sampled colours, diagrams", ["--device", DEVICE, "--process", "g g > g g", "--colour",
                                        "sampled", "--engines", "diagrams"], 1,
-         ["--colour sampled is for the recursive colour engine", nothing]),
+         ["--colour sampled is for the recursive engine", nothing]),
         ("mixed, diagrams", ["--device", DEVICE, "--process", "g g > g g", "--precision",
                              "mixed", "--engines", "diagrams"], 1,
          ["--precision mixed (the colour sum in double) is for the recursive colour engine",
           nothing]),
-        ("two quark lines, sampled colours", ["--device", DEVICE, "--process", "u u~ > d d~ g",
-                                              "--colour", "sampled"], 1,
-         ["sampled colours and helicities are benchmarked for the recursive colour engine",
-          nothing]),
+        ("the photon family, sampled colours", ["--device", DEVICE, "--process", "u u~ > a a a",
+                                                "--colour", "sampled"], 1,
+         ["sampled colours and helicities are benchmarked for the recursive engine", nothing]),
     ], tmp, keep + ["none.json"])
     report(ok, "a bench that measures nothing lists the skipped cases with their reasons and "
            "exits 1", detail)
