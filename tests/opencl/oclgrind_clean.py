@@ -47,6 +47,9 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        hit-or-miss on the device (generator_mark, generator_compact), the colour flows
        (amplitude_flow_weights of the colour-ordered and the quark-line recursion's programs)
        and helicities into an event file (4 minutes)
+  21-22 hegetcl-bench --process "u u~ > d d~ g" --colour sampled, 64 events: the quark-line
+       recursion's sampled colours (amplitude_colour of its program: the flows' strings read from
+       the tape), summed over the configurations (35 s) and one drawn per event (10 s)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the diagrams engine's
 colour-flow kernel (generator_flows), which only groups run with --group-engine diagrams use
 (another process run of several minutes here); the device test
@@ -56,7 +59,7 @@ docs/opencl-implementations.md, "A second trap"). The whole suite took 4.3 minut
 cores before case 13 (cases 14-16 1 to 12 seconds each), with at most 1.5 GB of memory; case 13
 took 118 s (case 11 without variations 16 s). Case 19 took 4 minutes.
 
-usage: oclgrind_clean.py HEGETCL_EXE
+usage: oclgrind_clean.py HEGETCL_EXE HEGETCL_BENCH
 """
 import os
 import subprocess
@@ -77,7 +80,7 @@ QCD = [("g g > t t~ g", "me_gg_ttxg_WT0.txt", []),
        ("g g > g g g", "me_gg_ggg.txt", ["--precision", "float"])]
 
 
-def cases(hegetcl):
+def cases(hegetcl, bench):
     refs = os.environ.get("HEGETCL_REFS_DIR", "")
     points = [os.path.join(refs, f"me_points_n{n}.txt") for n in (2, 3)]
     out = []
@@ -120,6 +123,12 @@ def cases(hegetcl):
                  "--min-iterations", "1", "--max-iterations", "1", "--batch", "300",
                  "--target-error", "0", "--quiet", "--unweighted-events", "20", "--lhe", "ev.lhe",
                  "--json", "run.json", "--checkpoint", "none"]))
+    sampled = [bench, "--process", "u u~ > d d~ g", "--colour", "sampled", "--precision",
+               "double", "--max-events", "64", "--repeats", "5", "--max-seconds", "1"]
+    out.append(("hegetcl-bench --process \"u u~ > d d~ g\" --colour sampled: the quark-line "
+                "recursion's sampled colours, summed helicities", sampled))
+    out.append(("hegetcl-bench --process \"u u~ > d d~ g\" --colour sampled --helicity sampled",
+                sampled + ["--helicity", "sampled"]))
     return out
 
 
@@ -155,10 +164,10 @@ def run_case(number, what, command, more_env):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: oclgrind_clean.py HEGETCL_EXE")
+    if len(sys.argv) != 3:
+        sys.exit("usage: oclgrind_clean.py HEGETCL_EXE HEGETCL_BENCH")
     # absolute: each case runs in a folder of its own
-    todo = cases(os.path.abspath(sys.argv[1]))
+    todo = cases(os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]))
     print(f"1..{len(todo)}")
     try:
         subprocess.run(["oclgrind", "--version"], stdout=subprocess.DEVNULL, check=True)
