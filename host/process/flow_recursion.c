@@ -751,8 +751,10 @@ static void finish(builder *b, int min_weight) {
   const int n = fr->spec.n;
   for (int i = 0; i < n; ++i) b->cur[i].used = 1;
   size_t kept_roots = 0, root_targets = 0;
+  /* an amplitude whose colour vanishes (a U(1) gluon term meeting gluons: [1, X] = 0, Tr(X) = 0)
+   * adds into no flow: it is not kept, nor what feeds only it */
   for (size_t r = 0; r < b->n_roots; ++r)
-    if (b->roots[r].weight == min_weight) {
+    if (b->roots[r].weight == min_weight && b->roots[r].colour.n > 0) {
       const hg_fr_op *o = &b->roots[r].op;
       const int args[4] = {o->a, o->b, o->c, o->d};
       for (int k = 0; k < 4; ++k)
@@ -801,7 +803,7 @@ static void finish(builder *b, int min_weight) {
     fr->ops[fr->n_ops++] = op;
   }
   for (size_t r = 0; r < b->n_roots && !b->failed; ++r) {
-    if (b->roots[r].weight != min_weight) continue;
+    if (b->roots[r].weight != min_weight || b->roots[r].colour.n == 0) continue;
     hg_fr_op op = b->roots[r].op;
     op.first_target = fr->n_targets;
     for (size_t t = 0; t < b->roots[r].colour.n; ++t) {

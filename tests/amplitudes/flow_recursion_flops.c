@@ -84,9 +84,57 @@ static void two_lines_by_hand(void **state) {
   hg_flow_recursion_free(&fr);
 }
 
+/* u u~ > d d~ g (particles 0..4, the gluon 4 closes every amplitude): 8 configurations, 4 flows
+ * (1->3 with the gluon, 2->0; 1->0 with it, 2->3; 1->3, 2->0 with it; 1->0, 2->3 with it). Its
+ * tape: 2 jioxxx (u u~ and d d~ to a gluon, 2 Fierz terms each: 4 targets), 4 fvoxxx and
+ * 4 fvixxx (a quark of one line taking the other line's gluon current, each Fierz term:
+ * 1 target each), 8 iovxxx (1 flow each) and 1 vvvxxx (the two lines' gluon currents with the
+ * gluon; 2 flows; the three vvvxxx with a U(1) term of the Fierz identity vanish, [1, X] = 0,
+ * and are not on the tape). Per configuration:
+ *   externals: 4 x 13 (the quarks) + 23 (vxxxx0, F_VXXXX0)                                   75
+ *   2 jioxxx 2 x 184 + 4 targets x 32                                             368 + 128 = 496
+ *   4 fvoxxx 4 x 252 + 4 x 32                                                   1008 + 128 = 1136
+ *   4 fvixxx the same                                                                       1136
+ *   8 iovxxx 8 x 186 + 8 x 8                                                    1488 + 64 = 1552
+ *   1 vvvxxx: three dots (90), momentum differences and dots (54), sum (22), coupling (2)
+ *     = 168, + 2 x 8                                                                         184
+ *   colour sum of 4 flows: 6 x 4 + 3 x 4 x 3 = 60, the helicity sum's addition 1            61
+ *   total                                                                                   4640
+ * summed: 8 x 4640 = 37120. Sampled colours: per flow a string of one generator (144 + 6 + 6)
+ * and one of none (6 + 6), 168 x 4 = 672 once per event; per configuration 4640 - 61 + 4 x 8
+ * + 4 = 4615: 672 + 8 x 4615 = 37592. */
+static void one_gluon_by_hand(void **state) {
+  (void)state;
+  hg_flow_recursion fr;
+  size_t n_configs = 0, targets = 0;
+  build("u u~ > d d~ g", &fr, &n_configs);
+  assert_int_equal(n_configs, 8);
+  assert_int_equal(fr.n_flows, 4);
+  assert_int_equal(fr.n_ops, 19);
+  assert_int_equal(count_ops(&fr, HG_WF_JIO, 0, &targets), 2);
+  assert_int_equal(targets, 4);
+  assert_int_equal(count_ops(&fr, HG_WF_FVO, 0, &targets), 4);
+  assert_int_equal(targets, 4);
+  assert_int_equal(count_ops(&fr, HG_WF_FVI, 0, &targets), 4);
+  assert_int_equal(targets, 4);
+  assert_int_equal(count_ops(&fr, HG_FR_AMPLITUDE + HG_AMP_IOV, 0, &targets), 8);
+  assert_int_equal(targets, 8);
+  assert_int_equal(count_ops(&fr, HG_FR_AMPLITUDE + HG_AMP_VVV, 0, &targets), 1);
+  assert_int_equal(targets, 2);
+  for (size_t f = 0; f < fr.n_flows; ++f) {
+    assert_int_equal(fr.flows[f].n_strings, 2);
+    assert_int_equal(fr.flows[f].s[0].length + fr.flows[f].s[1].length, 1);
+  }
+  expect_flops("u u~ > d d~ g, summed", hg_bench_flops_flow_recursion(&fr, n_configs, 0, 0), 37120);
+  expect_flops("u u~ > d d~ g, sampled colours",
+               hg_bench_flops_flow_recursion(&fr, n_configs, 0, 1), 37592);
+  hg_flow_recursion_free(&fr);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(two_lines_by_hand),
+      cmocka_unit_test(one_gluon_by_hand),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
