@@ -179,6 +179,8 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
     hg_json_uint(j, "requested", u->requested);
     hg_json_uint(j, "written", u->written);
     hg_json_uint(j, "tried", u->tried);
+    hg_json_uint(j, "sampled", u->sampled);
+    hg_json_uint(j, "batches", u->batches);
     hg_json_number(j, "efficiency", u->efficiency);
     hg_json_uint(j, "overweight_events", u->overweight);
     hg_json_number(j, "overweight_sigma_fraction", u->overweight_sigma_fraction);
@@ -199,6 +201,14 @@ void hg_cli_process_json(hg_json *j, const hegetcl_xsec_config *c, const hegetcl
     hg_json_uint(j, "events", r->groups[g].events);
     hg_json_number(j, "unweighting_efficiency", r->groups[g].unweighting_efficiency);
     hg_json_number(j, "colour_flows_seconds", r->groups[g].flows_seconds);
+    if (c->unweighted_events > 0) {
+      hg_json_object(j, "unweighting");
+      hg_json_uint(j, "events", r->groups[g].unweighted_events);
+      hg_json_uint(j, "tried", r->groups[g].unweighting_tried);
+      hg_json_uint(j, "sampled", r->groups[g].unweighting_sampled);
+      hg_json_uint(j, "batches", r->groups[g].unweighting_batches);
+      hg_json_end_object(j);
+    }
     hg_json_array(j, "phase_space_channel_weights");
     for (unsigned c = 0; c < r->groups[g].phase_space_channels; ++c)
       hg_json_number(j, NULL, r->groups[g].channel_weights[c]);

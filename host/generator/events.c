@@ -294,6 +294,9 @@ static void shares(const hg_gen_run *run, uint64_t n, uint64_t *out) {
  * negative events. */
 #define GEN_MARK_LOCAL 128
 #define GEN_MARK_STATS 4
+/* A group's unweighting batches are at least the configured batch over this (docs/generator.md,
+ * "Batch sizes of the unweighting"): 65 536 events of 2^20 on a GPU, enough to fill one. */
+#define GEN_UNWEIGHT_LEAST_SHARE 16
 
 /* The hit-or-miss on the device (cl/generator/kernels.cl): its kernels and buffers for batches of
  * up to `batch` events. Only the per-work-group counts and statistics and the kept events cross
@@ -503,6 +506,32 @@ static hegetcl_status batch_statistics(hg_gen_run *run, gen_group *g, device_unw
   return HEGETCL_OK;
 }
 
+size_t hg_gen_unweight_batch_size(uint64_t needed, uint64_t kept, uint64_t tried, double efficiency,
+                                  size_t least, size_t batch, size_t granule) {
+  if (granule == 0 || granule > batch) granule = batch;
+  size_t floor_size = (least + granule - 1) / granule * granule;
+  if (floor_size == 0) floor_size = granule;
+  if (floor_size > batch) floor_size = batch;
+  if (!(efficiency > 0.0) || !isfinite(efficiency)) return batch;
+  double p = ((double)kept + 1.0) / ((double)tried + 1.0 / efficiency);
+  p = p < 1.0 ? p : 1.0;
+  /* mu - 3 sqrt(mu) = needed: the kept events' mean mu, three of its Poisson deviations above
+   * the events needed */
+  const double root = 1.5 + sqrt(2.25 + (double)needed), trials = root * root / p;
+  if (!(trials < (double)batch)) return batch;
+  const size_t n = ((size_t)ceil(trials) + granule - 1) / granule * granule;
+  return n < floor_size ? floor_size : n > batch ? batch : n;
+}
+
+static size_t gcd_size(size_t a, size_t b) {
+  while (b != 0) {
+    const size_t r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+
 typedef struct {
   hg_gen_run *run;
   const uint64_t *per_group;
@@ -592,10 +621,16 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
     double mass[HG_GEN_MAX_EXTERNAL];
     for (int i = 0; i < g->spec.n; ++i) mass[i] = hegetcl_process_mass(&proc, (unsigned)i);
     g->key_high = hg_gen_stage_key(run, gi, 2);
-    uint64_t written = 0, tried = 0;
+    uint64_t written = 0, tried = 0, sampled = 0;
+    unsigned batches = 0;
     double group_sum = 0.0, group_over = 0.0;
     const size_t np = (size_t)g->spec.n;
-    for (uint32_t pass = 0; status == HEGETCL_OK && written < per_group[gi]; ++pass) {
+    /* each batch sized from the events the group still needs (hg_gen_unweight_batch_size), a
+     * multiple of both kernels' work-groups; trial k of the group is event first_event + k
+     * whatever the sizes, so the events are those of full batches */
+    const double efficiency = w_max > 0.0 ? g->result.estimate / w_max : 0.0;
+    const size_t granule = GEN_MARK_LOCAL / gcd_size(GEN_MARK_LOCAL, g->local) * g->local;
+    while (status == HEGETCL_OK && written < per_group[gi]) {
       if (out->tried >= c->max_unweighting_tries) {
         status =
             hg_fail(ctx, HEGETCL_ERR_INPUT,
@@ -604,20 +639,25 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
                     g->spec.text, (unsigned long long)out->tried, (unsigned long long)n_events);
         break;
       }
-      const uint64_t first = run->first_event + (uint64_t)pass * batch;
+      const size_t n = hg_gen_unweight_batch_size(per_group[gi] - written, written, tried,
+                                                  efficiency, batch / GEN_UNWEIGHT_LEAST_SHARE,
+                                                  batch, granule);
+      const uint64_t first = run->first_event + sampled;
+      sampled += n;
+      ++batches;
       const double t0 = hg_now_seconds();
-      status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, batch, 0);
+      status = hg_gen_group_sample(g, GEN_UNWEIGHT_ITERATION, first, n, 0);
       if (status == HEGETCL_OK)
         status = hg_cl_check(ctx, clFinish(ctx->queue), "clFinish", "sampling %s", g->spec.text);
       const double t1 = hg_now_seconds();
       times->unweight_device_seconds += t1 - t0;
       /* the hit-or-miss on the device; only counts, sums and the kept events come back */
       if (status == HEGETCL_OK)
-        status = device_mark(run, g, &dev, first, batch, w_max, counts, stats);
+        status = device_mark(run, g, &dev, first, n, w_max, counts, stats);
       batch_stats b;
       size_t n_acc = 0;
       if (status == HEGETCL_OK)
-        status = batch_statistics(run, g, &dev, batch, counts, stats, per_group[gi] - written,
+        status = batch_statistics(run, g, &dev, n, counts, stats, per_group[gi] - written,
                                   w_max, offsets, &n_acc, &b);
       const double t2 = hg_now_seconds();
       times->unweight_mark_seconds += t2 - t1;
@@ -629,7 +669,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
       group_sum += b.sum;
       group_over += b.excess;
       if (n_acc > 0) {
-        status = device_compact(ctx, g, &dev, batch, offsets, n_acc, accepted_index, kept_weight,
+        status = device_compact(ctx, g, &dev, n, offsets, n_acc, accepted_index, kept_weight,
                                 accepted, members);
         times->unweight_transfer_seconds += hg_now_seconds() - t2;
       }
@@ -708,6 +748,15 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         progress(out->written, n_events, out->tried, progress_user);
     }
     hg_gen_helicities_close(&hel);
+    out->sampled += sampled;
+    out->batches += batches;
+    if (times->groups != NULL && gi < times->n_groups) {
+      hegetcl_xsec_group *r = &times->groups[gi];
+      r->unweighted_events = written;
+      r->unweighting_tried = tried;
+      r->unweighting_sampled = sampled;
+      r->unweighting_batches = batches;
+    }
     /* each group's mean weight estimates its sigma; so the overweight share */
     sigma_check += tried > 0 ? group_sum / (double)tried : 0.0;
     overweight_sum += tried > 0 ? group_over / (double)tried : 0.0;

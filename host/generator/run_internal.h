@@ -179,6 +179,17 @@ void hg_gen_flows_close(hg_gen_flows *f);
 hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_mem params, size_t n,
                                     const double *momenta, double *w);
 
+/* The trial events of a group's next unweighting batch (docs/generator.md, "Batch sizes of the
+ * unweighting"): enough that the `needed` events it still lacks come with three standard
+ * deviations to spare at its acceptance p = (kept + 1) / (tried + 1 / efficiency) (the
+ * integration's sigma over its largest weight, `efficiency`, until the group's own batches
+ * tell), rounded up to a multiple of granule, at least least (so that a device stays busy;
+ * the unweighting gives batch / 16) and at most batch (the buffers' size); batch when
+ * efficiency is not positive. The events do not depend on it: trial k of a group is always
+ * Philox counter first_event + k. */
+size_t hg_gen_unweight_batch_size(uint64_t needed, uint64_t kept, uint64_t tried, double efficiency,
+                                  size_t least, size_t batch, size_t granule);
+
 /* The unweighting stage: n_events events over the groups in proportion to their sigma, to sink. */
 hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_event_sink sink,
                                    void *sink_user, hegetcl_events_progress progress,

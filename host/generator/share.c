@@ -71,16 +71,18 @@ hegetcl_status hg_gen_share_combine_unweighting(hg_gen_run *run, hegetcl_status 
   const hegetcl_team *team = run->team;
   if (team == NULL || team->size <= 1) return status;
   /* every rank calls it, whatever its status, so that none waits for a rank that failed */
-  double sums[8] = {(double)u->written,
-                    (double)u->tried,
-                    (double)u->overweight,
-                    (double)u->negative,
-                    u->sigma_check_fb * (double)u->tried,
-                    u->overweight_sigma_fraction * u->sigma_check_fb * (double)u->tried,
-                    u->seconds,
-                    status != HEGETCL_OK ? team->rank + 1.0 : 0.0};
+  double sums[10] = {(double)u->written,
+                     (double)u->tried,
+                     (double)u->overweight,
+                     (double)u->negative,
+                     u->sigma_check_fb * (double)u->tried,
+                     u->overweight_sigma_fraction * u->sigma_check_fb * (double)u->tried,
+                     u->seconds,
+                     status != HEGETCL_OK ? team->rank + 1.0 : 0.0,
+                     (double)u->sampled,
+                     (double)u->batches};
   char message[512];
-  if (team->allreduce_sum(team->user, sums, 8, message, sizeof message))
+  if (team->allreduce_sum(team->user, sums, 10, message, sizeof message))
     return hg_fail(run->ctx, HEGETCL_ERR_IO, "combining the ranks' unweighting: %s", message);
   if (status != HEGETCL_OK) return status;
   if (sums[7] != 0.0)
@@ -93,6 +95,8 @@ hegetcl_status hg_gen_share_combine_unweighting(hg_gen_run *run, hegetcl_status 
   u->tried = (uint64_t)sums[1];
   u->overweight = (uint64_t)sums[2];
   u->negative = (uint64_t)sums[3];
+  u->sampled = (uint64_t)sums[8];
+  u->batches = (uint64_t)sums[9];
   u->efficiency = u->tried > 0 ? (double)u->written / (double)u->tried : 0.0;
   u->sigma_check_fb = u->tried > 0 ? sums[4] / (double)u->tried : 0.0;
   u->overweight_sigma_fraction = sums[4] > 0.0 ? sums[5] / sums[4] : 0.0;

@@ -57,6 +57,9 @@ typedef struct {
   double efficiency, overweight_sigma_fraction;
   double sigma_check_fb; /* mean weight of the tried events: sigma from this pass */
   double seconds;
+  /* a run over a process (0 otherwise): the weighted events sampled on the device (tried, plus
+   * those after each group's last kept event in its last batch) and the batches */
+  uint64_t sampled, batches;
 } hegetcl_unweighting_result;
 
 #ifdef __cplusplus

@@ -197,6 +197,11 @@ typedef struct {
   /* the unweighting: wall seconds of its kept events' colour-flow weights (its part of
    * hegetcl_xsec_result.flows_seconds, the helicities' weights left out) */
   double flows_seconds;
+  /* the unweighting: its events, the trial events they took (up to its last kept event), the
+   * events sampled on the device (its batches in full) and its batches, each sized from the
+   * events it still needs (docs/generator.md, "Batch sizes of the unweighting") */
+  uint64_t unweighted_events, unweighting_tried, unweighting_sampled;
+  unsigned unweighting_batches;
 } hegetcl_xsec_group;
 typedef struct {
   char text[HEGETCL_PROCESS_TEXT_SIZE]; /* "c~ c > t t~ g" */
