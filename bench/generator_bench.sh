@@ -66,6 +66,9 @@ for key in keys:
                  "commit": d.get("commit", ""),
                  "sigma_fb": r["sigma_fb"], "error_fb": r["error_fb"], "groups": len(d["groups"]),
                  "events": u["written"], "tried": u["tried"], "efficiency": u["efficiency"],
+                 "sampled": u.get("sampled", 0), "batches": u.get("batches", 0),
+                 "sampled_per_second": (u.get("sampled", 0) / st["unweighting_device"]
+                                        if st.get("unweighting_device") else 0),
                  "events_per_second_unweighting": u["written"] / generate if generate else 0,
                  "events_per_second_after_build": u["written"] / after if after > 0 else 0,
                  "events_per_second_wall": u["written"] / wall if wall else 0,
@@ -73,13 +76,15 @@ for key in keys:
                  "group_flows_seconds": {gr["process"]: gr.get("colour_flows_seconds", 0.0)
                                          for gr in d["groups"]},
                  "overweight_sigma_fraction": u["overweight_sigma_fraction"]})
-print("%-20s %6s %8s %8s %10s %10s %10s" % ("process", "groups", "events", "eff", "ev/s unw",
-                                            "ev/s run", "ev/s wall"))
+print("%-20s %6s %8s %8s %10s %10s %10s %10s %10s %8s %10s" % (
+    "process", "groups", "events", "eff", "ev/s unw", "ev/s run", "ev/s wall", "tried",
+    "sampled", "batches", "sampled/s"))
 for x in rows:
-    print("%-20s %6d %8d %8.2e %10.3g %10.3g %10.3g" % (
+    print("%-20s %6d %8d %8.2e %10.3g %10.3g %10.3g %10d %10d %8d %10.3g" % (
         x["process"], x["groups"], x["events"], x["efficiency"],
         x["events_per_second_unweighting"], x["events_per_second_after_build"],
-        x["events_per_second_wall"]))
+        x["events_per_second_wall"], x["tried"], x["sampled"], x["batches"],
+        x["sampled_per_second"]))
 print()
 cols = [("build", "build"), ("pilot", "pilot"), ("integration", "integr"),
         ("unweighting_device", "sample+ME"),
@@ -103,7 +108,9 @@ print("ev/s unw: the unweighting stage alone; ev/s run: the whole command less p
       "transfer: the kept events' compaction and read; flows: their colour-flow and helicity "
       "weights; variations: their scale and PDF weights; "
       "records: the host's Les Houches records; "
-      "write: the file.")
+      "write: the file. tried: the trial events up to each group's last kept one; sampled: "
+      "those the device sampled and evaluated (each group's batches in full), in batches; "
+      "sampled/s: sampled over sample+ME.")
 json.dump({"runs": rows}, open(os.path.join(out, "generator_bench.json"), "w"), indent=1)
 print("written", os.path.join(out, "generator_bench.json"))
 PY
