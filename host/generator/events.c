@@ -294,8 +294,11 @@ static void shares(const hg_gen_run *run, uint64_t n, uint64_t *out) {
  * negative events. */
 #define GEN_MARK_LOCAL 128
 #define GEN_MARK_STATS 4
-/* A group's unweighting batches are at least the configured batch over this (docs/generator.md,
- * "Batch sizes of the unweighting"): 65 536 events of 2^20 on a GPU, enough to fill one. */
+/* A group's unweighting batches are at least this many work-groups of GEN_MARK_LOCAL per compute
+ * unit, and at least the configured batch over GEN_UNWEIGHT_LEAST_SHARE when that is less
+ * (docs/generator.md, "Batch sizes of the unweighting"): 65 536 events on an H100 or H200 (132
+ * compute units, 2^20 batches), enough to fill one; 1024 on PoCL with two cores. */
+#define GEN_UNWEIGHT_LEAST_PER_UNIT 4
 #define GEN_UNWEIGHT_LEAST_SHARE 16
 
 /* The hit-or-miss on the device (cl/generator/kernels.cl): its kernels and buffers for batches of
@@ -630,6 +633,10 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
      * whatever the sizes, so the events are those of full batches */
     const double efficiency = w_max > 0.0 ? g->result.estimate / w_max : 0.0;
     const size_t granule = GEN_MARK_LOCAL / gcd_size(GEN_MARK_LOCAL, g->local) * g->local;
+    const size_t units = ctx->info.compute_units > 0 ? ctx->info.compute_units : 1;
+    const size_t per_units = GEN_UNWEIGHT_LEAST_PER_UNIT * GEN_MARK_LOCAL * units;
+    const size_t least =
+        per_units < batch / GEN_UNWEIGHT_LEAST_SHARE ? per_units : batch / GEN_UNWEIGHT_LEAST_SHARE;
     while (status == HEGETCL_OK && written < per_group[gi]) {
       if (out->tried >= c->max_unweighting_tries) {
         status =
@@ -640,8 +647,7 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
         break;
       }
       const size_t n = hg_gen_unweight_batch_size(per_group[gi] - written, written, tried,
-                                                  efficiency, batch / GEN_UNWEIGHT_LEAST_SHARE,
-                                                  batch, granule);
+                                                  efficiency, least, batch, granule);
       const uint64_t first = run->first_event + sampled;
       sampled += n;
       ++batches;
@@ -652,13 +658,12 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
       const double t1 = hg_now_seconds();
       times->unweight_device_seconds += t1 - t0;
       /* the hit-or-miss on the device; only counts, sums and the kept events come back */
-      if (status == HEGETCL_OK)
-        status = device_mark(run, g, &dev, first, n, w_max, counts, stats);
+      if (status == HEGETCL_OK) status = device_mark(run, g, &dev, first, n, w_max, counts, stats);
       batch_stats b;
       size_t n_acc = 0;
       if (status == HEGETCL_OK)
-        status = batch_statistics(run, g, &dev, n, counts, stats, per_group[gi] - written,
-                                  w_max, offsets, &n_acc, &b);
+        status = batch_statistics(run, g, &dev, n, counts, stats, per_group[gi] - written, w_max,
+                                  offsets, &n_acc, &b);
       const double t2 = hg_now_seconds();
       times->unweight_mark_seconds += t2 - t1;
       if (status != HEGETCL_OK) break;

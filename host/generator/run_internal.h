@@ -184,7 +184,8 @@ hegetcl_status hg_gen_flows_weights(hegetcl_context *ctx, hg_gen_flows *f, cl_me
  * deviations to spare at its acceptance p = (kept + 1) / (tried + 1 / efficiency) (the
  * integration's sigma over its largest weight, `efficiency`, until the group's own batches
  * tell), rounded up to a multiple of granule, at least least (so that a device stays busy;
- * the unweighting gives batch / 16) and at most batch (the buffers' size); batch when
+ * the unweighting gives 512 per compute unit, at most batch / 16) and at most batch (the
+ * buffers' size); batch when
  * efficiency is not positive. The events do not depend on it: trial k of a group is always
  * Philox counter first_event + k. */
 size_t hg_gen_unweight_batch_size(uint64_t needed, uint64_t kept, uint64_t tried, double efficiency,

@@ -6,10 +6,10 @@
  * and the configured batch, and follows the group's own acceptance once its batches have
  * measured one. For p p > t t~ (3 groups, 3000 events, batch 65 536): each group gets its
  * largest-remainder share of sigma (computed here from the groups' sigma) and writes that many
- * events; no group samples a full batch any more (each sampled one before), the small groups
- * one batch of the floor (4096 of 65 536), every group at least what it tried; and the events, their
- * order and the tried count are those of a run with batches of 8192 (other sizes, the same
- * Philox counters). */
+ * events; no group samples a full batch any more (each sampled one before), the smallest group
+ * one batch no larger than the floor (at most 4096 of 65 536), every group at least what it tried;
+ * and the events, their order and the tried count are those of a run with batches of 8192 (other
+ * sizes, the same Philox counters). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,12 +185,16 @@ static void groups_sized_by_their_needs(void **state) {
     tried += x->unweighting_tried;
     smallest = share[g] < share[smallest] ? g : smallest;
   }
-  /* the smallest group needs a few hundred trials: one batch of the floor (a multiple of the
-   * work-groups: 4096 where the sampler's is 128 or a divisor) */
+  /* the smallest group needs a few hundred trials: one batch of the floor, at most BATCH / 16
+   * (and a work-group's more) */
   assert_true(share[smallest] > 0);
   assert_int_equal(r.groups[smallest].unweighting_batches, 1);
-  assert_true(r.groups[smallest].unweighting_sampled >= least &&
-              r.groups[smallest].unweighting_sampled < 2 * least);
+  if (r.groups[smallest].unweighting_sampled > least + 128)
+    fail_msg("%s: %llu sampled for %llu events at efficiency %.3f (%llu tried): above the floor "
+             "%zu",
+             r.groups[smallest].text, (unsigned long long)r.groups[smallest].unweighting_sampled,
+             (unsigned long long)share[smallest], r.groups[smallest].unweighting_efficiency,
+             (unsigned long long)r.groups[smallest].unweighting_tried, least);
   assert_int_equal(u.sampled, sampled);
   assert_int_equal(u.batches, batches);
   assert_int_equal(u.tried, tried);
