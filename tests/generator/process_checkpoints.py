@@ -26,10 +26,14 @@ pilot; iterations are counted over the groups (2 adapting + 3 combined each).
      (which keeps the stop's checkpoint and event stream), resumed again: the same identities
   7  a fresh run refuses to replace the unfinished run's checkpoint; --resume with another
      setting names it and both values; --resume from another folder names the `cd` to run
+  8  the uninterrupted run's JSON: each group's events are its largest-remainder share of sigma
+     (computed here) and add up to the events written; each group sampled at least what it
+     tried, in batches of at most --batch, and the sums are the unweighting's
 
 usage: process_checkpoints.py HEGETCL_EXE
 """
 import json
+import math
 import os
 import re
 import shutil
@@ -159,6 +163,33 @@ def stopped_in_integration(exe, tmp, reference, name, interrupt, code, group, re
            "; ".join(problems))
 
 
+def check_group_counts(j):
+    """8: the groups' events, tried and sampled events and batches in the JSON."""
+    u, groups = j["unweighting"], j["groups"]
+    total = sum(g["sigma_fb"] for g in groups)
+    exact = [u["requested"] * g["sigma_fb"] / total for g in groups]
+    share = [math.floor(x) for x in exact]
+    for k in sorted(range(len(groups)), key=lambda k: -(exact[k] - share[k]))[:u["requested"] -
+                                                                            sum(share)]:
+        share[k] += 1
+    batch = int(BASE[BASE.index("--batch") + 1])
+    problems = []
+    for g, want in zip(groups, share):
+        w = g["unweighting"]
+        if w["events"] != want:
+            problems.append(f"{g['process']}: {w['events']} events, its share {want}")
+        if not w["events"] <= w["tried"] <= w["sampled"] <= w["batches"] * batch:
+            problems.append(f"{g['process']}: {w['events']} events, {w['tried']} tried, "
+                            f"{w['sampled']} sampled in {w['batches']} batches of at most {batch}")
+    for key in ("tried", "sampled", "batches"):
+        if sum(g["unweighting"][key] for g in groups) != u[key]:
+            problems.append(f"the groups' {key} do not add up to the unweighting's {u[key]}")
+    if sum(g["unweighting"]["events"] for g in groups) != u["written"]:
+        problems.append(f"the groups' events do not add up to {u['written']}")
+    report(not problems, "the JSON counts each group's share of the events and its batches",
+           "; ".join(problems))
+
+
 def main():
     exe = os.path.abspath(sys.argv[1])
     tmp = tempfile.mkdtemp(prefix="hegetcl-process-ckpt-")
@@ -171,6 +202,7 @@ def main():
                f"exit {reference.returncode}, files {left}: {reference.stderr[-400:]}")
         if reference.returncode != 0:
             return
+        check_group_counts(json.load(open(os.path.join(reference.folder, "run.json"))))
         stopped_in_integration(exe, tmp, reference, "adapting", "iterations:1:TERM", 143, 0, 1)
         stopped_in_integration(exe, tmp, reference, "second_group", "iterations:7:INT", 130, 1, 2)
         stopped_in_integration(exe, tmp, reference, "resumed_on_two_devices", "iterations:12:INT",
