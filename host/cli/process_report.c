@@ -102,9 +102,11 @@ void hg_cli_print_process_result(const hegetcl_xsec_config *c, const hegetcl_xse
   }
   if (c->unweighted_events > 0) {
     const hegetcl_unweighting_result *u = &r->unweighting;
-    printf("  %llu unweighted events from %llu tried (efficiency %.3g), %.2f s; %llu above their "
-           "group's maximum (%.2g of sigma); sigma from the pass %.6e fb\n",
-           (unsigned long long)u->written, (unsigned long long)u->tried, u->efficiency, u->seconds,
+    printf("  %llu unweighted events from %llu tried (efficiency %.3g; %llu sampled in %llu "
+           "batches), %.2f s; %llu above their group's maximum (%.2g of sigma); sigma from the "
+           "pass %.6e fb\n",
+           (unsigned long long)u->written, (unsigned long long)u->tried, u->efficiency,
+           (unsigned long long)u->sampled, (unsigned long long)u->batches, u->seconds,
            (unsigned long long)u->overweight, u->overweight_sigma_fraction, u->sigma_check_fb);
   }
   if (r->n_process_channels > 40) {
