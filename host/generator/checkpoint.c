@@ -390,5 +390,5 @@ hegetcl_status hg_gen_ckpt_unweight(hg_gen_ckpt *k, const hegetcl_xsec_hooks *ho
     if (status == HEGETCL_ERR_INPUT) status = HEGETCL_OK;
   }
   return hg_gen_share_combine_unweighting(run, status, run->config.unweighted_events,
-                                          &result->unweighting);
+                                          result);
 }

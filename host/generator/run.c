@@ -1051,7 +1051,7 @@ hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *
                                    hooks->sink, hooks->sink_user, hooks->events_progress,
                                    hooks->events_progress_user, &result->unweighting, result);
     status = hg_gen_share_combine_unweighting(run, status, config->unweighted_events,
-                                              &result->unweighting);
+                                              result);
   }
   if (run != NULL) hg_gen_ckpt_close(run->ckpt);
   hg_gen_run_destroy(run);

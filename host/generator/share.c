@@ -8,6 +8,7 @@
  * share of the events from a stream of its own (event numbers from rank x 2^40). */
 #include "generator/share.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,10 +67,38 @@ uint64_t hg_gen_share_events(const hg_gen_run *run, uint64_t n) {
   return n / size + (rank < n % size ? 1 : 0);
 }
 
+/* Each group's unweighting counts added up over the ranks (every rank calls it). */
+static int combine_group_counts(const hegetcl_team *team, hegetcl_xsec_result *r, char *message,
+                                size_t size) {
+  const unsigned n = r->n_groups;
+  if (n == 0) return 0;
+  double *sums = calloc(4 * (size_t)n, sizeof *sums);
+  if (sums == NULL) {
+    snprintf(message, size, "no memory for %u groups' counts", n);
+    return 1;
+  }
+  for (unsigned g = 0; g < n; ++g) {
+    sums[4 * g] = (double)r->groups[g].unweighted_events;
+    sums[4 * g + 1] = (double)r->groups[g].unweighting_tried;
+    sums[4 * g + 2] = (double)r->groups[g].unweighting_sampled;
+    sums[4 * g + 3] = (double)r->groups[g].unweighting_batches;
+  }
+  const int failed = team->allreduce_sum(team->user, sums, 4 * (int)n, message, size);
+  for (unsigned g = 0; g < n && !failed; ++g) {
+    r->groups[g].unweighted_events = (uint64_t)sums[4 * g];
+    r->groups[g].unweighting_tried = (uint64_t)sums[4 * g + 1];
+    r->groups[g].unweighting_sampled = (uint64_t)sums[4 * g + 2];
+    r->groups[g].unweighting_batches = (uint64_t)sums[4 * g + 3];
+  }
+  free(sums);
+  return failed;
+}
+
 hegetcl_status hg_gen_share_combine_unweighting(hg_gen_run *run, hegetcl_status status,
-                                                uint64_t requested, hegetcl_unweighting_result *u) {
+                                                uint64_t requested, hegetcl_xsec_result *r) {
   const hegetcl_team *team = run->team;
   if (team == NULL || team->size <= 1) return status;
+  hegetcl_unweighting_result *u = &r->unweighting;
   /* every rank calls it, whatever its status, so that none waits for a rank that failed */
   double sums[10] = {(double)u->written,
                      (double)u->tried,
@@ -82,7 +111,8 @@ hegetcl_status hg_gen_share_combine_unweighting(hg_gen_run *run, hegetcl_status 
                      (double)u->sampled,
                      (double)u->batches};
   char message[512];
-  if (team->allreduce_sum(team->user, sums, 10, message, sizeof message))
+  if (team->allreduce_sum(team->user, sums, 10, message, sizeof message) ||
+      combine_group_counts(team, r, message, sizeof message))
     return hg_fail(run->ctx, HEGETCL_ERR_IO, "combining the ranks' unweighting: %s", message);
   if (status != HEGETCL_OK) return status;
   if (sums[7] != 0.0)

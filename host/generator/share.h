@@ -16,9 +16,9 @@ void hg_gen_share_close(struct hg_gen_run *run);
 /* This process's share of n unweighted events: the first n % size ranks make one more. */
 uint64_t hg_gen_share_events(const struct hg_gen_run *run, uint64_t n);
 
-/* The ranks' unweighting statistics added up into every rank's u (requested: the run's); every
- * rank calls it whatever its status. */
+/* The ranks' unweighting statistics, the run's and each group's, added up into every rank's
+ * result (requested: the run's); every rank calls it whatever its status. */
 hegetcl_status hg_gen_share_combine_unweighting(struct hg_gen_run *run, hegetcl_status status,
-                                                uint64_t requested, hegetcl_unweighting_result *u);
+                                                uint64_t requested, hegetcl_xsec_result *r);
 
 #endif
