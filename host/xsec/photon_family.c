@@ -482,3 +482,97 @@ hegetcl_status hg_photon_family_take_histograms(hg_photon_family *f, hegetcl_xse
     result->histograms = hg_histograms_take(f->histograms, &result->n_histograms);
   return HEGETCL_OK;
 }
+
+/* A process's share of n events: the first n % size ranks make one more. */
+static uint64_t share_of(uint64_t n, const hegetcl_team *team) {
+  if (team == NULL || team->size <= 1) return n;
+  const uint64_t size = (uint64_t)team->size, rank = (uint64_t)team->rank;
+  return n / size + (rank < n % size ? 1 : 0);
+}
+
+/* The ranks' unweighting statistics added up (every rank calls it, whatever its status, so none
+ * waits for a rank that failed), into every rank's result. */
+static hegetcl_status combine_unweighting(hegetcl_context *ctx, const hegetcl_team *team,
+                                          hegetcl_status status, const hg_unweight_state *mine,
+                                          uint64_t requested, hegetcl_unweighting_result *result) {
+  double sums[5 + HG_EVENT_STATS];
+  sums[0] = (double)mine->written;
+  sums[1] = (double)mine->tried;
+  sums[2] = (double)mine->kept;
+  sums[3] = mine->seconds;
+  sums[4] = status != HEGETCL_OK ? team->rank + 1.0 : 0.0;
+  memcpy(sums + 5, mine->stats, sizeof mine->stats);
+  char message[512];
+  if (team->allreduce_sum(team->user, sums, sizeof sums / sizeof *sums, message, sizeof message))
+    return hg_fail(ctx, HEGETCL_ERR_IO, "combining the ranks' unweighting: %s", message);
+  if (status != HEGETCL_OK) return status;
+  if (sums[4] != 0.0)
+    return hg_fail(ctx, HEGETCL_ERR_IO,
+                   "another rank failed in the unweighting (rank number sum %.0f, counted from "
+                   "1); its own error is in its output",
+                   sums[4]);
+  hg_unweight_state all = *mine;
+  all.written = (uint64_t)sums[0];
+  all.tried = (uint64_t)sums[1];
+  all.kept = (uint64_t)sums[2];
+  all.seconds = sums[3] / team->size; /* the ranks ran side by side */
+  memcpy(all.stats, sums + 5, sizeof all.stats);
+  const double max_weight = result->max_weight_fb;
+  hg_unweight_summarise(&all, result);
+  result->requested = requested;
+  result->max_weight_fb = max_weight;
+  return HEGETCL_OK;
+}
+
+
+hegetcl_status hg_photon_family_unweight(hg_photon_family *f, const hg_photon_unweighting *u,
+                                         hegetcl_status status, hegetcl_xsec_result *result,
+                                         int *stopped, hg_unweight_state *state) {
+  const hegetcl_xsec_config *config = &f->config;
+  const hegetcl_xsec_hooks *hooks = u->hooks;
+  const hegetcl_team *team = f->team;
+  hg_xsec_device *first = &f->devices[0];
+  hg_unweight_inputs in = {.program = first->program,
+                           .n_photons = config->process.n_photons,
+                           .quark_pid = config->quark_pid,
+                           .both_orientations = f->doubled,
+                           .n_channels = f->n_channels,
+                           .helicity_sampled = f->setup.per_helicity,
+                           .mu_f_gev = config->mu_f_gev,
+                           .mu_r_gev = config->mu_f_gev,
+                           .alpha_s = result->alpha_s,
+                           .alpha_qed = config->process.alpha,
+                           .process_id = 1,
+                           .seed = config->vegas.seed,
+                           .batch = config->vegas.batch_size,
+                           .max_weight = hg_vegas_last_max_weight(u->vegas),
+                           .requested = share_of(config->unweighted_events, team),
+                           .first_event = team != NULL ? (uint64_t)team->rank << 40 : 0,
+                           .max_tries = config->max_unweighting_tries,
+                           .sampler = hg_photon_family_sample,
+                           .sampler_user = f,
+                           .params = first->params,
+                           .pdf = first->pdf,
+                           .sampling = first->sampling,
+                           .factor = first->factor,
+                           .me = first->amp->me,
+                           .n_variations = hg_xsec_variations_count(f->variations),
+                           .ratios = hg_photon_family_ratios,
+                           .ratios_user = f,
+                           .resume = u->resume,
+                           .checkpoint_every = u->checkpoint_every,
+                           .checkpoint = u->checkpoint,
+                           .checkpoint_user = u->checkpoint_user,
+                           .stop = u->stop};
+  for (unsigned c = 0; c < f->n_channels; ++c) in.channel_pid[c] = result->channels[c].pid[0];
+  in.grid = hg_vegas_reducer_grid(first->reducer);
+  if (status == HEGETCL_OK)
+    status = hg_vegas_reducer_upload(first->reducer, hg_vegas_last_edges(u->vegas));
+  if (status == HEGETCL_OK)
+    status = hg_unweight_run(f->ctx, &in, hooks->sink, hooks->sink_user, hooks->events_progress,
+                             hooks->events_progress_user, &result->unweighting, stopped, state);
+  if (team != NULL && team->size > 1)
+    status = combine_unweighting(f->ctx, team, status, state, config->unweighted_events,
+                                 &result->unweighting);
+  return status;
+}

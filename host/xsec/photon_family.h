@@ -9,6 +9,7 @@
 
 #include "hegetcl/xsec.h"
 #include "integrate/vegas.h"
+#include "events/unweight.h"
 #include "xsec/sampling.h"
 #include "xsec/xsec_device.h"
 
@@ -77,5 +78,26 @@ hegetcl_status hg_photon_family_sample(void *user, uint32_t iteration, uint64_t 
                                        size_t n_events, cl_mem grid);
 hegetcl_status hg_photon_family_ratios(void *user, uint64_t first, const uint32_t *index, size_t n,
                                        double *ratios);
+
+/* The unweighting's driver: the integration that gives the grid and largest weight, the hooks
+ * with the sink, and the checkpoints' callback (as hg_unweight_inputs' fields). */
+typedef struct {
+  hg_vegas *vegas;
+  const hegetcl_xsec_hooks *hooks;
+  const hg_unweight_state *resume;
+  uint64_t checkpoint_every;
+  hg_unweight_checkpoint checkpoint;
+  void *checkpoint_user;
+  const volatile sig_atomic_t *stop;
+} hg_photon_unweighting;
+
+/* The unweighting (hit-or-miss against the integration's last largest weight) of this process's
+ * share of config->unweighted_events (the first n % size ranks make one more; rank r's event
+ * numbers start at r << 40) into the hooks' sink, when status is HEGETCL_OK; a shared run's ranks
+ * then add up their statistics into result->unweighting, whatever status (none waits for a rank
+ * that failed). */
+hegetcl_status hg_photon_family_unweight(hg_photon_family *f, const hg_photon_unweighting *u,
+                                         hegetcl_status status, hegetcl_xsec_result *result,
+                                         int *stopped, hg_unweight_state *state);
 
 #endif
