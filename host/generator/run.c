@@ -919,7 +919,8 @@ static hegetcl_status integrate_family(hg_gen_run *run, hegetcl_vegas_progress p
       hg_vegas_create(run->ctx, g->program, g->dims, &run->config.vegas, &g->vegas);
   if (status != HEGETCL_OK) return status;
   hg_vegas_work work;
-  g->family->prepare(g, g->vegas, &work);
+  status = g->family->prepare(g, g->vegas, &work);
+  if (status != HEGETCL_OK) return g->family->integrated(g, status, result);
   status = hg_vegas_run(g->vegas, &work, progress, progress_user, &result->vegas);
   return g->family->integrated(g, status, result);
 }
@@ -1031,25 +1032,19 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
   return status;
 }
 
-/* hg_gen_generate for a family's run (the photon family's): no pilot, the integration, then the
- * events. */
+/* hg_gen_generate for a family's run (the photon family's): no pilot, the integration, the
+ * events, the last checkpoint; a stop heard ends the stages where it was heard. */
 static hegetcl_status generate_family(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                       const hegetcl_xsec_hooks *hooks,
                                       hegetcl_xsec_result *result) {
-  if (config->unweighted_events > 0 && hooks->sink == NULL)
-    return hg_fail(ctx, HEGETCL_ERR_INPUT,
-                   "%llu unweighted events asked for but no event sink given",
-                   (unsigned long long)config->unweighted_events);
-  if (hooks->checkpointing != NULL)
-    return hg_fail(ctx, HEGETCL_ERR_UNSUPPORTED,
-                   "checkpoints of a photon run through the run object are not there yet: "
-                   "hegetcl_xsec_generate takes them");
   hg_gen_run *run = NULL;
-  hegetcl_status status = hg_gen_photon_run_create(ctx, config, hooks->sharing, result, &run);
+  hegetcl_status status = hg_gen_photon_run_create(ctx, config, hooks, result, &run);
   if (status == HEGETCL_OK)
     status = hg_gen_run_integrate(run, hooks->progress, hooks->progress_user, result);
-  if (status == HEGETCL_OK && config->unweighted_events > 0)
-    status = run->groups[0].family->unweight(&run->groups[0], hooks, result);
+  gen_group *g = run != NULL ? &run->groups[0] : NULL;
+  if (status == HEGETCL_OK && !result->stopped && config->unweighted_events > 0)
+    status = g->family->unweight(g, hooks, result);
+  if (status == HEGETCL_OK && !result->stopped) status = g->family->finish(g, result);
   hg_gen_run_destroy(run);
   return status;
 }

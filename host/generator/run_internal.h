@@ -88,14 +88,18 @@ typedef struct gen_group {
  * the integration reports, and the unweighting with the integration's last grid and largest
  * weight. */
 typedef struct hg_gen_family_sampler {
-  void (*prepare)(struct gen_group *g, hg_vegas *v, hg_vegas_work *work);
+  /* before the integration: its work and observer, and a resumed run's state read back */
+  hegetcl_status (*prepare)(struct gen_group *g, hg_vegas *v, hg_vegas_work *work);
   /* after the integration (status: its own): the group's result beyond VEGAS's (channels,
    * helicities, variations), and unless stopped, the float check and the histograms */
   hegetcl_status (*integrated)(struct gen_group *g, hegetcl_status status,
                                hegetcl_xsec_result *result);
-  /* the hooks' events_begin, then this process's share of the run's unweighted events */
+  /* the hooks' events_begin (events_resume), then this process's share of the run's unweighted
+   * events (result->stopped when a stop was heard) */
   hegetcl_status (*unweight)(struct gen_group *g, const hegetcl_xsec_hooks *hooks,
                              hegetcl_xsec_result *result);
+  /* a run that was not stopped: its last checkpoint */
+  hegetcl_status (*finish)(struct gen_group *g, hegetcl_xsec_result *result);
   void (*close)(struct gen_group *g);
 } hg_gen_family_sampler;
 
@@ -215,11 +219,12 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
                                    hegetcl_xsec_result *times);
 
 /* The photon family's run (config->process_text empty; generator/photon_group.c): its checks on
- * ctx and the sharing's devices, then one group whose sampler is the photon family's programs on
- * every device (host/xsec/photon_family.h) with the family's stage plan. Fills the result's PDF,
- * alpha_s, flavour channels and build time. */
+ * ctx, the sharing's devices and the checkpointing, its checkpoint opened (a fresh run's path
+ * checked, a resumed run's checkpoint read and compared), then one group whose sampler is the
+ * photon family's programs on every device (host/xsec/photon_family.h) with the family's stage
+ * plan. Fills the result's PDF, alpha_s, flavour channels, build time and resumed phase. */
 hegetcl_status hg_gen_photon_run_create(hegetcl_context *ctx, const hegetcl_xsec_config *config,
-                                        const hegetcl_xsec_sharing *sharing,
+                                        const hegetcl_xsec_hooks *hooks,
                                         hegetcl_xsec_result *result, hg_gen_run **out);
 
 #endif
