@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "events/unweight.h"
+#include "xsec/unweight.h"
 #include "phasespace/mg_cuts.h"
 #include "core/context.h"
 #include "xsec/checkpoint.h"

@@ -2,14 +2,13 @@
 /* The photon family (p p -> n photons through q qbar, CONVENTIONS.md "Cross sections"): its
  * checks, its data (PDF grid of its flavours, the sampler's parameters, the flavour channels and
  * their (Q_q / Q_u)^(2n) factors) and its devices' programs, and the VEGAS callbacks that run its
- * kernels (cl/xsec/). Both drivers of a photon run use it: host/xsec/xsec.c and the run object's
- * photon group (host/generator/photon_group.c). */
+ * kernels (cl/xsec/). The run object's photon group (host/generator/photon_group.c) drives it. */
 #ifndef HG_XSEC_PHOTON_FAMILY_H
 #define HG_XSEC_PHOTON_FAMILY_H
 
 #include "hegetcl/xsec.h"
 #include "integrate/vegas.h"
-#include "events/unweight.h"
+#include "xsec/unweight.h"
 #include "xsec/sampling.h"
 #include "xsec/xsec_device.h"
 

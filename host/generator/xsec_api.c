@@ -1,32 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* p p -> n photons cross sections: configuration checks, the sampler program, VEGAS, unweighted
- * events, and the checkpoints that let a long run stop and go on (docs/user-guide.md, "Long runs").
-*/ #include <errno.h>
-#include <math.h>
+/* The cross-section API (hegetcl/xsec.h): the configuration's defaults, the names of its options'
+ * values, the result's release, and the entry to the run object (generator/run.h), which runs a
+ * process or the photon family. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "amplitude/amplitude_internal.h"
 #include "analysis/histograms.h"
-#include "core/program.h"
-#include "events/unweight.h"
 #include "generator/run.h"
-#include "hegetcl/pdf.h"
 #include "hegetcl/xsec.h"
-#include "integrate/vegas.h"
-#include "pdf/lhapdf6_grid.h"
 #include "phasespace/mg_cuts.h"
-#include "shared/kernel_names.h"
-#include "xsec/channels.h"
-#include "xsec/checkpoint.h"
-#include "xsec/params.h"
-#include "xsec/photon_family.h"
-#include "xsec/precision_check.h"
-#include "xsec/sampling.h"
-#include "xsec/variations.h"
-#include "xsec/xsec_device.h"
 
 static const char *const phase_space_names[] = {"collider", "rambo", "multichannel", "auto"};
 static const char *const orientation_names[] = {"both", "u-first"};

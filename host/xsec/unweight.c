@@ -7,7 +7,7 @@
 
 #include "core/program.h"
 #include "events/record.h"
-#include "events/unweight.h"
+#include "xsec/unweight.h"
 #include "shared/kernel_names.h"
 #include "xsec/params.h"
 
