@@ -90,8 +90,8 @@ static hegetcl_status during_unweighting(void *user, const hg_unweight_state *st
   char *sink = NULL;
   hegetcl_status status = p->hooks->events_checkpoint(p->hooks->sink_user, stopping, &sink);
   if (status == HEGETCL_OK && sink == NULL)
-    status = hg_fail(p->family.ctx, HEGETCL_ERR_NO_MEMORY,
-                     "the event sink gave no state to checkpoint");
+    status =
+        hg_fail(p->family.ctx, HEGETCL_ERR_NO_MEMORY, "the event sink gave no state to checkpoint");
   if (status == HEGETCL_OK) status = save_checkpoint(p, HEGETCL_XSEC_UNWEIGHTING, state, sink);
   free(sink);
   return status;
@@ -198,11 +198,11 @@ static hegetcl_status photon_unweight(gen_group *g, const hegetcl_xsec_hooks *ho
 }
 
 static hegetcl_status photon_finish(gen_group *g, hegetcl_xsec_result *result) {
+  (void)result;
   photon_group *p = state_of(g);
   if (p->cp == NULL) return HEGETCL_OK;
   return save_checkpoint(p, HEGETCL_XSEC_FINISHED,
                          p->family.config.unweighted_events > 0 ? &p->events : NULL, NULL);
-  (void)result;
 }
 
 static void photon_close(gen_group *g) {

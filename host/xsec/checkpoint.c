@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* A cross-section run's checkpoint: settings written and compared by name, the final histograms,
- * the phase, and the device-free reader of what a checkpoint says. */
+ * the phase, the device-free reader of what a checkpoint says, and the checks of a fresh run's
+ * path and of a checkpoint to resume. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "xsec/unweight.h"
-#include "phasespace/mg_cuts.h"
 #include "core/context.h"
+#include "phasespace/mg_cuts.h"
 #include "xsec/checkpoint.h"
+#include "xsec/unweight.h"
 
 #define HG_SETTINGS_MAX 64
 #define HG_SETTING_TEXT 600

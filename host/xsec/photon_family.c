@@ -256,8 +256,8 @@ hegetcl_status hg_photon_family_check(hegetcl_context *ctx, const hegetcl_xsec_c
     if (status != HEGETCL_OK)
       return hg_fail(ctx, status, "%s", hegetcl_last_error(sharing->devices[k]));
   }
-  if (team != NULL && (team->size < 1 || team->rank < 0 || team->rank >= team->size ||
-                       team->allreduce_sum == NULL))
+  if (team != NULL &&
+      (team->size < 1 || team->rank < 0 || team->rank >= team->size || team->allreduce_sum == NULL))
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "a team of %d processes with rank %d: not a team",
                    team->size, team->rank);
   return HEGETCL_OK;
@@ -346,8 +346,7 @@ hegetcl_status hg_photon_family_open(hegetcl_context *ctx, const hegetcl_xsec_co
   hg_xsec_device *first = &f->devices[0];
   result->build_seconds += first->build_seconds;
   snprintf(result->amplitude_options, sizeof result->amplitude_options, "%s", first->amp->options);
-  snprintf(result->sampler_options, sizeof result->sampler_options, "%s",
-           first->sampler_options);
+  snprintf(result->sampler_options, sizeof result->sampler_options, "%s", first->sampler_options);
   f->histograms = first->histograms;
   f->channels = first->channels;
   f->variations = first->variations;
@@ -396,8 +395,7 @@ static hegetcl_status device_batch(void *user, unsigned worker, uint32_t iterati
                                    uint64_t first_event, size_t n_events, double *out) {
   hg_photon_family *f = user;
   const int combined = iteration >= f->adapt_iterations && iteration < HG_ITERATION_EVENTS;
-  return hg_xsec_device_batch(&f->devices[worker], iteration, combined, first_event, n_events,
-                              out);
+  return hg_xsec_device_batch(&f->devices[worker], iteration, combined, first_event, n_events, out);
 }
 
 /* After each VEGAS iteration: the combined ones' sums (extra: the histograms', then the
@@ -433,12 +431,12 @@ void hg_photon_family_prepare(hg_photon_family *f, hg_vegas *v, hg_vegas_work *w
   hg_vegas_freeze_after_adaptation(v, f->config.helicity == HEGETCL_HELICITY_ADAPTIVE);
   hg_vegas_set_observer(v, end_iteration, f);
   *work = (hg_vegas_work){.workers = f->n_devices,
-                         .contexts = f->contexts,
-                         .extra = hg_xsec_device_extra_sums(&f->devices[0]),
-                         .grid = device_grid,
-                         .batch = device_batch,
-                         .user = f,
-                         .team = f->team};
+                          .contexts = f->contexts,
+                          .extra = hg_xsec_device_extra_sums(&f->devices[0]),
+                          .grid = device_grid,
+                          .batch = device_batch,
+                          .user = f,
+                          .team = f->team};
 }
 
 hegetcl_status hg_photon_family_integrated(hg_photon_family *f, hegetcl_xsec_result *result) {
@@ -523,7 +521,6 @@ static hegetcl_status combine_unweighting(hegetcl_context *ctx, const hegetcl_te
   result->max_weight_fb = max_weight;
   return HEGETCL_OK;
 }
-
 
 hegetcl_status hg_photon_family_unweight(hg_photon_family *f, const hg_photon_unweighting *u,
                                          hegetcl_status status, hegetcl_xsec_result *result,

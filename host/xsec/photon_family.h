@@ -8,8 +8,8 @@
 
 #include "hegetcl/xsec.h"
 #include "integrate/vegas.h"
-#include "xsec/unweight.h"
 #include "xsec/sampling.h"
+#include "xsec/unweight.h"
 #include "xsec/xsec_device.h"
 
 typedef struct {
@@ -19,9 +19,9 @@ typedef struct {
   hegetcl_context *contexts[HEGETCL_XSEC_MAX_DEVICES];
   unsigned n_devices;
   unsigned adapt_iterations;
-  const hegetcl_team *team;  /* NULL: this process alone */
-  hg_histograms *histograms; /* the first device's, which holds the combination; NULL: none */
-  hg_channels *channels;     /* likewise; NULL unless the run is over flavour channels */
+  const hegetcl_team *team;       /* NULL: this process alone */
+  hg_histograms *histograms;      /* the first device's, which holds the combination; NULL: none */
+  hg_channels *channels;          /* likewise; NULL unless the run is over flavour channels */
   hg_xsec_variations *variations; /* likewise; NULL unless the run has variation weights */
   hg_sampling *sampling;          /* the adaptive helicity probabilities and channel weights */
   hegetcl_pdf *pdf;

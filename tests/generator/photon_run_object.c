@@ -62,8 +62,8 @@ static hegetcl_status keep(const hegetcl_event *event, void *user) {
 /* What the run must give: the photon pipeline's numbers before (0 where the case has none). */
 typedef struct {
   double sigma, error, chi2, max_weight;
-  uint64_t tried;      /* the unweighting's weighted events */
-  double sigma_pass;   /* its sigma */
+  uint64_t tried;         /* the unweighting's weighted events */
+  double sigma_pass;      /* its sigma */
   double last_e, last_pz; /* the last event's first photon */
   uint64_t float_events;
   double float_max, float_mean, float_sigma;
