@@ -580,6 +580,8 @@ static hegetcl_status open_group(hg_gen_run *run, gen_group *g) {
 }
 
 static void close_group(gen_group *g) {
+  if (g->family != NULL) g->family->close(g);
+  hg_vegas_destroy(g->vegas);
   hg_vegas_reducer_destroy(g->reducer);
   hg_channels_destroy(g->channels);
   if (g->sample) clReleaseKernel(g->sample);
@@ -907,8 +909,25 @@ hegetcl_status hg_gen_run_pilot(hg_gen_run *run) {
   return HEGETCL_OK;
 }
 
+/* A family's plan: its one group's VEGAS with the configuration's settings as they are (the whole
+ * budget, the target error sigma's), the family's work and observer; the run keeps the
+ * integration for the group's unweighting. */
+static hegetcl_status integrate_family(hg_gen_run *run, hegetcl_vegas_progress progress,
+                                       void *progress_user, hegetcl_xsec_result *result) {
+  gen_group *g = &run->groups[0];
+  hegetcl_status status =
+      hg_vegas_create(run->ctx, g->program, g->dims, &run->config.vegas, &g->vegas);
+  if (status != HEGETCL_OK) return status;
+  hg_vegas_work work;
+  status = g->family->prepare(g, g->vegas, &work);
+  if (status != HEGETCL_OK) return g->family->integrated(g, status, result);
+  status = hg_vegas_run(g->vegas, &work, progress, progress_user, &result->vegas);
+  return g->family->integrated(g, status, result);
+}
+
 hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress progress,
                                     void *progress_user, hegetcl_xsec_result *result) {
+  if (run->family_plan) return integrate_family(run, progress, progress_user, result);
   const hegetcl_vegas_settings *base = &run->config.vegas;
   /* events in proportion to each group's spread (the variance-optimal split), at least 5 % of
    * an equal share; each group's target error its share of the total's */
@@ -1013,10 +1032,28 @@ hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress prog
   return status;
 }
 
+/* hg_gen_generate for a family's run (the photon family's): no pilot, the integration, the
+ * events, the last checkpoint; a stop heard ends the stages where it was heard. */
+static hegetcl_status generate_family(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                      const hegetcl_xsec_hooks *hooks,
+                                      hegetcl_xsec_result *result) {
+  hg_gen_run *run = NULL;
+  hegetcl_status status = hg_gen_photon_run_create(ctx, config, hooks, result, &run);
+  if (status == HEGETCL_OK)
+    status = hg_gen_run_integrate(run, hooks->progress, hooks->progress_user, result);
+  gen_group *g = run != NULL ? &run->groups[0] : NULL;
+  if (status == HEGETCL_OK && !result->stopped && config->unweighted_events > 0)
+    status = g->family->unweight(g, hooks, result);
+  if (status == HEGETCL_OK && !result->stopped) status = g->family->finish(g, result);
+  hg_gen_run_destroy(run);
+  return status;
+}
+
 hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result) {
   const hegetcl_xsec_hooks none = {0};
   if (hooks == NULL) hooks = &none;
+  if (config->process_text[0] == '\0') return generate_family(ctx, config, hooks, result);
   if (config->unweighted_events > 0 && hooks->sink == NULL)
     return hg_fail(ctx, HEGETCL_ERR_INPUT, "%llu unweighted events asked for but no event sink",
                    (unsigned long long)config->unweighted_events);

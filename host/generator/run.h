@@ -28,11 +28,13 @@ hegetcl_status hg_gen_run_pilot(hg_gen_run *run);
 hegetcl_status hg_gen_run_integrate(hg_gen_run *run, hegetcl_vegas_progress progress,
                                     void *progress_user, hegetcl_xsec_result *result);
 
-/* hegetcl_xsec_generate for a process: create, pilot, integrate and, with
- * config->unweighted_events, events_begin and the unweighting into the hooks' sink; destroy.
- * With hooks->checkpointing, checkpoints and stopping (generator/checkpoint.h); with
- * hooks->sharing, several devices and processes (generator/share.h). Histograms are refused
- * (HEGETCL_ERR_UNSUPPORTED) for now. */
+/* hegetcl_xsec_generate for any run. The photon family (config->process_text empty): its run
+ * (hg_gen_photon_run_create), its stage plan (no pilot, one group with the whole budget), the
+ * integration, the events, its checkpoints in the photon runs' format. A process: create, pilot,
+ * integrate and, with config->unweighted_events, events_begin and the unweighting into the
+ * hooks' sink; destroy. With hooks->checkpointing, checkpoints and stopping
+ * (generator/checkpoint.h); with hooks->sharing, several devices and processes
+ * (generator/share.h). */
 hegetcl_status hg_gen_generate(hegetcl_context *ctx, const hegetcl_xsec_config *config,
                                const hegetcl_xsec_hooks *hooks, hegetcl_xsec_result *result);
 

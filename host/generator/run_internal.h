@@ -11,6 +11,7 @@
 #include "generator/phase_space.h"
 #include "generator/run.h"
 #include "hegetcl/pdf.h"
+#include "integrate/vegas.h"
 #include "integrate/vegas_reducer.h"
 #include "process/colour.h"
 #include "process/diagrams.h"
@@ -35,9 +36,16 @@ typedef struct {
   int order[HG_GEN_MAX_EXTERNAL]; /* its particle i is the group's particle order[i] */
 } gen_channel;
 
-typedef struct {
+struct hg_gen_family_sampler;
+
+typedef struct gen_group {
   hg_gen_run *run;
   unsigned index;
+  /* a process family's own sampler (NULL: the sampler program and amplitude below, made from the
+   * group's process): its state, and the VEGAS integration it adapts, kept for its unweighting */
+  const struct hg_gen_family_sampler *family;
+  void *family_state;
+  hg_vegas *vegas;
   hg_process_spec spec;
   unsigned first_channel, n_channels;
   hegetcl_amplitude *amp;
@@ -74,8 +82,33 @@ typedef struct {
   void *progress_user;
 } gen_group;
 
+/* A family's group sampler behind the run object's stages (the photon family's:
+ * generator/photon_group.c): the run makes its VEGAS integration from g->program, g->dims and the
+ * run's settings; the family gives the integration's work over its devices and its observer, what
+ * the integration reports, and the unweighting with the integration's last grid and largest
+ * weight. */
+typedef struct hg_gen_family_sampler {
+  /* before the integration: its work and observer, and a resumed run's state read back */
+  hegetcl_status (*prepare)(struct gen_group *g, hg_vegas *v, hg_vegas_work *work);
+  /* after the integration (status: its own): the group's result beyond VEGAS's (channels,
+   * helicities, variations), and unless stopped, the float check and the histograms */
+  hegetcl_status (*integrated)(struct gen_group *g, hegetcl_status status,
+                               hegetcl_xsec_result *result);
+  /* the hooks' events_begin (events_resume), then this process's share of the run's unweighted
+   * events (result->stopped when a stop was heard) */
+  hegetcl_status (*unweight)(struct gen_group *g, const hegetcl_xsec_hooks *hooks,
+                             hegetcl_xsec_result *result);
+  /* a run that was not stopped: its last checkpoint */
+  hegetcl_status (*finish)(struct gen_group *g, hegetcl_xsec_result *result);
+  void (*close)(struct gen_group *g);
+} hg_gen_family_sampler;
+
 struct hg_gen_run {
   hegetcl_context *ctx;
+  /* a family's stage plan (the photon family's): no pilot, one group with the whole budget (the
+   * configuration's VEGAS settings as they are); 0: a process's (pilot, then events per group in
+   * proportion to its spread) */
+  int family_plan;
   hegetcl_xsec_config config;
   hegetcl_pdf *pdf;
   int pdf_pids[GEN_MAX_PDF_PIDS];
@@ -196,5 +229,14 @@ hegetcl_status hg_gen_run_unweight(hg_gen_run *run, uint64_t n_events, hegetcl_e
                                    void *sink_user, hegetcl_events_progress progress,
                                    void *progress_user, hegetcl_unweighting_result *out,
                                    hegetcl_xsec_result *times);
+
+/* The photon family's run (config->process_text empty; generator/photon_group.c): its checks on
+ * ctx, the sharing's devices and the checkpointing, its checkpoint opened (a fresh run's path
+ * checked, a resumed run's checkpoint read and compared), then one group whose sampler is the
+ * photon family's programs on every device (host/xsec/photon_family.h) with the family's stage
+ * plan. Fills the result's PDF, alpha_s, flavour channels, build time and resumed phase. */
+hegetcl_status hg_gen_photon_run_create(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                        const hegetcl_xsec_hooks *hooks,
+                                        hegetcl_xsec_result *result, hg_gen_run **out);
 
 #endif

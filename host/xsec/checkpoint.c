@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* A cross-section run's checkpoint: settings written and compared by name, the final histograms,
- * the phase, and the device-free reader of what a checkpoint says. */
+ * the phase, the device-free reader of what a checkpoint says, and the checks of a fresh run's
+ * path and of a checkpoint to resume. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "events/unweight.h"
+#include "core/context.h"
 #include "phasespace/mg_cuts.h"
 #include "xsec/checkpoint.h"
+#include "xsec/unweight.h"
 
 #define HG_SETTINGS_MAX 64
 #define HG_SETTING_TEXT 600
@@ -308,4 +312,52 @@ hegetcl_status hegetcl_xsec_checkpoint_read(const char *path, hegetcl_xsec_check
   if (status != 0) snprintf(message, message_size, "%s", c.message);
   hg_ckpt_free(&c);
   return (hegetcl_status)status;
+}
+
+hegetcl_status hg_xsec_ckpt_check_fresh(hegetcl_context *ctx, const char *path) {
+  if (access(path, F_OK) != 0 && errno == ENOENT) return HEGETCL_OK;
+  hegetcl_xsec_checkpoint_info info;
+  char message[2048];
+  const hegetcl_status status = hegetcl_xsec_checkpoint_read(path, &info, message, sizeof message);
+  const hegetcl_xsec_phase phase = info.phase;
+  const unsigned iterations = info.iterations;
+  hegetcl_xsec_checkpoint_info_free(&info);
+  if (status == HEGETCL_OK && phase == HEGETCL_XSEC_FINISHED) return HEGETCL_OK;
+  if (status == HEGETCL_OK)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                   "checkpoint %s holds an unfinished run (%s, %u VEGAS iterations done): resume "
+                   "it, or remove the file to start afresh",
+                   path, hegetcl_xsec_phase_name(phase), iterations);
+  return hg_fail(ctx, HEGETCL_ERR_INPUT,
+                 "checkpoint %s exists and is not a finished run's checkpoint (%s): remove it or "
+                 "choose another file",
+                 path, message);
+}
+
+hegetcl_status hg_xsec_ckpt_open_resume(hegetcl_context *ctx, const hegetcl_xsec_config *config,
+                                        const hegetcl_xsec_checkpointing *cp, hg_ckpt *c,
+                                        hegetcl_xsec_phase *phase) {
+  hegetcl_xsec_checkpoint_info info;
+  char message[2048];
+  hegetcl_status status = hegetcl_xsec_checkpoint_read(cp->path, &info, message, sizeof message);
+  *phase = info.phase;
+  if (status == HEGETCL_OK && info.phase == HEGETCL_XSEC_FINISHED) {
+    char events[96] = "";
+    if (config->unweighted_events > 0)
+      snprintf(events, sizeof events, ", %llu unweighted events",
+               (unsigned long long)info.events_written);
+    status = hg_fail(ctx, HEGETCL_ERR_INPUT,
+                     "checkpoint %s: the run finished (sigma = %.6e +- %.2e fb%s): there is "
+                     "nothing to resume",
+                     cp->path, info.sigma_fb, info.error_fb, events);
+  } else if (status != HEGETCL_OK) {
+    hg_fail(ctx, status, "%s", message);
+  }
+  hegetcl_xsec_checkpoint_info_free(&info);
+  if (status != HEGETCL_OK) return status;
+  status = (hegetcl_status)hg_ckpt_read(cp->path, HG_XSEC_CKPT_KIND, HG_XSEC_CKPT_VERSION, c);
+  if (status != HEGETCL_OK) return hg_fail(ctx, status, "%s", c->message);
+  if (hg_xsec_ckpt_check_config(c, config, cp->every_events, message, sizeof message) != 0)
+    return hg_fail(ctx, HEGETCL_ERR_INPUT, "%s", message);
+  return HEGETCL_OK;
 }

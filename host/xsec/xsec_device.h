@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* One device's part of a cross-section run: the sampler program and its buffers, the amplitude,
  * the VEGAS reducer, the histograms' and channels' reductions, and a batch's sums. A run on
- * several devices opens one per device, all from the same setup (host/xsec/xsec.c). */
+ * several devices opens one per device, all from the same setup (host/xsec/photon_family.c). */
 #ifndef HG_XSEC_DEVICE_H
 #define HG_XSEC_DEVICE_H
 

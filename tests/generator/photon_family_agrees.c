@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The photon family through the run over a process and through the photon pipeline: p p > a a
- * (--process, the partonic channels u u~, c c~, d d~, s s~ and their mirrors in two groups, the
- * photon cuts pta, etaa, draa) against --n 2 with the flavours d, u, s, c in both orientations
- * (pt-min, eta-max, dr-min; |M|^2 once per event scaled by (Q_q / Q_u)^4), the same cuts, scale
- * and PDF set: two independent samplers, phase-space maps and amplitude paths. sigma and the
- * up-type and down-type sums agree within 3 combined standard deviations. The step before a photon
- * run becomes one process family of the run object (docs/generator.md). */
+/* The photon family through the process sampler and through its own (the run object's photon
+ * group, host/xsec/photon_family.c): p p > a a (--process, the partonic channels u u~, c c~,
+ * d d~, s s~ and their mirrors in two groups, the photon cuts pta, etaa, draa) against --n 2 with
+ * the flavours d, u, s, c in both orientations (pt-min, eta-max, dr-min; |M|^2 once per event
+ * scaled by (Q_q / Q_u)^4), the same cuts, scale and PDF set: two independent samplers, phase-space
+ * maps and amplitude paths. sigma and the up-type and down-type sums agree within 3 combined
+ * standard deviations (docs/generator.md). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Unweighting after the integration: batches of weighted events made by the cross-section
+/* The photon family's unweighting after the integration: batches of weighted events made by its
  * sampler, hit-or-miss and gather on the device (cl/events/unweight.cl), events to a sink. */
-#ifndef HG_EVENTS_UNWEIGHT_H
-#define HG_EVENTS_UNWEIGHT_H
+#ifndef HG_XSEC_UNWEIGHT_H
+#define HG_XSEC_UNWEIGHT_H
 
 #include <signal.h>
 #include <stddef.h>

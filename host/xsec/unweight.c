@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unweighting: device hit-or-miss and gather, offsets summed on the host, events to the sink. */
+/* The photon family's unweighting: device hit-or-miss and gather, offsets summed on the host,
+ * events to the sink. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,9 +8,9 @@
 
 #include "core/program.h"
 #include "events/record.h"
-#include "events/unweight.h"
 #include "shared/kernel_names.h"
 #include "xsec/params.h"
+#include "xsec/unweight.h"
 
 /* Records gathered per pass (a batch keeps more only at an efficiency above 1 / 16). */
 #define HG_EVENTS_CAPACITY 65536
