@@ -200,6 +200,9 @@ static int bucket(int n) {
  * that step's gather, after its barrier), and per step one entry per target. Its words, the
  * steps, operations, entries and terms one after the other, into g; 0, -1 when a field
  * overflows, -2 when out of memory. */
+/* the work-items that run in lockstep on GPUs (an NVIDIA warp) */
+#define HG_FR_LANES 32
+
 typedef struct {
   uint32_t *words;
   size_t n_words, n_steps, ops_at, entries_at, terms_at; /* offsets within words */
@@ -223,14 +226,16 @@ static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
   int *slot_of = malloc(((size_t)n_cur + 1) * sizeof *slot_of);
   int *free_slots = malloc(((size_t)n_cur + 1) * sizeof *free_slots);
   long *step_of = malloc((n_ops + 1) * sizeof *step_of);
-  size_t *order = malloc((n_ops + 1) * sizeof *order);
+  /* each step's lanes: an operation, or -1 (a gap); at most HG_FR_LANES lanes an operation */
+  long *order = malloc((HG_FR_LANES * n_ops + 1) * sizeof *order);
+  size_t *ready_ops = malloc((n_ops + 1) * sizeof *ready_ops);
   size_t *step_start = malloc((n_ops + 2) * sizeof *step_start);
   /* a step's targets: (key, operation in the step, coefficient), and each key's entry */
   size_t *key_entry = malloc(((size_t)n_cur + fr->n_flows + 1) * sizeof *key_entry);
   int status = in_slot == NULL || args == NULL || target_cur == NULL || remaining == NULL ||
                        first_write == NULL || free_at == NULL || slot_of == NULL ||
                        free_slots == NULL || step_of == NULL || order == NULL ||
-                       step_start == NULL || key_entry == NULL
+                       step_start == NULL || key_entry == NULL || ready_ops == NULL
                    ? -2
                    : 0;
   if (status == 0) {
@@ -253,24 +258,46 @@ static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
     }
     for (int c = 0; c < n_cur; ++c) first_write[c] = free_at[c] = -1;
   }
-  /* the steps: every operation whose currents are complete, in the tape's order */
-  size_t placed = 0;
+  /* the steps: the operations whose currents are complete, by kind in runs of at most
+   * HG_FR_LANES that start at a multiple of it (a GPU's warp then evaluates one kind of vertex:
+   * it would take every kind among its work-items in turn), the gaps no operation (kind 0) */
+  size_t placed = 0, lanes = 0;
   while (status == 0 && placed < n_ops) {
-    step_start[g->n_steps] = placed;
-    for (size_t o = 0; o < n_ops && placed - step_start[g->n_steps] < (size_t)width; ++o) {
+    step_start[g->n_steps] = lanes;
+    size_t n_ready = 0;
+    for (size_t o = 0; o < n_ops; ++o) {
       if (step_of[o] >= 0) continue;
       int ready = 1;
       for (int k = 0; k < 4; ++k) ready &= args[4 * o + k] < 0 || remaining[args[4 * o + k]] == 0;
-      if (!ready) continue;
-      step_of[o] = (long)g->n_steps;
-      order[placed++] = o;
+      if (ready) ready_ops[n_ready++] = o;
     }
-    if (placed == step_start[g->n_steps]) {
+    if (n_ready == 0) {
       status = -1; /* no operation is ready: not a tape of this recursion */
       break;
     }
+    /* the kinds in the order they first come among the ready operations */
+    for (size_t r = 0; r < n_ready && lanes - step_start[g->n_steps] < (size_t)width; ++r) {
+      const int kind = fr->ops[ready_ops[r]].kind;
+      if (step_of[ready_ops[r]] >= 0) continue;
+      size_t run = 0;
+      for (size_t q = r; q < n_ready && lanes - step_start[g->n_steps] < (size_t)width; ++q) {
+        const size_t o = ready_ops[q];
+        if (fr->ops[o].kind != kind || step_of[o] >= 0) continue;
+        step_of[o] = (long)g->n_steps;
+        order[lanes++] = (long)o;
+        ++placed;
+        if (++run % HG_FR_LANES == 0) run = 0;
+      }
+      /* the next kind starts a run of its own */
+      while (run > 0 && run % HG_FR_LANES != 0 && lanes - step_start[g->n_steps] < (size_t)width) {
+        order[lanes++] = -1;
+        ++run;
+      }
+    }
+    while (lanes > step_start[g->n_steps] && order[lanes - 1] < 0) --lanes; /* no trailing gap */
     const int step = (int)g->n_steps++;
-    for (size_t q = step_start[step]; q < placed; ++q) {
+    for (size_t q = step_start[step]; q < lanes; ++q) {
+      if (order[q] < 0) continue;
       const hg_fr_op *op = &fr->ops[order[q]];
       for (int k = 0; k < 4; ++k) {
         const int c = args[4 * order[q] + k];
@@ -285,7 +312,7 @@ static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
       }
     }
   }
-  step_start[g->n_steps] = placed;
+  step_start[g->n_steps] = lanes;
   /* the slots: externals keep 0..n-1; a slot freed in a step serves currents first made there */
   int peak = n, n_free = 0;
   for (int c = 0; c < n; ++c) slot_of[c] = c;
@@ -301,7 +328,7 @@ static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
   /* the words: steps, operations, entries, terms (at most one entry and one term per target) */
   if (status == 0) {
     g->ops_at = 4 * g->n_steps;
-    g->entries_at = g->ops_at + 3 * n_ops;
+    g->entries_at = g->ops_at + 3 * lanes;
     g->terms_at = g->entries_at + 3 * n_targets;
     g->words = malloc((g->terms_at + n_targets + 1) * sizeof *g->words);
     if (g->words == NULL) status = -2;
@@ -315,15 +342,20 @@ static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
     const size_t first_entry = n_entries;
     /* the entries in the order their keys first appear, then their terms entry by entry */
     for (size_t q = step_start[k]; q < step_start[k + 1]; ++q) {
+      if (order[q] < 0) continue;
       const hg_fr_op *op = &fr->ops[order[q]];
       for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t)
         key_entry[target_cur[t] >= 0 ? (size_t)target_cur[t]
                                      : (size_t)n_cur + (size_t)fr->targets[t].slot] = (size_t)-1;
     }
     for (size_t q = step_start[k]; q < step_start[k + 1]; ++q) {
-      const size_t o = order[q];
-      const hg_fr_op *op = &fr->ops[o];
       uint32_t *w = g->words + g->ops_at + 3 * q;
+      if (order[q] < 0) { /* a gap: kind 0, no operation */
+        w[0] = w[1] = w[2] = 0;
+        continue;
+      }
+      const size_t o = (size_t)order[q];
+      const hg_fr_op *op = &fr->ops[o];
       int slots[4];
       for (int m = 0; m < 4; ++m) slots[m] = args[4 * o + m] >= 0 ? slot_of[args[4 * o + m]] : 0;
       w[0] = op_words[3 * o] & 0xffffu; /* kind, mass, width, coupling; no targets */
@@ -344,6 +376,7 @@ static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
       uint32_t *entry = g->words + g->entries_at + 3 * e;
       entry[1] = (uint32_t)n_terms;
       for (size_t q = step_start[k]; q < step_start[k + 1]; ++q) {
+        if (order[q] < 0) continue;
         const hg_fr_op *op = &fr->ops[order[q]];
         for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t) {
           const int c = target_cur[t];
@@ -374,6 +407,7 @@ static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
   free(free_slots);
   free(step_of);
   free(order);
+  free(ready_ops);
   free(step_start);
   free(key_entry);
   if (status != 0) {
