@@ -163,7 +163,8 @@ HG_INLINE int hg_fr_externals(const hg_fourvec *p, hg_u32 config, const hg_proce
                               HG_FR_TAPE hg_u32 *tape, hg_wave *W) {
   if (!hg_fr_is_configuration(config, tape)) return 0;
   const hg_u32 at = tape[HG_FR_EXTERNALS_AT];
-  for (int i = 0; i < N_PARTICLES; ++i) W[i] = hg_fr_external(p[i], tape[at + (hg_u32)i], config, pp);
+  for (int i = 0; i < N_PARTICLES; ++i)
+    W[i] = hg_fr_external(p[i], tape[at + (hg_u32)i], config, pp);
   return 1;
 }
 
@@ -172,165 +173,243 @@ HG_INLINE int hg_fr_externals(const hg_fourvec *p, hg_u32 config, const hg_proce
  * amplitude into amp. Only the kinds the program compiles (FR_USES_<kind>) have a case; the
  * names a, b, c, d, gc, mass, fwidth, pp, r and amp are the caller's. */
 #ifdef FR_USES_FVI
-#define HG_FR_CASE_FVI(W) case HG_FR_FVI: r = fvixxx((W)[a], (W)[b], gc, mass, fwidth); break;
+#define HG_FR_CASE_FVI(W)                                                                          \
+  case HG_FR_FVI:                                                                                  \
+    r = fvixxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
 #else
 #define HG_FR_CASE_FVI(W)
 #endif
 #ifdef FR_USES_FVO
-#define HG_FR_CASE_FVO(W) case HG_FR_FVO: r = fvoxxx((W)[a], (W)[b], gc, mass, fwidth); break;
+#define HG_FR_CASE_FVO(W)                                                                          \
+  case HG_FR_FVO:                                                                                  \
+    r = fvoxxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
 #else
 #define HG_FR_CASE_FVO(W)
 #endif
 #ifdef FR_USES_JIO
-#define HG_FR_CASE_JIO(W) case HG_FR_JIO: r = jioxxx((W)[a], (W)[b], gc, mass, fwidth); break;
+#define HG_FR_CASE_JIO(W)                                                                          \
+  case HG_FR_JIO:                                                                                  \
+    r = jioxxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
 #else
 #define HG_FR_CASE_JIO(W)
 #endif
 #ifdef FR_USES_JVV
-#define HG_FR_CASE_JVV(W) case HG_FR_JVV: r = jvvxxx((W)[a], (W)[b], pp.g_s, (REAL)0, (REAL)0); break;
+#define HG_FR_CASE_JVV(W)                                                                          \
+  case HG_FR_JVV:                                                                                  \
+    r = jvvxxx((W)[a], (W)[b], pp.g_s, (REAL)0, (REAL)0);                                          \
+    break;
 #else
 #define HG_FR_CASE_JVV(W)
 #endif
 #ifdef FR_USES_JGGG
-#define HG_FR_CASE_JGGG(W) case HG_FR_JGGG: r = jgggxx((W)[a], (W)[b], (W)[c], pp.g_s); break;
+#define HG_FR_CASE_JGGG(W)                                                                         \
+  case HG_FR_JGGG:                                                                                 \
+    r = jgggxx((W)[a], (W)[b], (W)[c], pp.g_s);                                                    \
+    break;
 #else
 #define HG_FR_CASE_JGGG(W)
 #endif
 #ifdef FR_USES_FSI
-#define HG_FR_CASE_FSI(W) case HG_FR_FSI: r = fsixxx((W)[a], (W)[b], gc, mass, fwidth); break;
+#define HG_FR_CASE_FSI(W)                                                                          \
+  case HG_FR_FSI:                                                                                  \
+    r = fsixxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
 #else
 #define HG_FR_CASE_FSI(W)
 #endif
 #ifdef FR_USES_FSO
-#define HG_FR_CASE_FSO(W) case HG_FR_FSO: r = fsoxxx((W)[a], (W)[b], gc, mass, fwidth); break;
+#define HG_FR_CASE_FSO(W)                                                                          \
+  case HG_FR_FSO:                                                                                  \
+    r = fsoxxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
 #else
 #define HG_FR_CASE_FSO(W)
 #endif
 #ifdef FR_USES_HIO
-#define HG_FR_CASE_HIO(W) case HG_FR_HIO: r = hioxxx((W)[a], (W)[b], gc, mass, fwidth); break;
+#define HG_FR_CASE_HIO(W)                                                                          \
+  case HG_FR_HIO:                                                                                  \
+    r = hioxxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
 #else
 #define HG_FR_CASE_HIO(W)
 #endif
 #ifdef FR_USES_JVVC
-#define HG_FR_CASE_JVVC(W) case HG_FR_JVVC: r = jvvcxx((W)[a], (W)[b], gc.gal[0], mass, fwidth); break;
+#define HG_FR_CASE_JVVC(W)                                                                         \
+  case HG_FR_JVVC:                                                                                 \
+    r = jvvcxx((W)[a], (W)[b], gc.gal[0], mass, fwidth);                                           \
+    break;
 #else
 #define HG_FR_CASE_JVVC(W)
 #endif
 #ifdef FR_USES_JVVVC
-#define HG_FR_CASE_JVVVC(W) case HG_FR_JVVVC: r = jvvvcx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth); break;
+#define HG_FR_CASE_JVVVC(W)                                                                        \
+  case HG_FR_JVVVC:                                                                                \
+    r = jvvvcx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth);                                   \
+    break;
 #else
 #define HG_FR_CASE_JVVVC(W)
 #endif
 #ifdef FR_USES_JVS
-#define HG_FR_CASE_JVS(W) case HG_FR_JVS: r = jvsxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth); break;
+#define HG_FR_CASE_JVS(W)                                                                          \
+  case HG_FR_JVS:                                                                                  \
+    r = jvsxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth);                                           \
+    break;
 #else
 #define HG_FR_CASE_JVS(W)
 #endif
 #ifdef FR_USES_HVV
-#define HG_FR_CASE_HVV(W) case HG_FR_HVV: r = hvvxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth); break;
+#define HG_FR_CASE_HVV(W)                                                                          \
+  case HG_FR_HVV:                                                                                  \
+    r = hvvxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth);                                           \
+    break;
 #else
 #define HG_FR_CASE_HVV(W)
 #endif
 #ifdef FR_USES_JVSS
-#define HG_FR_CASE_JVSS(W) case HG_FR_JVSS: r = jvssxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth); break;
+#define HG_FR_CASE_JVSS(W)                                                                         \
+  case HG_FR_JVSS:                                                                                 \
+    r = jvssxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth);                                   \
+    break;
 #else
 #define HG_FR_CASE_JVSS(W)
 #endif
 #ifdef FR_USES_HVVS
-#define HG_FR_CASE_HVVS(W) case HG_FR_HVVS: r = hvvsxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth); break;
+#define HG_FR_CASE_HVVS(W)                                                                         \
+  case HG_FR_HVVS:                                                                                 \
+    r = hvvsxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth);                                   \
+    break;
 #else
 #define HG_FR_CASE_HVVS(W)
 #endif
 #ifdef FR_USES_HSS
-#define HG_FR_CASE_HSS(W) case HG_FR_HSS: r = hssxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth); break;
+#define HG_FR_CASE_HSS(W)                                                                          \
+  case HG_FR_HSS:                                                                                  \
+    r = hssxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth);                                           \
+    break;
 #else
 #define HG_FR_CASE_HSS(W)
 #endif
 #ifdef FR_USES_HSSS
-#define HG_FR_CASE_HSSS(W) case HG_FR_HSSS: r = hsssxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth); break;
+#define HG_FR_CASE_HSSS(W)                                                                         \
+  case HG_FR_HSSS:                                                                                 \
+    r = hsssxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth);                                   \
+    break;
 #else
 #define HG_FR_CASE_HSSS(W)
 #endif
 #ifdef FR_USES_IOV
-#define HG_FR_CASE_IOV(W) case HG_FR_IOV: amp = iovxxx((W)[a], (W)[b], (W)[c], gc); break;
+#define HG_FR_CASE_IOV(W)                                                                          \
+  case HG_FR_IOV:                                                                                  \
+    amp = iovxxx((W)[a], (W)[b], (W)[c], gc);                                                      \
+    break;
 #else
 #define HG_FR_CASE_IOV(W)
 #endif
 #ifdef FR_USES_VVV
-#define HG_FR_CASE_VVV(W) case HG_FR_VVV: amp = vvvxxx((W)[a], (W)[b], (W)[c], pp.g_s); break;
+#define HG_FR_CASE_VVV(W)                                                                          \
+  case HG_FR_VVV:                                                                                  \
+    amp = vvvxxx((W)[a], (W)[b], (W)[c], pp.g_s);                                                  \
+    break;
 #else
 #define HG_FR_CASE_VVV(W)
 #endif
 #ifdef FR_USES_GGGG
-#define HG_FR_CASE_GGGG(W) case HG_FR_GGGG: amp = ggggxx((W)[a], (W)[b], (W)[c], (W)[d], pp.g_s); break;
+#define HG_FR_CASE_GGGG(W)                                                                         \
+  case HG_FR_GGGG:                                                                                 \
+    amp = ggggxx((W)[a], (W)[b], (W)[c], (W)[d], pp.g_s);                                          \
+    break;
 #else
 #define HG_FR_CASE_GGGG(W)
 #endif
 #ifdef FR_USES_IOS
-#define HG_FR_CASE_IOS(W) case HG_FR_IOS: amp = iosxxx((W)[a], (W)[b], (W)[c], gc); break;
+#define HG_FR_CASE_IOS(W)                                                                          \
+  case HG_FR_IOS:                                                                                  \
+    amp = iosxxx((W)[a], (W)[b], (W)[c], gc);                                                      \
+    break;
 #else
 #define HG_FR_CASE_IOS(W)
 #endif
 #ifdef FR_USES_VVVC
-#define HG_FR_CASE_VVVC(W) case HG_FR_VVVC: amp = vvvcxx((W)[a], (W)[b], (W)[c], gc.gal[0]); break;
+#define HG_FR_CASE_VVVC(W)                                                                         \
+  case HG_FR_VVVC:                                                                                 \
+    amp = vvvcxx((W)[a], (W)[b], (W)[c], gc.gal[0]);                                               \
+    break;
 #else
 #define HG_FR_CASE_VVVC(W)
 #endif
 #ifdef FR_USES_VVVVC
-#define HG_FR_CASE_VVVVC(W) case HG_FR_VVVVC: amp = vvvvcx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]); break;
+#define HG_FR_CASE_VVVVC(W)                                                                        \
+  case HG_FR_VVVVC:                                                                                \
+    amp = vvvvcx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]);                                       \
+    break;
 #else
 #define HG_FR_CASE_VVVVC(W)
 #endif
 #ifdef FR_USES_VVS
-#define HG_FR_CASE_VVS(W) case HG_FR_VVS: amp = vvsxxx((W)[a], (W)[b], (W)[c], gc.gal[0]); break;
+#define HG_FR_CASE_VVS(W)                                                                          \
+  case HG_FR_VVS:                                                                                  \
+    amp = vvsxxx((W)[a], (W)[b], (W)[c], gc.gal[0]);                                               \
+    break;
 #else
 #define HG_FR_CASE_VVS(W)
 #endif
 #ifdef FR_USES_VVSS
-#define HG_FR_CASE_VVSS(W) case HG_FR_VVSS: amp = vvssxx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]); break;
+#define HG_FR_CASE_VVSS(W)                                                                         \
+  case HG_FR_VVSS:                                                                                 \
+    amp = vvssxx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]);                                       \
+    break;
 #else
 #define HG_FR_CASE_VVSS(W)
 #endif
 #ifdef FR_USES_SSS
-#define HG_FR_CASE_SSS(W) case HG_FR_SSS: amp = sssxxx((W)[a], (W)[b], (W)[c], gc.gal[0]); break;
+#define HG_FR_CASE_SSS(W)                                                                          \
+  case HG_FR_SSS:                                                                                  \
+    amp = sssxxx((W)[a], (W)[b], (W)[c], gc.gal[0]);                                               \
+    break;
 #else
 #define HG_FR_CASE_SSS(W)
 #endif
 #ifdef FR_USES_SSSS
-#define HG_FR_CASE_SSSS(W) case HG_FR_SSSS: amp = ssssxx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]); break;
+#define HG_FR_CASE_SSSS(W)                                                                         \
+  case HG_FR_SSSS:                                                                                 \
+    amp = ssssxx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]);                                       \
+    break;
 #else
 #define HG_FR_CASE_SSSS(W)
 #endif
-#define HG_FR_VERTEX(W) \
-  switch (kind) { \
-    HG_FR_CASE_FVI(W) \
-    HG_FR_CASE_FVO(W) \
-    HG_FR_CASE_JIO(W) \
-    HG_FR_CASE_JVV(W) \
-    HG_FR_CASE_JGGG(W) \
-    HG_FR_CASE_FSI(W) \
-    HG_FR_CASE_FSO(W) \
-    HG_FR_CASE_HIO(W) \
-    HG_FR_CASE_JVVC(W) \
-    HG_FR_CASE_JVVVC(W) \
-    HG_FR_CASE_JVS(W) \
-    HG_FR_CASE_HVV(W) \
-    HG_FR_CASE_JVSS(W) \
-    HG_FR_CASE_HVVS(W) \
-    HG_FR_CASE_HSS(W) \
-    HG_FR_CASE_HSSS(W) \
-    HG_FR_CASE_IOV(W) \
-    HG_FR_CASE_VVV(W) \
-    HG_FR_CASE_GGGG(W) \
-    HG_FR_CASE_IOS(W) \
-    HG_FR_CASE_VVVC(W) \
-    HG_FR_CASE_VVVVC(W) \
-    HG_FR_CASE_VVS(W) \
-    HG_FR_CASE_VVSS(W) \
-    HG_FR_CASE_SSS(W) \
-    HG_FR_CASE_SSSS(W) \
-  default: \
-    break; \
+#define HG_FR_VERTEX(W)                                                                            \
+  switch (kind) {                                                                                  \
+    HG_FR_CASE_FVI(W)                                                                              \
+    HG_FR_CASE_FVO(W)                                                                              \
+    HG_FR_CASE_JIO(W)                                                                              \
+    HG_FR_CASE_JVV(W)                                                                              \
+    HG_FR_CASE_JGGG(W)                                                                             \
+    HG_FR_CASE_FSI(W)                                                                              \
+    HG_FR_CASE_FSO(W)                                                                              \
+    HG_FR_CASE_HIO(W)                                                                              \
+    HG_FR_CASE_JVVC(W)                                                                             \
+    HG_FR_CASE_JVVVC(W)                                                                            \
+    HG_FR_CASE_JVS(W)                                                                              \
+    HG_FR_CASE_HVV(W)                                                                              \
+    HG_FR_CASE_JVSS(W)                                                                             \
+    HG_FR_CASE_HVVS(W)                                                                             \
+    HG_FR_CASE_HSS(W)                                                                              \
+    HG_FR_CASE_HSSS(W)                                                                             \
+    HG_FR_CASE_IOV(W)                                                                              \
+    HG_FR_CASE_VVV(W)                                                                              \
+    HG_FR_CASE_GGGG(W)                                                                             \
+    HG_FR_CASE_IOS(W)                                                                              \
+    HG_FR_CASE_VVVC(W)                                                                             \
+    HG_FR_CASE_VVVVC(W)                                                                            \
+    HG_FR_CASE_VVS(W)                                                                              \
+    HG_FR_CASE_VVSS(W)                                                                             \
+    HG_FR_CASE_SSS(W)                                                                              \
+    HG_FR_CASE_SSSS(W)                                                                             \
+  default:                                                                                         \
+    break;                                                                                         \
   }
 
 /* The colour flows' partial amplitudes A[0..n_flows-1] of helicity configuration config (the

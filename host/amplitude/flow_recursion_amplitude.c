@@ -503,9 +503,8 @@ static int make_tables(const hg_flow_recursion *fr, int gauge_particle, size_t r
     group_tables g = {0};
     if (group_width > 0) /* the work-group kernels' schedule after the rest */
       status = group_schedule(fr, w + ops_at, w + targets_at, group_width, &g);
-    uint32_t *more = status == 0 && g.words != NULL
-                         ? realloc(w, (t->n_words + g.n_words) * sizeof *w)
-                         : NULL;
+    uint32_t *more =
+        status == 0 && g.words != NULL ? realloc(w, (t->n_words + g.n_words) * sizeof *w) : NULL;
     if (status == 0 && g.words != NULL && more == NULL) status = -2;
     if (more != NULL) {
       w = more;
@@ -577,16 +576,24 @@ static char *source(const hg_fr_shape *shape, int constant) {
 }
 
 /* The work-group kernels' work-items (flow_recursion_group.cl), 0 for the kernels of one event
- * per work-item: HEGETCL_FR_KERNEL=item or group in the environment decides, else the device
- * (GPUs: group); HEGETCL_FR_GROUP=SIZE (studies: a power of two from 32 to 256) sets the size,
- * 64 by default. */
-static int group_width(const hegetcl_context *ctx) {
+ * per work-item: those unless HEGETCL_FR_KERNEL=group is in the environment (on an H200 the
+ * work-group kernels were 0.6 to 0.7 times as fast: docs/performance.md, "Quark lines in
+ * work-groups"); HEGETCL_FR_GROUP=SIZE (a power of two from 32 to 256) sets their size, 64 by
+ * default. */
+static int group_width(void) {
   const char *kernel = getenv("HEGETCL_FR_KERNEL");
-  if (kernel != NULL && strcmp(kernel, "item") == 0) return 0;
-  if (!(kernel != NULL && strcmp(kernel, "group") == 0) && !ctx->info.is_gpu) return 0;
+  if (kernel == NULL || strcmp(kernel, "group") != 0) return 0;
   const char *size = getenv("HEGETCL_FR_GROUP");
   const int given = size != NULL ? atoi(size) : 0;
   return given >= 32 && given <= 256 && (given & (given - 1)) == 0 ? given : 64;
+}
+
+/* The lanes of the work-group schedule's steps together (gaps included), for HEGETCL_FR_DUMP. */
+static unsigned group_lanes(const fr_tables *t) {
+  unsigned lanes = 0;
+  for (uint32_t k = 0; k < t->words[HG_FR_N_CHUNKS]; ++k)
+    lanes += t->words[t->words[HG_FR_CHUNKS_AT] + 4 * k + 1];
+  return lanes;
 }
 
 /* Whether the work-group kernels' local arrays (flow_recursion_group.cl) for shape fit the
@@ -623,7 +630,7 @@ int hg_fr_shape_of(hegetcl_context *ctx, const hegetcl_process *process, hg_fr_s
   fr_tables t;
   const size_t real_size =
       process->precision == HEGETCL_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
-  const int status = make_tables(&fr, -1, real_size, group_width(ctx), &t);
+  const int status = make_tables(&fr, -1, real_size, group_width(), &t);
   hg_flow_recursion_free(&fr);
   if (status == -2) {
     hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
@@ -658,7 +665,7 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   const int is_double = p->precision == HEGETCL_PRECISION_DOUBLE;
   fr_tables t;
   const int made = make_tables(&fr, gauge_particle, is_double ? sizeof(double) : sizeof(float),
-                               group_width(ctx), &t);
+                               group_width(), &t);
   if (made != 0) {
     const hegetcl_status status =
         made == -1
@@ -676,7 +683,7 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   /* float amplitudes, colour sum in double: HEGETCL_CO_MIXED=1 (as the gluon kernels) */
   const char *mixed = getenv("HEGETCL_CO_MIXED");
   const int colour_double = is_double || (mixed != NULL && strcmp(mixed, "1") == 0);
-  /* the work-group kernels where the device takes them and their local arrays fit */
+  /* the work-group kernels where asked for and their local arrays fit */
   const size_t real = is_double ? sizeof(double) : sizeof(float);
   const int use_group = group_fits(ctx, &shape, real, colour_double ? sizeof(double) : real);
   if (!use_group) shape.group_width = 0;
@@ -696,10 +703,11 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   if (generated != NULL && getenv("HEGETCL_FR_DUMP") != NULL)
     fprintf(stderr,
             "/* %s: %zu vertex operations, %zu targets, %zu colour flows, %d current slots for %d "
-            "off-shell currents, %zu tape bytes; work-group kernels: %s (%u steps, %d slots) */\n%s",
+            "off-shell currents, %zu tape bytes; work-group kernels: %s (%u steps, %u lanes, %d "
+            "slots) */\n%s",
             spec->text, fr.n_ops, fr.n_targets, fr.n_flows, fr.n_slots, fr.n_currents,
             t.shape.tape_bytes, use_group ? "yes" : "no", (unsigned)t.words[HG_FR_N_CHUNKS],
-            t.shape.group_slots, generated);
+            group_lanes(&t), t.shape.group_slots, generated);
   if (status == HEGETCL_OK && colour_double && !is_double) {
     const size_t used = strlen(amp->options);
     snprintf(amp->options + used, sizeof amp->options - used, " -DHG_CO_COLOUR_DOUBLE");
