@@ -47,6 +47,9 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
        hit-or-miss on the device (generator_mark, generator_compact), the colour flows
        (amplitude_flow_weights of the colour-ordered and the quark-line recursion's programs)
        and helicities into an event file (4 minutes)
+  21-22 hegetcl me --process "u u~ > d d~ g" and "u d~ > e+ ve g g", the quark-line
+       recursion's work-group kernels (HEGETCL_FR_KERNEL=group, flow_recursion_group.cl: the
+       steps' temporaries, gathers and barriers; a second of Oclgrind each)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the diagrams engine's
 colour-flow kernel (generator_flows), which only groups run with --group-engine diagrams use
 (another process run of several minutes here); the device test
@@ -120,6 +123,13 @@ def cases(hegetcl):
                  "--min-iterations", "1", "--max-iterations", "1", "--batch", "300",
                  "--target-error", "0", "--quiet", "--unweighted-events", "20", "--lhe", "ev.lhe",
                  "--json", "run.json", "--checkpoint", "none"]))
+    out.append(("me --process \"u u~ > d d~ g\", the quark-line recursion's work-group kernels",
+                [hegetcl, "me", "--process", "u u~ > d d~ g", "--engine", "recursive",
+                 os.path.join(qcd, "me_uux_ddxg.txt")], {"HEGETCL_FR_KERNEL": "group"}))
+    out.append(("me --process \"u d~ > e+ ve g g\", the quark-line recursion's work-group "
+                "kernels", [hegetcl, "me", "--process", "u d~ > e+ ve g g", "--engine",
+                            "recursive", os.path.join(nxt, "me_udx_epvegg.txt")],
+                {"HEGETCL_FR_KERNEL": "group"}))
     return out
 
 
