@@ -191,15 +191,6 @@ static int bucket(int n) {
   return b;
 }
 
-/* The work-group kernels' schedule of fr's operations (amplitudes/flow_recursion_tape.h), from
- * the serial tape's words (op_words, 3 per operation; target_words): steps of at most width
- * operations, each reading only currents that earlier steps completed (every operation whose
- * currents are complete joins the next step, in the tape's order, until the step is full), the
- * currents given slots anew by their lives over the steps (from the first step adding into one
- * to the last reading it: a slot read for the last time in a step takes a current first made in
- * that step's gather, after its barrier), and per step one entry per target. Its words, the
- * steps, operations, entries and terms one after the other, into g; 0, -1 when a field
- * overflows, -2 when out of memory. */
 /* the work-items that run in lockstep on GPUs (an NVIDIA warp) */
 #define HG_FR_LANES 32
 
@@ -209,6 +200,17 @@ typedef struct {
   int n_slots;
 } group_tables;
 
+/* The work-group kernels' schedule of fr's operations (amplitudes/flow_recursion_tape.h), from
+ * the serial tape's words (op_words, 3 per operation; target_words): steps of at most width
+ * lanes, each step the operations whose currents earlier steps completed, by kind in runs of at
+ * most HG_FR_LANES lanes that start at a multiple of it (kinds in the order the tape first
+ * names them among the ready operations, each kind's in the tape's order, until the step is
+ * full; gaps are kind 0), the currents given slots anew by their lives over the steps (from the
+ * first step adding into one to the last reading it: a slot read for the last time in a step
+ * takes a current first made in that step's gather, after its barrier), and per step one entry
+ * per target, its terms in the order of the step's lanes. Its words, the steps, operations,
+ * entries and terms one after the other, into g; 0, -1 when a field overflows, -2 when out of
+ * memory. */
 static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
                           const uint32_t *target_words, int width, group_tables *g) {
   memset(g, 0, sizeof *g);
