@@ -122,40 +122,296 @@ HG_INLINE void hg_fr_couplings(const hg_process_params *pp, HG_FR_TAPE hg_u32 *t
   }
 }
 
+/* External particle p's wavefunction in configuration config from its descriptor e
+ * (HG_FR_EXT_*); a massive vector's value 3 (no configuration: hg_fr_is_configuration) gives its
+ * helicity-0 state. */
+HG_INLINE hg_wave hg_fr_external(const hg_fourvec p, hg_u32 e, hg_u32 config,
+                                 const hg_process_params *pp) {
+  const hg_u32 kind = e & 7u, bit = e >> 8 & 31u;
+  const int sign = (e >> 16 & 1u) ? -1 : 1, helicity = HG_HELICITY_OF(config, bit);
+  const REAL mass = hg_fr_mass(pp, e >> 3 & 7u);
+  const hg_u32 v = config >> bit & 3u;
+  switch (kind) {
+  case HG_FR_EXT_SCALAR:
+    return sxxxxx(p, sign);
+  case HG_FR_EXT_FERMION_IN:
+    return ixxxxx(p, mass, helicity, sign);
+  case HG_FR_EXT_FERMION_OUT:
+    return oxxxxx(p, mass, helicity, sign);
+  case HG_FR_EXT_GAUGE:
+    return hg_polarisation_from_momentum(p, sign);
+  case HG_FR_EXT_MASSIVE:
+    return vxxxxx(p, mass, v == 0u ? -1 : v == 1u ? 1 : 0, sign);
+  default:
+    return vxxxxx(p, (REAL)0, helicity, sign);
+  }
+}
+
+/* 0 when config is no configuration (a massive vector's value 3), else 1. */
+HG_INLINE int hg_fr_is_configuration(hg_u32 config, HG_FR_TAPE hg_u32 *tape) {
+  const hg_u32 at = tape[HG_FR_EXTERNALS_AT];
+  int ok = 1;
+  for (int i = 0; i < N_PARTICLES; ++i) {
+    const hg_u32 e = tape[at + (hg_u32)i];
+    ok &= (e & 7u) != HG_FR_EXT_MASSIVE || (config >> (e >> 8 & 31u) & 3u) != 3u;
+  }
+  return ok;
+}
+
 /* The external wavefunctions of configuration config from the particles' descriptors
  * (HG_FR_EXT_*); 0 when it is no configuration (a massive vector's value 3). */
 HG_INLINE int hg_fr_externals(const hg_fourvec *p, hg_u32 config, const hg_process_params *pp,
                               HG_FR_TAPE hg_u32 *tape, hg_wave *W) {
+  if (!hg_fr_is_configuration(config, tape)) return 0;
   const hg_u32 at = tape[HG_FR_EXTERNALS_AT];
-  for (int i = 0; i < N_PARTICLES; ++i) {
-    const hg_u32 e = tape[at + (hg_u32)i], kind = e & 7u, bit = e >> 8 & 31u;
-    const int sign = (e >> 16 & 1u) ? -1 : 1, helicity = HG_HELICITY_OF(config, bit);
-    const REAL mass = hg_fr_mass(pp, e >> 3 & 7u);
-    const hg_u32 v = config >> bit & 3u;
-    switch (kind) {
-    case HG_FR_EXT_SCALAR:
-      W[i] = sxxxxx(p[i], sign);
-      break;
-    case HG_FR_EXT_FERMION_IN:
-      W[i] = ixxxxx(p[i], mass, helicity, sign);
-      break;
-    case HG_FR_EXT_FERMION_OUT:
-      W[i] = oxxxxx(p[i], mass, helicity, sign);
-      break;
-    case HG_FR_EXT_GAUGE:
-      W[i] = hg_polarisation_from_momentum(p[i], sign);
-      break;
-    case HG_FR_EXT_MASSIVE:
-      if (v == 3u) return 0;
-      W[i] = vxxxxx(p[i], mass, v == 0u ? -1 : v == 1u ? 1 : 0, sign);
-      break;
-    default:
-      W[i] = vxxxxx(p[i], (REAL)0, helicity, sign);
-      break;
-    }
-  }
+  for (int i = 0; i < N_PARTICLES; ++i)
+    W[i] = hg_fr_external(p[i], tape[at + (hg_u32)i], config, pp);
   return 1;
 }
+
+/* The vertex of operation kind on the currents W[a], W[b], W[c], W[d] of array W (private in
+ * the one-event-per-work-item kernels, local in the work-group ones): a current into r, or an
+ * amplitude into amp. Only the kinds the program compiles (FR_USES_<kind>) have a case; the
+ * names a, b, c, d, gc, mass, fwidth, pp, r and amp are the caller's. */
+#ifdef FR_USES_FVI
+#define HG_FR_CASE_FVI(W)                                                                          \
+  case HG_FR_FVI:                                                                                  \
+    r = fvixxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
+#else
+#define HG_FR_CASE_FVI(W)
+#endif
+#ifdef FR_USES_FVO
+#define HG_FR_CASE_FVO(W)                                                                          \
+  case HG_FR_FVO:                                                                                  \
+    r = fvoxxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
+#else
+#define HG_FR_CASE_FVO(W)
+#endif
+#ifdef FR_USES_JIO
+#define HG_FR_CASE_JIO(W)                                                                          \
+  case HG_FR_JIO:                                                                                  \
+    r = jioxxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
+#else
+#define HG_FR_CASE_JIO(W)
+#endif
+#ifdef FR_USES_JVV
+#define HG_FR_CASE_JVV(W)                                                                          \
+  case HG_FR_JVV:                                                                                  \
+    r = jvvxxx((W)[a], (W)[b], pp.g_s, (REAL)0, (REAL)0);                                          \
+    break;
+#else
+#define HG_FR_CASE_JVV(W)
+#endif
+#ifdef FR_USES_JGGG
+#define HG_FR_CASE_JGGG(W)                                                                         \
+  case HG_FR_JGGG:                                                                                 \
+    r = jgggxx((W)[a], (W)[b], (W)[c], pp.g_s);                                                    \
+    break;
+#else
+#define HG_FR_CASE_JGGG(W)
+#endif
+#ifdef FR_USES_FSI
+#define HG_FR_CASE_FSI(W)                                                                          \
+  case HG_FR_FSI:                                                                                  \
+    r = fsixxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
+#else
+#define HG_FR_CASE_FSI(W)
+#endif
+#ifdef FR_USES_FSO
+#define HG_FR_CASE_FSO(W)                                                                          \
+  case HG_FR_FSO:                                                                                  \
+    r = fsoxxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
+#else
+#define HG_FR_CASE_FSO(W)
+#endif
+#ifdef FR_USES_HIO
+#define HG_FR_CASE_HIO(W)                                                                          \
+  case HG_FR_HIO:                                                                                  \
+    r = hioxxx((W)[a], (W)[b], gc, mass, fwidth);                                                  \
+    break;
+#else
+#define HG_FR_CASE_HIO(W)
+#endif
+#ifdef FR_USES_JVVC
+#define HG_FR_CASE_JVVC(W)                                                                         \
+  case HG_FR_JVVC:                                                                                 \
+    r = jvvcxx((W)[a], (W)[b], gc.gal[0], mass, fwidth);                                           \
+    break;
+#else
+#define HG_FR_CASE_JVVC(W)
+#endif
+#ifdef FR_USES_JVVVC
+#define HG_FR_CASE_JVVVC(W)                                                                        \
+  case HG_FR_JVVVC:                                                                                \
+    r = jvvvcx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth);                                   \
+    break;
+#else
+#define HG_FR_CASE_JVVVC(W)
+#endif
+#ifdef FR_USES_JVS
+#define HG_FR_CASE_JVS(W)                                                                          \
+  case HG_FR_JVS:                                                                                  \
+    r = jvsxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth);                                           \
+    break;
+#else
+#define HG_FR_CASE_JVS(W)
+#endif
+#ifdef FR_USES_HVV
+#define HG_FR_CASE_HVV(W)                                                                          \
+  case HG_FR_HVV:                                                                                  \
+    r = hvvxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth);                                           \
+    break;
+#else
+#define HG_FR_CASE_HVV(W)
+#endif
+#ifdef FR_USES_JVSS
+#define HG_FR_CASE_JVSS(W)                                                                         \
+  case HG_FR_JVSS:                                                                                 \
+    r = jvssxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth);                                   \
+    break;
+#else
+#define HG_FR_CASE_JVSS(W)
+#endif
+#ifdef FR_USES_HVVS
+#define HG_FR_CASE_HVVS(W)                                                                         \
+  case HG_FR_HVVS:                                                                                 \
+    r = hvvsxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth);                                   \
+    break;
+#else
+#define HG_FR_CASE_HVVS(W)
+#endif
+#ifdef FR_USES_HSS
+#define HG_FR_CASE_HSS(W)                                                                          \
+  case HG_FR_HSS:                                                                                  \
+    r = hssxxx((W)[a], (W)[b], gc.gal[0], mass, fwidth);                                           \
+    break;
+#else
+#define HG_FR_CASE_HSS(W)
+#endif
+#ifdef FR_USES_HSSS
+#define HG_FR_CASE_HSSS(W)                                                                         \
+  case HG_FR_HSSS:                                                                                 \
+    r = hsssxx((W)[a], (W)[b], (W)[c], gc.gal[0], mass, fwidth);                                   \
+    break;
+#else
+#define HG_FR_CASE_HSSS(W)
+#endif
+#ifdef FR_USES_IOV
+#define HG_FR_CASE_IOV(W)                                                                          \
+  case HG_FR_IOV:                                                                                  \
+    amp = iovxxx((W)[a], (W)[b], (W)[c], gc);                                                      \
+    break;
+#else
+#define HG_FR_CASE_IOV(W)
+#endif
+#ifdef FR_USES_VVV
+#define HG_FR_CASE_VVV(W)                                                                          \
+  case HG_FR_VVV:                                                                                  \
+    amp = vvvxxx((W)[a], (W)[b], (W)[c], pp.g_s);                                                  \
+    break;
+#else
+#define HG_FR_CASE_VVV(W)
+#endif
+#ifdef FR_USES_GGGG
+#define HG_FR_CASE_GGGG(W)                                                                         \
+  case HG_FR_GGGG:                                                                                 \
+    amp = ggggxx((W)[a], (W)[b], (W)[c], (W)[d], pp.g_s);                                          \
+    break;
+#else
+#define HG_FR_CASE_GGGG(W)
+#endif
+#ifdef FR_USES_IOS
+#define HG_FR_CASE_IOS(W)                                                                          \
+  case HG_FR_IOS:                                                                                  \
+    amp = iosxxx((W)[a], (W)[b], (W)[c], gc);                                                      \
+    break;
+#else
+#define HG_FR_CASE_IOS(W)
+#endif
+#ifdef FR_USES_VVVC
+#define HG_FR_CASE_VVVC(W)                                                                         \
+  case HG_FR_VVVC:                                                                                 \
+    amp = vvvcxx((W)[a], (W)[b], (W)[c], gc.gal[0]);                                               \
+    break;
+#else
+#define HG_FR_CASE_VVVC(W)
+#endif
+#ifdef FR_USES_VVVVC
+#define HG_FR_CASE_VVVVC(W)                                                                        \
+  case HG_FR_VVVVC:                                                                                \
+    amp = vvvvcx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]);                                       \
+    break;
+#else
+#define HG_FR_CASE_VVVVC(W)
+#endif
+#ifdef FR_USES_VVS
+#define HG_FR_CASE_VVS(W)                                                                          \
+  case HG_FR_VVS:                                                                                  \
+    amp = vvsxxx((W)[a], (W)[b], (W)[c], gc.gal[0]);                                               \
+    break;
+#else
+#define HG_FR_CASE_VVS(W)
+#endif
+#ifdef FR_USES_VVSS
+#define HG_FR_CASE_VVSS(W)                                                                         \
+  case HG_FR_VVSS:                                                                                 \
+    amp = vvssxx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]);                                       \
+    break;
+#else
+#define HG_FR_CASE_VVSS(W)
+#endif
+#ifdef FR_USES_SSS
+#define HG_FR_CASE_SSS(W)                                                                          \
+  case HG_FR_SSS:                                                                                  \
+    amp = sssxxx((W)[a], (W)[b], (W)[c], gc.gal[0]);                                               \
+    break;
+#else
+#define HG_FR_CASE_SSS(W)
+#endif
+#ifdef FR_USES_SSSS
+#define HG_FR_CASE_SSSS(W)                                                                         \
+  case HG_FR_SSSS:                                                                                 \
+    amp = ssssxx((W)[a], (W)[b], (W)[c], (W)[d], gc.gal[0]);                                       \
+    break;
+#else
+#define HG_FR_CASE_SSSS(W)
+#endif
+#define HG_FR_VERTEX(W)                                                                            \
+  switch (kind) {                                                                                  \
+    HG_FR_CASE_FVI(W)                                                                              \
+    HG_FR_CASE_FVO(W)                                                                              \
+    HG_FR_CASE_JIO(W)                                                                              \
+    HG_FR_CASE_JVV(W)                                                                              \
+    HG_FR_CASE_JGGG(W)                                                                             \
+    HG_FR_CASE_FSI(W)                                                                              \
+    HG_FR_CASE_FSO(W)                                                                              \
+    HG_FR_CASE_HIO(W)                                                                              \
+    HG_FR_CASE_JVVC(W)                                                                             \
+    HG_FR_CASE_JVVVC(W)                                                                            \
+    HG_FR_CASE_JVS(W)                                                                              \
+    HG_FR_CASE_HVV(W)                                                                              \
+    HG_FR_CASE_JVSS(W)                                                                             \
+    HG_FR_CASE_HVVS(W)                                                                             \
+    HG_FR_CASE_HSS(W)                                                                              \
+    HG_FR_CASE_HSSS(W)                                                                             \
+    HG_FR_CASE_IOV(W)                                                                              \
+    HG_FR_CASE_VVV(W)                                                                              \
+    HG_FR_CASE_GGGG(W)                                                                             \
+    HG_FR_CASE_IOS(W)                                                                              \
+    HG_FR_CASE_VVVC(W)                                                                             \
+    HG_FR_CASE_VVVVC(W)                                                                            \
+    HG_FR_CASE_VVS(W)                                                                              \
+    HG_FR_CASE_VVSS(W)                                                                             \
+    HG_FR_CASE_SSS(W)                                                                              \
+    HG_FR_CASE_SSSS(W)                                                                             \
+  default:                                                                                         \
+    break;                                                                                         \
+  }
 
 /* The colour flows' partial amplitudes A[0..n_flows-1] of helicity configuration config (the
  * tape interpreted); 0, A left as it is, when config is no configuration (a massive vector's
@@ -185,140 +441,7 @@ HG_INLINE int hg_fr_flows(const hg_fourvec *p, hg_u32 config, const hg_process_p
     (void)mass;
     (void)fwidth;
     (void)gc;
-    switch (kind) {
-#ifdef FR_USES_FVI
-    case HG_FR_FVI:
-      r = fvixxx(W[a], W[b], gc, mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_FVO
-    case HG_FR_FVO:
-      r = fvoxxx(W[a], W[b], gc, mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_JIO
-    case HG_FR_JIO:
-      r = jioxxx(W[a], W[b], gc, mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_JVV
-    case HG_FR_JVV:
-      r = jvvxxx(W[a], W[b], pp.g_s, (REAL)0, (REAL)0);
-      break;
-#endif
-#ifdef FR_USES_JGGG
-    case HG_FR_JGGG:
-      r = jgggxx(W[a], W[b], W[c], pp.g_s);
-      break;
-#endif
-#ifdef FR_USES_FSI
-    case HG_FR_FSI:
-      r = fsixxx(W[a], W[b], gc, mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_FSO
-    case HG_FR_FSO:
-      r = fsoxxx(W[a], W[b], gc, mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_HIO
-    case HG_FR_HIO:
-      r = hioxxx(W[a], W[b], gc, mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_JVVC
-    case HG_FR_JVVC:
-      r = jvvcxx(W[a], W[b], gc.gal[0], mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_JVVVC
-    case HG_FR_JVVVC:
-      r = jvvvcx(W[a], W[b], W[c], gc.gal[0], mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_JVS
-    case HG_FR_JVS:
-      r = jvsxxx(W[a], W[b], gc.gal[0], mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_HVV
-    case HG_FR_HVV:
-      r = hvvxxx(W[a], W[b], gc.gal[0], mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_JVSS
-    case HG_FR_JVSS:
-      r = jvssxx(W[a], W[b], W[c], gc.gal[0], mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_HVVS
-    case HG_FR_HVVS:
-      r = hvvsxx(W[a], W[b], W[c], gc.gal[0], mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_HSS
-    case HG_FR_HSS:
-      r = hssxxx(W[a], W[b], gc.gal[0], mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_HSSS
-    case HG_FR_HSSS:
-      r = hsssxx(W[a], W[b], W[c], gc.gal[0], mass, fwidth);
-      break;
-#endif
-#ifdef FR_USES_IOV
-    case HG_FR_IOV:
-      amp = iovxxx(W[a], W[b], W[c], gc);
-      break;
-#endif
-#ifdef FR_USES_VVV
-    case HG_FR_VVV:
-      amp = vvvxxx(W[a], W[b], W[c], pp.g_s);
-      break;
-#endif
-#ifdef FR_USES_GGGG
-    case HG_FR_GGGG:
-      amp = ggggxx(W[a], W[b], W[c], W[d], pp.g_s);
-      break;
-#endif
-#ifdef FR_USES_IOS
-    case HG_FR_IOS:
-      amp = iosxxx(W[a], W[b], W[c], gc);
-      break;
-#endif
-#ifdef FR_USES_VVVC
-    case HG_FR_VVVC:
-      amp = vvvcxx(W[a], W[b], W[c], gc.gal[0]);
-      break;
-#endif
-#ifdef FR_USES_VVVVC
-    case HG_FR_VVVVC:
-      amp = vvvvcx(W[a], W[b], W[c], W[d], gc.gal[0]);
-      break;
-#endif
-#ifdef FR_USES_VVS
-    case HG_FR_VVS:
-      amp = vvsxxx(W[a], W[b], W[c], gc.gal[0]);
-      break;
-#endif
-#ifdef FR_USES_VVSS
-    case HG_FR_VVSS:
-      amp = vvssxx(W[a], W[b], W[c], W[d], gc.gal[0]);
-      break;
-#endif
-#ifdef FR_USES_SSS
-    case HG_FR_SSS:
-      amp = sssxxx(W[a], W[b], W[c], gc.gal[0]);
-      break;
-#endif
-#ifdef FR_USES_SSSS
-    case HG_FR_SSSS:
-      amp = ssssxx(W[a], W[b], W[c], W[d], gc.gal[0]);
-      break;
-#endif
-    default:
-      break;
-    }
+    HG_FR_VERTEX(W)
     if (kind >= HG_FR_IOV) {
 #pragma unroll 1
       for (hg_u32 t = first; t < first + n; ++t) {
@@ -368,6 +491,10 @@ HG_INLINE REAL hg_fr_config(const hg_fourvec *p, hg_u32 config, const hg_process
   return (REAL)sum;
 }
 
+#ifdef FR_GROUP
+/* amplitude_summed and amplitude_helicity with a work-group per event */
+#include "amplitudes/flow_recursion_group.cl"
+#else
 /* |M|^2 summed over every helicity configuration and over colours, times me_factor = 1/IDEN. */
 __kernel void amplitude_summed(__global const REAL *restrict momenta, const hg_u32 n_events,
                                __global const REAL *restrict params, const REAL me_factor,
@@ -407,6 +534,8 @@ __kernel void amplitude_helicity(__global const REAL *restrict momenta, const hg
 #endif
   me[event] = hg_fr_config(p, helicity[event], pp, colour, tape, reals) * me_factor;
 }
+
+#endif
 
 /* The colour flows' leading-colour weights of n_events events (the kept events of a process
  * run): weights[f * n_events + event] = sum of |A_f|^2 over the configurations amplitude_summed

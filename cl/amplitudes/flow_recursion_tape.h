@@ -4,7 +4,10 @@
  * (CONVENTIONS.md, "Quark lines in the recursive engine"). The words buffer (hg_u32) starts with
  * a header of HG_FR_HEADER words, whose entries below give the counts and where each table
  * starts; the reals buffer (REAL) holds the colour coefficients as (re, im) pairs, then one
- * real per coupling (a photon coupling's charge, else 0). */
+ * real per coupling (a photon coupling's charge, else 0). Tapes for the work-group kernels
+ * also hold a schedule of the same operations: steps whose operations read only currents the
+ * earlier steps completed, each step's results gathered into their targets by entries (one per
+ * target slot or flow of the step, its terms the step's operations and their coefficients). */
 #ifndef HG_FLOW_RECURSION_TAPE_H
 #define HG_FLOW_RECURSION_TAPE_H
 
@@ -21,7 +24,14 @@
 #define HG_FR_COUPLINGS_AT 9   /* one descriptor per coupling */
 #define HG_FR_CHARGES_AT 10    /* in the reals buffer: the couplings' charges */
 #define HG_FR_COLOURS_AT 11    /* the colour flows' strings, for sampled colours (below) */
-#define HG_FR_HEADER 12
+/* the work-group kernels' schedule (flow_recursion_group.cl; 0 chunks when the tape has none) */
+#define HG_FR_N_CHUNKS 12      /* steps of at most FR_WG_SIZE independent operations */
+#define HG_FR_CHUNKS_AT 13     /* per step: first operation, operations, first entry, entries */
+#define HG_FR_GROUP_OPS_AT 14  /* the operations in the steps' order: 3 words each, as above */
+#define HG_FR_ENTRIES_AT 15    /* per entry: slot (or flow) | first << 15 | flow << 16, first
+                                  term, terms */
+#define HG_FR_TERMS_AT 16      /* per term: the step's operation | coefficient << 16 */
+#define HG_FR_HEADER 17
 
 /* an external particle's descriptor: kind | mass code << 3 | helicity bit << 8 | (the
  * wavefunction's last argument is -1) << 16 */

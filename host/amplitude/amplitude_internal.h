@@ -103,6 +103,8 @@ typedef struct hg_fr_shape {
   uint32_t uses; /* bit k: operation kind k (hg_fr_op.kind) is compiled */
   int ew;        /* the Z, W, H and tau parameters are loaded */
   size_t tape_bytes;
+  int group_width; /* the work-group kernels' work-items (0: one event per work-item) */
+  int group_slots; /* their current slots */
 } hg_fr_shape;
 
 /* The shape of process's own quark-line program: 1, or 0 when the quark-line recursion does not

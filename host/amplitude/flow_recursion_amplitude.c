@@ -232,10 +232,238 @@ static int bucket(int n) {
   return b;
 }
 
+/* the work-items that run in lockstep on GPUs (an NVIDIA warp) */
+#define HG_FR_LANES 32
+
+typedef struct {
+  uint32_t *words;
+  size_t n_words, n_steps, ops_at, entries_at, terms_at; /* offsets within words */
+  int n_slots;
+} group_tables;
+
+/* The work-group kernels' schedule of fr's operations (amplitudes/flow_recursion_tape.h), from
+ * the serial tape's words (op_words, 3 per operation; target_words): steps of at most width
+ * lanes, each step the operations whose currents earlier steps completed, by kind in runs of at
+ * most HG_FR_LANES lanes that start at a multiple of it (kinds in the order the tape first
+ * names them among the ready operations, each kind's in the tape's order, until the step is
+ * full; gaps are kind 0), the currents given slots anew by their lives over the steps (from the
+ * first step adding into one to the last reading it: a slot read for the last time in a step
+ * takes a current first made in that step's gather, after its barrier), and per step one entry
+ * per target, its terms in the order of the step's lanes. Its words, the steps, operations,
+ * entries and terms one after the other, into g; 0, -1 when a field overflows, -2 when out of
+ * memory. */
+static int group_schedule(const hg_flow_recursion *fr, const uint32_t *op_words,
+                          const uint32_t *target_words, int width, group_tables *g) {
+  memset(g, 0, sizeof *g);
+  const int n = fr->spec.n;
+  const size_t n_ops = fr->n_ops, n_targets = fr->n_targets;
+  /* each current its own number (the serial tape's slots are shared): externals 0..n-1 */
+  int n_cur = n;
+  for (size_t t = 0; t < n_targets; ++t) n_cur += fr->targets[t].first != 0;
+  int *in_slot = malloc(((size_t)fr->n_slots + 1) * sizeof *in_slot);
+  int *args = malloc((4 * n_ops + 1) * sizeof *args);
+  int *target_cur = malloc((n_targets + 1) * sizeof *target_cur);
+  int *remaining = calloc((size_t)n_cur + 1, sizeof *remaining);
+  int *first_write = malloc(((size_t)n_cur + 1) * sizeof *first_write);
+  int *free_at = malloc(((size_t)n_cur + 1) * sizeof *free_at);
+  int *slot_of = malloc(((size_t)n_cur + 1) * sizeof *slot_of);
+  int *free_slots = malloc(((size_t)n_cur + 1) * sizeof *free_slots);
+  long *step_of = malloc((n_ops + 1) * sizeof *step_of);
+  /* each step's lanes: an operation, or -1 (a gap); at most HG_FR_LANES lanes an operation */
+  long *order = malloc((HG_FR_LANES * n_ops + 1) * sizeof *order);
+  size_t *ready_ops = malloc((n_ops + 1) * sizeof *ready_ops);
+  size_t *step_start = malloc((n_ops + 2) * sizeof *step_start);
+  /* a step's targets: (key, operation in the step, coefficient), and each key's entry */
+  size_t *key_entry = malloc(((size_t)n_cur + fr->n_flows + 1) * sizeof *key_entry);
+  int status = in_slot == NULL || args == NULL || target_cur == NULL || remaining == NULL ||
+                       first_write == NULL || free_at == NULL || slot_of == NULL ||
+                       free_slots == NULL || step_of == NULL || order == NULL ||
+                       step_start == NULL || key_entry == NULL || ready_ops == NULL
+                   ? -2
+                   : 0;
+  if (status == 0) {
+    int next = n;
+    for (int s = 0; s < fr->n_slots; ++s) in_slot[s] = s < n ? s : -1;
+    for (size_t o = 0; o < n_ops; ++o) {
+      const hg_fr_op *op = &fr->ops[o];
+      const int slots[4] = {op->a, op->b, op->c, op->d};
+      for (int k = 0; k < 4; ++k) args[4 * o + k] = slots[k] >= 0 ? in_slot[slots[k]] : -1;
+      for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t) {
+        if (op->kind >= HG_FR_AMPLITUDE) {
+          target_cur[t] = -1; /* a colour flow */
+          continue;
+        }
+        if (fr->targets[t].first) in_slot[fr->targets[t].slot] = next++;
+        target_cur[t] = in_slot[fr->targets[t].slot];
+        ++remaining[target_cur[t]];
+      }
+      step_of[o] = -1;
+    }
+    for (int c = 0; c < n_cur; ++c) first_write[c] = free_at[c] = -1;
+  }
+  /* the steps: the operations whose currents are complete, by kind in runs of at most
+   * HG_FR_LANES that start at a multiple of it (a GPU's warp then evaluates one kind of vertex:
+   * it would take every kind among its work-items in turn), the gaps no operation (kind 0) */
+  size_t placed = 0, lanes = 0;
+  while (status == 0 && placed < n_ops) {
+    step_start[g->n_steps] = lanes;
+    size_t n_ready = 0;
+    for (size_t o = 0; o < n_ops; ++o) {
+      if (step_of[o] >= 0) continue;
+      int ready = 1;
+      for (int k = 0; k < 4; ++k) ready &= args[4 * o + k] < 0 || remaining[args[4 * o + k]] == 0;
+      if (ready) ready_ops[n_ready++] = o;
+    }
+    if (n_ready == 0) {
+      status = -1; /* no operation is ready: not a tape of this recursion */
+      break;
+    }
+    /* the kinds in the order they first come among the ready operations */
+    for (size_t r = 0; r < n_ready && lanes - step_start[g->n_steps] < (size_t)width; ++r) {
+      const int kind = fr->ops[ready_ops[r]].kind;
+      if (step_of[ready_ops[r]] >= 0) continue;
+      size_t run = 0;
+      for (size_t q = r; q < n_ready && lanes - step_start[g->n_steps] < (size_t)width; ++q) {
+        const size_t o = ready_ops[q];
+        if (fr->ops[o].kind != kind || step_of[o] >= 0) continue;
+        step_of[o] = (long)g->n_steps;
+        order[lanes++] = (long)o;
+        ++placed;
+        if (++run % HG_FR_LANES == 0) run = 0;
+      }
+      /* the next kind starts a run of its own */
+      while (run > 0 && run % HG_FR_LANES != 0 && lanes - step_start[g->n_steps] < (size_t)width) {
+        order[lanes++] = -1;
+        ++run;
+      }
+    }
+    while (lanes > step_start[g->n_steps] && order[lanes - 1] < 0) --lanes; /* no trailing gap */
+    const int step = (int)g->n_steps++;
+    for (size_t q = step_start[step]; q < lanes; ++q) {
+      if (order[q] < 0) continue;
+      const hg_fr_op *op = &fr->ops[order[q]];
+      for (int k = 0; k < 4; ++k) {
+        const int c = args[4 * order[q] + k];
+        if (c >= n && free_at[c] < step) free_at[c] = step;
+      }
+      for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t) {
+        const int c = target_cur[t];
+        if (c < 0) continue;
+        --remaining[c];
+        if (first_write[c] < 0) first_write[c] = step;
+        if (free_at[c] < step + 1) free_at[c] = step + 1; /* written here, so live after */
+      }
+    }
+  }
+  step_start[g->n_steps] = lanes;
+  /* the slots: externals keep 0..n-1; a slot freed in a step serves currents first made there */
+  int peak = n, n_free = 0;
+  for (int c = 0; c < n; ++c) slot_of[c] = c;
+  for (size_t k = 0; status == 0 && k < g->n_steps; ++k) {
+    for (int c = n; c < n_cur; ++c)
+      if (free_at[c] == (int)k && first_write[c] >= 0 && first_write[c] < (int)k)
+        free_slots[n_free++] = slot_of[c];
+    for (int c = n; c < n_cur; ++c)
+      if (first_write[c] == (int)k) slot_of[c] = n_free > 0 ? free_slots[--n_free] : peak++;
+  }
+  g->n_slots = peak;
+  if (status == 0 && peak > 0x7fff) status = -1;
+  /* the words: steps, operations, entries, terms (at most one entry and one term per target) */
+  if (status == 0) {
+    g->ops_at = 4 * g->n_steps;
+    g->entries_at = g->ops_at + 3 * lanes;
+    g->terms_at = g->entries_at + 3 * n_targets;
+    g->words = malloc((g->terms_at + n_targets + 1) * sizeof *g->words);
+    if (g->words == NULL) status = -2;
+  }
+  size_t n_entries = 0, n_terms = 0;
+  for (size_t k = 0; status == 0 && k < g->n_steps; ++k) {
+    uint32_t *step = g->words + 4 * k;
+    step[0] = (uint32_t)step_start[k];
+    step[1] = (uint32_t)(step_start[k + 1] - step_start[k]);
+    step[2] = (uint32_t)n_entries;
+    const size_t first_entry = n_entries;
+    /* the entries in the order their keys first appear, then their terms entry by entry */
+    for (size_t q = step_start[k]; q < step_start[k + 1]; ++q) {
+      if (order[q] < 0) continue;
+      const hg_fr_op *op = &fr->ops[order[q]];
+      for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t)
+        key_entry[target_cur[t] >= 0 ? (size_t)target_cur[t]
+                                     : (size_t)n_cur + (size_t)fr->targets[t].slot] = (size_t)-1;
+    }
+    for (size_t q = step_start[k]; q < step_start[k + 1]; ++q) {
+      uint32_t *w = g->words + g->ops_at + 3 * q;
+      if (order[q] < 0) { /* a gap: kind 0, no operation */
+        w[0] = w[1] = w[2] = 0;
+        continue;
+      }
+      const size_t o = (size_t)order[q];
+      const hg_fr_op *op = &fr->ops[o];
+      int slots[4];
+      for (int m = 0; m < 4; ++m) slots[m] = args[4 * o + m] >= 0 ? slot_of[args[4 * o + m]] : 0;
+      w[0] = op_words[3 * o] & 0xffffu; /* kind, mass, width, coupling; no targets */
+      w[1] = (uint32_t)slots[0] | (uint32_t)slots[1] << 16;
+      w[2] = (uint32_t)slots[2] | (uint32_t)slots[3] << 16;
+      for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t) {
+        const int c = target_cur[t];
+        const size_t key = c >= 0 ? (size_t)c : (size_t)n_cur + (size_t)fr->targets[t].slot;
+        if (key_entry[key] != (size_t)-1) continue;
+        key_entry[key] = n_entries;
+        uint32_t *e = g->words + g->entries_at + 3 * n_entries++;
+        e[0] = c >= 0 ? (uint32_t)slot_of[c] | (uint32_t)(first_write[c] == (int)k) << 15
+                      : (uint32_t)fr->targets[t].slot | 1u << 16;
+        e[2] = 0;
+      }
+    }
+    for (size_t e = first_entry; e < n_entries; ++e) {
+      uint32_t *entry = g->words + g->entries_at + 3 * e;
+      entry[1] = (uint32_t)n_terms;
+      for (size_t q = step_start[k]; q < step_start[k + 1]; ++q) {
+        if (order[q] < 0) continue;
+        const hg_fr_op *op = &fr->ops[order[q]];
+        for (size_t t = op->first_target; t < op->first_target + op->n_targets; ++t) {
+          const int c = target_cur[t];
+          const size_t key = c >= 0 ? (size_t)c : (size_t)n_cur + (size_t)fr->targets[t].slot;
+          if (key_entry[key] != e) continue;
+          g->words[g->terms_at + n_terms++] =
+              (uint32_t)(q - step_start[k]) | (target_words[t] >> 16) << 16;
+          ++entry[2];
+        }
+      }
+    }
+    step[3] = (uint32_t)(n_entries - first_entry);
+  }
+  if (status == 0) {
+    /* the entries and terms as many as they came to */
+    memmove(g->words + g->entries_at + 3 * n_entries, g->words + g->terms_at,
+            n_terms * sizeof *g->words);
+    g->terms_at = g->entries_at + 3 * n_entries;
+    g->n_words = g->terms_at + n_terms;
+  }
+  free(in_slot);
+  free(args);
+  free(target_cur);
+  free(remaining);
+  free(first_write);
+  free(free_at);
+  free(slot_of);
+  free(free_slots);
+  free(step_of);
+  free(order);
+  free(ready_ops);
+  free(step_start);
+  free(key_entry);
+  if (status != 0) {
+    free(g->words);
+    g->words = NULL;
+  }
+  return status;
+}
+
 /* The tables of fr, 0, or -1 when a table outgrows its field (slots and flows: 15 bits;
  * coefficients, targets of one operation: 16; couplings: 7), -2 when out of memory. */
 static int make_tables(const hg_flow_recursion *fr, int gauge_particle, size_t real_size,
-                       fr_tables *t) {
+                       int group_width, fr_tables *t) {
   memset(t, 0, sizeof *t);
   const hg_process_spec *s = &fr->spec;
   int bit_of[HG_PROCESS_MAX_EXTERNAL];
@@ -319,6 +547,26 @@ static int make_tables(const hg_flow_recursion *fr, int gauge_particle, size_t r
     colour_table(fr, w + colours_at);
     w[HG_FR_COLOURS_AT] = (uint32_t)colours_at;
     t->n_words = colours_at + colour_words;
+    for (int k = HG_FR_N_CHUNKS; k < HG_FR_HEADER; ++k) w[k] = 0;
+    group_tables g = {0};
+    if (group_width > 0) /* the work-group kernels' schedule after the rest */
+      status = group_schedule(fr, w + ops_at, w + targets_at, group_width, &g);
+    uint32_t *more =
+        status == 0 && g.words != NULL ? realloc(w, (t->n_words + g.n_words) * sizeof *w) : NULL;
+    if (status == 0 && g.words != NULL && more == NULL) status = -2;
+    if (more != NULL) {
+      w = more;
+      memcpy(w + t->n_words, g.words, g.n_words * sizeof *w);
+      w[HG_FR_N_CHUNKS] = (uint32_t)g.n_steps;
+      w[HG_FR_CHUNKS_AT] = (uint32_t)t->n_words;
+      w[HG_FR_GROUP_OPS_AT] = (uint32_t)(t->n_words + g.ops_at);
+      w[HG_FR_ENTRIES_AT] = (uint32_t)(t->n_words + g.entries_at);
+      w[HG_FR_TERMS_AT] = (uint32_t)(t->n_words + g.terms_at);
+      t->n_words += g.n_words;
+      shape->group_width = group_width;
+      shape->group_slots = g.n_slots;
+    }
+    free(g.words);
     t->n_reals = 2 * (size_t)n_coefs + (size_t)n_couplings;
     /* word offsets are 32 bits wide */
     if (t->n_words >= (size_t)1 << 31) status = -1;
@@ -342,6 +590,8 @@ void hg_fr_shape_merge(hg_fr_shape *into, const hg_fr_shape *shape) {
   if (shape->couplings > into->couplings) into->couplings = shape->couplings;
   if (shape->tape_bytes > into->tape_bytes) into->tape_bytes = shape->tape_bytes;
   if (shape->n_particles > into->n_particles) into->n_particles = shape->n_particles;
+  if (shape->group_slots > into->group_slots) into->group_slots = shape->group_slots;
+  if (shape->group_width > into->group_width) into->group_width = shape->group_width;
   into->uses |= shape->uses;
   into->ew |= shape->ew;
 }
@@ -363,11 +613,45 @@ static char *source(const hg_fr_shape *shape, int constant) {
   for (int k = 1; k < HG_FR_AMPLITUDE + 10; ++k)
     if (shape->uses >> k & 1u) hg_strbuf_printf(&b, "#define FR_USES_%s 1\n", kind_names[k]);
   if (shape->ew) hg_strbuf_printf(&b, "#define HG_PROCESS_EW 1\n");
+  if (shape->group_width > 0)
+    hg_strbuf_printf(&b, "#define FR_GROUP 1\n#define FR_WG_SIZE %d\n#define FR_WG_SLOTS %d\n",
+                     shape->group_width, bucket(shape->group_slots));
   if (b.failed) {
     hg_strbuf_free(&b);
     return NULL;
   }
   return b.data;
+}
+
+/* The work-group kernels' work-items (flow_recursion_group.cl), 0 for the kernels of one event
+ * per work-item: those unless HEGETCL_FR_KERNEL=group is in the environment (on an H200 the
+ * work-group kernels were 0.6 to 0.7 times as fast: docs/performance.md, "Quark lines in
+ * work-groups"); HEGETCL_FR_GROUP=SIZE (a power of two from 32 to 256) sets their size, 64 by
+ * default. */
+static int group_width(void) {
+  const char *kernel = getenv("HEGETCL_FR_KERNEL");
+  if (kernel == NULL || strcmp(kernel, "group") != 0) return 0;
+  const char *size = getenv("HEGETCL_FR_GROUP");
+  const int given = size != NULL ? atoi(size) : 0;
+  return given >= 32 && given <= 256 && (given & (given - 1)) == 0 ? given : 64;
+}
+
+/* The lanes of the work-group schedule's steps together (gaps included), for HEGETCL_FR_DUMP. */
+static unsigned group_lanes(const fr_tables *t) {
+  unsigned lanes = 0;
+  for (uint32_t k = 0; k < t->words[HG_FR_N_CHUNKS]; ++k)
+    lanes += t->words[t->words[HG_FR_CHUNKS_AT] + 4 * k + 1];
+  return lanes;
+}
+
+/* Whether the work-group kernels' local arrays (flow_recursion_group.cl) for shape fit the
+ * device's local memory. */
+static int group_fits(const hegetcl_context *ctx, const hg_fr_shape *shape, size_t real,
+                      size_t sum) {
+  const size_t wave = 12 * real, width = (size_t)shape->group_width;
+  const size_t bytes = ((size_t)bucket(shape->group_slots) + width) * wave +
+                       (size_t)bucket(shape->flows) * 2 * real + width * sum;
+  return width > 0 && bytes <= (size_t)ctx->info.local_memory_bytes;
 }
 
 static hegetcl_status too_large(hegetcl_context *ctx, const hg_process_spec *spec,
@@ -394,7 +678,7 @@ int hg_fr_shape_of(hegetcl_context *ctx, const hegetcl_process *process, hg_fr_s
   fr_tables t;
   const size_t real_size =
       process->precision == HEGETCL_PRECISION_DOUBLE ? sizeof(double) : sizeof(float);
-  const int status = make_tables(&fr, -1, real_size, &t);
+  const int status = make_tables(&fr, -1, real_size, group_width(), &t);
   hg_flow_recursion_free(&fr);
   if (status == -2) {
     hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine's tables");
@@ -428,7 +712,8 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   amp->n_orderings = fr.n_flows;
   const int is_double = p->precision == HEGETCL_PRECISION_DOUBLE;
   fr_tables t;
-  const int made = make_tables(&fr, gauge_particle, is_double ? sizeof(double) : sizeof(float), &t);
+  const int made = make_tables(&fr, gauge_particle, is_double ? sizeof(double) : sizeof(float),
+                               group_width(), &t);
   if (made != 0) {
     const hegetcl_status status =
         made == -1
@@ -443,14 +728,22 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   hg_fr_shape shape = t.shape;
   if (amp->fr_shape != NULL && amp->fr_shape->n_particles == shape.n_particles)
     hg_fr_shape_merge(&shape, amp->fr_shape);
+  /* float amplitudes, colour sum in double: HEGETCL_CO_MIXED=1 (as the gluon kernels) */
+  const char *mixed = getenv("HEGETCL_CO_MIXED");
+  const int colour_double = is_double || (mixed != NULL && strcmp(mixed, "1") == 0);
+  /* the work-group kernels where asked for and their local arrays fit */
+  const size_t real = is_double ? sizeof(double) : sizeof(float);
+  const int use_group = group_fits(ctx, &shape, real, colour_double ? sizeof(double) : real);
+  if (!use_group) shape.group_width = 0;
   cl_ulong constant_size = 0;
   cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE,
                                sizeof constant_size, &constant_size, NULL);
   /* room left for the program's own constants; HEGETCL_FR_TAPE=global (tests) takes global
-   * memory where the tape would fit */
+   * memory where the tape would fit; the work-group kernels read it in global memory (their
+   * work-items read different operations at once, which the constant cache serialises) */
   const char *where = getenv("HEGETCL_FR_TAPE");
   const int constant = err == CL_SUCCESS && shape.tape_bytes <= constant_size / 8 * 7 &&
-                       !(where != NULL && strcmp(where, "global") == 0);
+                       !(where != NULL && strcmp(where, "global") == 0) && !use_group;
   char *generated = source(&shape, constant);
   hegetcl_status status =
       generated == NULL ? hg_fail(ctx, HEGETCL_ERR_NO_MEMORY, "no memory for the recursive engine")
@@ -458,12 +751,11 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
   if (generated != NULL && getenv("HEGETCL_FR_DUMP") != NULL)
     fprintf(stderr,
             "/* %s: %zu vertex operations, %zu targets, %zu colour flows, %d current slots for %d "
-            "off-shell currents, %zu tape bytes */\n%s",
+            "off-shell currents, %zu tape bytes; work-group kernels: %s (%u steps, %u lanes, %d "
+            "slots) */\n%s",
             spec->text, fr.n_ops, fr.n_targets, fr.n_flows, fr.n_slots, fr.n_currents,
-            t.shape.tape_bytes, generated);
-  /* float amplitudes, colour sum in double: HEGETCL_CO_MIXED=1 (as the gluon kernels) */
-  const char *mixed = getenv("HEGETCL_CO_MIXED");
-  const int colour_double = is_double || (mixed != NULL && strcmp(mixed, "1") == 0);
+            t.shape.tape_bytes, use_group ? "yes" : "no", (unsigned)t.words[HG_FR_N_CHUNKS],
+            group_lanes(&t), t.shape.group_slots, generated);
   if (status == HEGETCL_OK && colour_double && !is_double) {
     const size_t used = strlen(amp->options);
     snprintf(amp->options + used, sizeof amp->options - used, " -DHG_CO_COLOUR_DOUBLE");
@@ -494,6 +786,9 @@ hegetcl_status hg_flow_recursion_amplitude_build(hegetcl_amplitude *amp,
     err |= clSetKernelArg(amp->helicity, 8, sizeof(cl_mem), &amp->tape_reals);
     status =
         hg_cl_check(ctx, err, "clSetKernelArg", "setting the recursion tape of %s", spec->text);
+    /* the work-group kernels: one event a group (hg_amplitude_local_size, launch) */
+    amp->summed_group = use_group ? (size_t)shape.group_width : 0;
+    amp->summed_group_events = use_group ? 1 : 0;
   }
   /* sampled colours: the same tape after the colour kernel's own arguments (8 of them) */
   if (status == HEGETCL_OK)

@@ -50,6 +50,9 @@ LLVM of Debian's Oclgrind 21.10 lacks an intrinsic that the optimiser emits. Pri
   21-22 hegetcl-bench --process "u u~ > d d~ g" --colour sampled, 64 events: the quark-line
        recursion's sampled colours (amplitude_colour of its program: the flows' strings read from
        the tape), summed over the configurations (35 s) and one drawn per event (10 s)
+  23-24 hegetcl me --process "u u~ > d d~ g" and "u d~ > e+ ve g g", the quark-line
+       recursion's work-group kernels (HEGETCL_FR_KERNEL=group, flow_recursion_group.cl: the
+       steps' temporaries, gathers and barriers; a second of Oclgrind each)
 The VEGAS reduction (vegas_reduce) runs in every xsec case. Left out: the diagrams engine's
 colour-flow kernel (generator_flows), which only groups run with --group-engine diagrams use
 (another process run of several minutes here); the device test
@@ -129,6 +132,13 @@ def cases(hegetcl, bench):
                 "recursion's sampled colours, summed helicities", sampled))
     out.append(("hegetcl-bench --process \"u u~ > d d~ g\" --colour sampled --helicity sampled",
                 sampled + ["--helicity", "sampled"]))
+    out.append(("me --process \"u u~ > d d~ g\", the quark-line recursion's work-group kernels",
+                [hegetcl, "me", "--process", "u u~ > d d~ g", "--engine", "recursive",
+                 os.path.join(qcd, "me_uux_ddxg.txt")], {"HEGETCL_FR_KERNEL": "group"}))
+    out.append(("me --process \"u d~ > e+ ve g g\", the quark-line recursion's work-group "
+                "kernels", [hegetcl, "me", "--process", "u d~ > e+ ve g g", "--engine",
+                            "recursive", os.path.join(nxt, "me_udx_epvegg.txt")],
+                {"HEGETCL_FR_KERNEL": "group"}))
     return out
 
 
