@@ -67,69 +67,65 @@ uint64_t hg_gen_share_events(const hg_gen_run *run, uint64_t n) {
   return n / size + (rank < n % size ? 1 : 0);
 }
 
-/* Each group's unweighting counts added up over the ranks (every rank calls it). */
-static int combine_group_counts(const hegetcl_team *team, hegetcl_xsec_result *r, char *message,
-                                size_t size) {
-  const unsigned n = r->n_groups;
-  if (n == 0) return 0;
-  double *sums = calloc(4 * (size_t)n, sizeof *sums);
-  if (sums == NULL) {
-    snprintf(message, size, "no memory for %u groups' counts", n);
-    return 1;
-  }
-  for (unsigned g = 0; g < n; ++g) {
-    sums[4 * g] = (double)r->groups[g].unweighted_events;
-    sums[4 * g + 1] = (double)r->groups[g].unweighting_tried;
-    sums[4 * g + 2] = (double)r->groups[g].unweighting_sampled;
-    sums[4 * g + 3] = (double)r->groups[g].unweighting_batches;
-  }
-  const int failed = team->allreduce_sum(team->user, sums, 4 * (int)n, message, size);
-  for (unsigned g = 0; g < n && !failed; ++g) {
-    r->groups[g].unweighted_events = (uint64_t)sums[4 * g];
-    r->groups[g].unweighting_tried = (uint64_t)sums[4 * g + 1];
-    r->groups[g].unweighting_sampled = (uint64_t)sums[4 * g + 2];
-    r->groups[g].unweighting_batches = (uint64_t)sums[4 * g + 3];
-  }
-  free(sums);
-  return failed;
-}
-
 hegetcl_status hg_gen_share_combine_unweighting(hg_gen_run *run, hegetcl_status status,
                                                 uint64_t requested, hegetcl_xsec_result *r) {
   const hegetcl_team *team = run->team;
   if (team == NULL || team->size <= 1) return status;
   hegetcl_unweighting_result *u = &r->unweighting;
-  /* every rank calls it, whatever its status, so that none waits for a rank that failed */
-  double sums[10] = {(double)u->written,
-                     (double)u->tried,
-                     (double)u->overweight,
-                     (double)u->negative,
-                     u->sigma_check_fb * (double)u->tried,
-                     u->overweight_sigma_fraction * u->sigma_check_fb * (double)u->tried,
-                     u->seconds,
-                     status != HEGETCL_OK ? team->rank + 1.0 : 0.0,
-                     (double)u->sampled,
-                     (double)u->batches};
+  /* every rank calls it, whatever its status, so that none waits for a rank that failed: one
+   * sum of the run's counts (10) and each group's (4 a group) */
+  const size_t n_groups = r->n_groups, n_sums = 10 + 4 * n_groups;
+  double *sums = calloc(n_sums, sizeof *sums);
+  if (sums == NULL) /* a few bytes a group: the ranks' calls no longer match, said as the cause */
+    return hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY,
+                   "no memory to combine the ranks' unweighting of %zu groups", n_groups);
+  const double run_sums[10] = {(double)u->written,
+                               (double)u->tried,
+                               (double)u->overweight,
+                               (double)u->negative,
+                               u->sigma_check_fb * (double)u->tried,
+                               u->overweight_sigma_fraction * u->sigma_check_fb * (double)u->tried,
+                               u->seconds,
+                               status != HEGETCL_OK ? team->rank + 1.0 : 0.0,
+                               (double)u->sampled,
+                               (double)u->batches};
+  memcpy(sums, run_sums, sizeof run_sums);
+  for (size_t g = 0; g < n_groups; ++g) {
+    sums[10 + 4 * g] = (double)r->groups[g].unweighted_events;
+    sums[11 + 4 * g] = (double)r->groups[g].unweighting_tried;
+    sums[12 + 4 * g] = (double)r->groups[g].unweighting_sampled;
+    sums[13 + 4 * g] = (double)r->groups[g].unweighting_batches;
+  }
   char message[512];
-  if (team->allreduce_sum(team->user, sums, 10, message, sizeof message) ||
-      combine_group_counts(team, r, message, sizeof message))
+  if (team->allreduce_sum(team->user, sums, n_sums, message, sizeof message)) {
+    free(sums);
     return hg_fail(run->ctx, HEGETCL_ERR_IO, "combining the ranks' unweighting: %s", message);
+  }
+  for (size_t g = 0; g < n_groups && status == HEGETCL_OK; ++g) {
+    r->groups[g].unweighted_events = (uint64_t)sums[10 + 4 * g];
+    r->groups[g].unweighting_tried = (uint64_t)sums[11 + 4 * g];
+    r->groups[g].unweighting_sampled = (uint64_t)sums[12 + 4 * g];
+    r->groups[g].unweighting_batches = (uint64_t)sums[13 + 4 * g];
+  }
+  double totals[10];
+  memcpy(totals, sums, sizeof totals);
+  free(sums);
   if (status != HEGETCL_OK) return status;
-  if (sums[7] != 0.0)
+  if (totals[7] != 0.0)
     return hg_fail(run->ctx, HEGETCL_ERR_IO,
                    "another rank failed in the unweighting (rank number sum %.0f, counted from "
                    "1); its own error is in its output",
-                   sums[7]);
+                   totals[7]);
   u->requested = requested;
-  u->written = (uint64_t)sums[0];
-  u->tried = (uint64_t)sums[1];
-  u->overweight = (uint64_t)sums[2];
-  u->negative = (uint64_t)sums[3];
-  u->sampled = (uint64_t)sums[8];
-  u->batches = (uint64_t)sums[9];
+  u->written = (uint64_t)totals[0];
+  u->tried = (uint64_t)totals[1];
+  u->overweight = (uint64_t)totals[2];
+  u->negative = (uint64_t)totals[3];
+  u->sampled = (uint64_t)totals[8];
+  u->batches = (uint64_t)totals[9];
   u->efficiency = u->tried > 0 ? (double)u->written / (double)u->tried : 0.0;
-  u->sigma_check_fb = u->tried > 0 ? sums[4] / (double)u->tried : 0.0;
-  u->overweight_sigma_fraction = sums[4] > 0.0 ? sums[5] / sums[4] : 0.0;
-  u->seconds = sums[6] / team->size; /* the ranks ran side by side */
+  u->sigma_check_fb = u->tried > 0 ? totals[4] / (double)u->tried : 0.0;
+  u->overweight_sigma_fraction = totals[4] > 0.0 ? totals[5] / totals[4] : 0.0;
+  u->seconds = totals[6] / team->size; /* the ranks ran side by side */
   return HEGETCL_OK;
 }
