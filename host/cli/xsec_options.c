@@ -461,6 +461,16 @@ static int apply(hg_xsec_options *o, option_id id, const char *v, const origin *
     char *end = NULL;
     const long number = strtol(v, &end, 10);
     if (info == NULL && end != v && *end == '\0') info = hg_scale_choice_find((int)number);
+    if ((info == NULL || info->choice == HG_SCALE_FIXED) && end != v && *end == '\0' &&
+        (number == -1 || number == 0))
+      return bad(at, v,
+                 number == -1
+                     ? "MadGraph's default (the transverse mass of the 2 > 2 system its kT "
+                       "clustering leaves) is not implemented: use 1, 2, 3, 4 or 10 (3, half "
+                       "the sum of m_T, is this program's default), or --scale X for a fixed "
+                       "scale, and the same in MadGraph's run_card to compare"
+                     : "MadGraph's user-defined scale (its setscales.f) has no counterpart here: "
+                       "use 1, 2, 3, 4 or 10, or --scale X for a fixed scale");
     if (info == NULL || info->choice == HG_SCALE_FIXED)
       return bad(at, v, "use 1, 2, 3, 4 (MadGraph's dynamical_scale_choice) or 10; --scale X for "
                         "a fixed scale");

@@ -125,6 +125,13 @@ def host_part(exe, tmp):
          ["--lhe a.root: the file's ending names no event format: use .lhe or .lhe.gz (Les "
           "Houches 3.0), .hdf5 or .h5 (LHEH5), .hepmc or .hepmc.gz (HepMC3 ASCII)"]),
         ("no --n", x + ["--pt-min", "20"], None, 2, ["xsec needs --n N", "--process TEXT"]),
+        ("MadGraph's default scale choice", x + ["--process", "p p > t t~",
+                                                 "--dynamical-scale-choice", "-1"], None, 2,
+         ["--dynamical-scale-choice -1: MadGraph's default", "is not implemented: use 1, 2, 3, 4 "
+          "or 10", "--scale X"]),
+        ("an unknown scale choice", x + ["--process", "p p > t t~",
+                                                  "--dynamical-scale-choice", "7"], None, 2,
+         ["--dynamical-scale-choice 7: use 1, 2, 3, 4 (MadGraph's dynamical_scale_choice) or 10"]),
         ("a histogram range upside down", x + ["--n", "2", "--pt-bins", "10:5:1"], None, 2,
          ["--pt-bins 10:5:1: the upper edge HI must be above the lower LO"]),
         ("a histogram without bins", x + ["--n", "2", "--mass-bins", "0:0:10"], None, 2,
