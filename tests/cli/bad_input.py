@@ -130,7 +130,7 @@ def host_part(exe, tmp):
          ["--dynamical-scale-choice -1: MadGraph's default", "is not implemented: use 1, 2, 3, 4 "
           "or 10", "--scale X"]),
         ("an unknown scale choice", x + ["--process", "p p > t t~",
-                                                  "--dynamical-scale-choice", "7"], None, 2,
+                                         "--dynamical-scale-choice", "7"], None, 2,
          ["--dynamical-scale-choice 7: use 1, 2, 3, 4 (MadGraph's dynamical_scale_choice) or 10"]),
         ("a histogram range upside down", x + ["--n", "2", "--pt-bins", "10:5:1"], None, 2,
          ["--pt-bins 10:5:1: the upper edge HI must be above the lower LO"]),
