@@ -79,17 +79,16 @@ hegetcl_status hg_gen_share_combine_unweighting(hg_gen_run *run, hegetcl_status 
   if (sums == NULL) /* a few bytes a group: the ranks' calls no longer match, said as the cause */
     return hg_fail(run->ctx, HEGETCL_ERR_NO_MEMORY,
                    "no memory to combine the ranks' unweighting of %zu groups", n_groups);
-  const double run_sums[10] = {(double)u->written,
-                               (double)u->tried,
-                               (double)u->overweight,
-                               (double)u->negative,
-                               u->sigma_check_fb * (double)u->tried,
-                               u->overweight_sigma_fraction * u->sigma_check_fb * (double)u->tried,
-                               u->seconds,
-                               status != HEGETCL_OK ? team->rank + 1.0 : 0.0,
-                               (double)u->sampled,
-                               (double)u->batches};
-  memcpy(sums, run_sums, sizeof run_sums);
+  sums[0] = (double)u->written;
+  sums[1] = (double)u->tried;
+  sums[2] = (double)u->overweight;
+  sums[3] = (double)u->negative;
+  sums[4] = u->sigma_check_fb * (double)u->tried;
+  sums[5] = u->overweight_sigma_fraction * u->sigma_check_fb * (double)u->tried;
+  sums[6] = u->seconds;
+  sums[7] = status != HEGETCL_OK ? team->rank + 1.0 : 0.0;
+  sums[8] = (double)u->sampled;
+  sums[9] = (double)u->batches;
   for (size_t g = 0; g < n_groups; ++g) {
     sums[10 + 4 * g] = (double)r->groups[g].unweighted_events;
     sums[11 + 4 * g] = (double)r->groups[g].unweighting_tried;
@@ -97,35 +96,35 @@ hegetcl_status hg_gen_share_combine_unweighting(hg_gen_run *run, hegetcl_status 
     sums[13 + 4 * g] = (double)r->groups[g].unweighting_batches;
   }
   char message[512];
-  if (team->allreduce_sum(team->user, sums, n_sums, message, sizeof message)) {
-    free(sums);
-    return hg_fail(run->ctx, HEGETCL_ERR_IO, "combining the ranks' unweighting: %s", message);
+  const int failed = team->allreduce_sum(team->user, sums, n_sums, message, sizeof message);
+  if (!failed && status == HEGETCL_OK && sums[7] == 0.0) {
+    for (size_t g = 0; g < n_groups; ++g) {
+      r->groups[g].unweighted_events = (uint64_t)sums[10 + 4 * g];
+      r->groups[g].unweighting_tried = (uint64_t)sums[11 + 4 * g];
+      r->groups[g].unweighting_sampled = (uint64_t)sums[12 + 4 * g];
+      r->groups[g].unweighting_batches = (uint64_t)sums[13 + 4 * g];
+    }
+    u->requested = requested;
+    u->written = (uint64_t)sums[0];
+    u->tried = (uint64_t)sums[1];
+    u->overweight = (uint64_t)sums[2];
+    u->negative = (uint64_t)sums[3];
+    u->sampled = (uint64_t)sums[8];
+    u->batches = (uint64_t)sums[9];
+    u->efficiency = u->tried > 0 ? (double)u->written / (double)u->tried : 0.0;
+    u->sigma_check_fb = u->tried > 0 ? sums[4] / (double)u->tried : 0.0;
+    u->overweight_sigma_fraction = sums[4] > 0.0 ? sums[5] / sums[4] : 0.0;
+    u->seconds = sums[6] / team->size; /* the ranks ran side by side */
   }
-  for (size_t g = 0; g < n_groups && status == HEGETCL_OK; ++g) {
-    r->groups[g].unweighted_events = (uint64_t)sums[10 + 4 * g];
-    r->groups[g].unweighting_tried = (uint64_t)sums[11 + 4 * g];
-    r->groups[g].unweighting_sampled = (uint64_t)sums[12 + 4 * g];
-    r->groups[g].unweighting_batches = (uint64_t)sums[13 + 4 * g];
-  }
-  double totals[10];
-  memcpy(totals, sums, sizeof totals);
+  const double failed_ranks = sums[7];
   free(sums);
+  if (failed)
+    return hg_fail(run->ctx, HEGETCL_ERR_IO, "combining the ranks' unweighting: %s", message);
   if (status != HEGETCL_OK) return status;
-  if (totals[7] != 0.0)
+  if (failed_ranks != 0.0)
     return hg_fail(run->ctx, HEGETCL_ERR_IO,
                    "another rank failed in the unweighting (rank number sum %.0f, counted from "
                    "1); its own error is in its output",
-                   totals[7]);
-  u->requested = requested;
-  u->written = (uint64_t)totals[0];
-  u->tried = (uint64_t)totals[1];
-  u->overweight = (uint64_t)totals[2];
-  u->negative = (uint64_t)totals[3];
-  u->sampled = (uint64_t)totals[8];
-  u->batches = (uint64_t)totals[9];
-  u->efficiency = u->tried > 0 ? (double)u->written / (double)u->tried : 0.0;
-  u->sigma_check_fb = u->tried > 0 ? totals[4] / (double)u->tried : 0.0;
-  u->overweight_sigma_fraction = totals[4] > 0.0 ? totals[5] / totals[4] : 0.0;
-  u->seconds = totals[6] / team->size; /* the ranks ran side by side */
+                   failed_ranks);
   return HEGETCL_OK;
 }
